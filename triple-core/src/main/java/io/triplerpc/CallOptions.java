@@ -1,0 +1,111 @@
+package io.triplerpc;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per-call settings of a proxy: deadline, compression and extra interceptors. Immutable; each
+ * {@code withX} returns a copy.
+ */
+public final class CallOptions {
+
+  /** No deadline, no compression, no extra interceptors. */
+  public static final CallOptions DEFAULT = new CallOptions(0, null, List.of(), null);
+
+  private final long timeoutNanos;
+  private final String compression;
+  private final List<ClientInterceptor> interceptors;
+  private final Executor executor;
+
+  private CallOptions(
+      long timeoutNanos, String compression, List<ClientInterceptor> interceptors, Executor executor) {
+    this.timeoutNanos = timeoutNanos;
+    this.compression = compression;
+    this.interceptors = interceptors;
+    this.executor = executor;
+  }
+
+  /**
+   * A copy whose calls each have a deadline {@code timeout} after they start; both sides enforce it
+   * and the call fails with {@link Status#DEADLINE_EXCEEDED} when it passes.
+   */
+  public CallOptions withTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive: " + timeout);
+    }
+    long nanos;
+    try {
+      nanos = timeout.toNanos();
+    } catch (ArithmeticException e) {
+      nanos = Long.MAX_VALUE;
+    }
+    return new CallOptions(nanos, compression, interceptors, executor);
+  }
+
+  /** A copy whose calls each have a deadline {@code timeout} in {@code unit} after they start. */
+  public CallOptions withTimeout(long timeout, TimeUnit unit) {
+    return withTimeout(Duration.ofNanos(unit.toNanos(timeout)));
+  }
+
+  /** A copy with no deadline. */
+  public CallOptions withoutTimeout() {
+    return new CallOptions(0, compression, interceptors, executor);
+  }
+
+  /**
+   * A copy that compresses requests with {@code encoding} ({@code "gzip"} or {@code "identity"});
+   * null for none.
+   */
+  public CallOptions withCompression(String encoding) {
+    return new CallOptions(timeoutNanos, encoding, interceptors, executor);
+  }
+
+  /** A copy with {@code more} interceptors, run after those already present. */
+  public CallOptions withInterceptors(ClientInterceptor... more) {
+    List<ClientInterceptor> all = new ArrayList<>(interceptors);
+    for (ClientInterceptor interceptor : more) {
+      all.add(Objects.requireNonNull(interceptor, "interceptor"));
+    }
+    return new CallOptions(timeoutNanos, compression, Collections.unmodifiableList(all), executor);
+  }
+
+  /**
+   * A copy whose callbacks run on {@code executor} instead of the client's callback executor. The
+   * executor must run tasks one at a time, in order (a single thread does).
+   */
+  public CallOptions withExecutor(Executor executor) {
+    return new CallOptions(timeoutNanos, compression, interceptors, executor);
+  }
+
+  /** The executor set by {@link #withExecutor}, or null for the client's. */
+  public Executor executor() {
+    return executor;
+  }
+
+  /** The timeout in nanoseconds, or 0 for none. */
+  public long timeoutNanos() {
+    return timeoutNanos;
+  }
+
+  /** The request compression, or null. */
+  public String compression() {
+    return compression;
+  }
+
+  /** Extra interceptors, outermost first. */
+  public List<ClientInterceptor> interceptors() {
+    return interceptors;
+  }
+
+  @Override
+  public String toString() {
+    return "CallOptions{timeoutNanos=" + timeoutNanos + ", compression=" + compression
+        + ", interceptors=" + interceptors.size() + '}';
+  }
+}

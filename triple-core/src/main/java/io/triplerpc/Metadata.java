@@ -1,0 +1,231 @@
+package io.triplerpc;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * Headers or trailers of a call: ordered, multi-valued, with lower-case ASCII keys.
+ *
+ * <p>Keys ending in {@code -bin} carry binary values (base64 on the wire); all other keys carry
+ * printable ASCII strings. Keys are lower-cased on the way in, as HTTP/2 requires.
+ *
+ * <p>Not thread-safe: a {@code Metadata} belongs to one call and one thread at a time.
+ */
+public final class Metadata {
+
+  /** The suffix that marks a key as carrying binary values. */
+  public static final String BINARY_SUFFIX = "-bin";
+
+  private static final Object[] EMPTY = new Object[0];
+
+  /** Keys and values interleaved: {@code [k0, v0, k1, v1, ...]}; values are String or byte[]. */
+  private Object[] entries = EMPTY;
+
+  private int size;
+
+  public Metadata() {}
+
+  /** Whether {@code key} names binary values. */
+  public static boolean isBinaryKey(String key) {
+    return key.endsWith(BINARY_SUFFIX);
+  }
+
+  /**
+   * Adds an ASCII value.
+   *
+   * @throws IllegalArgumentException if the key is invalid or ends in {@code -bin}, or the value has a
+   *     character outside printable ASCII
+   */
+  public Metadata put(String key, String value) {
+    key = checkKey(key);
+    if (isBinaryKey(key)) {
+      throw new IllegalArgumentException("Key " + key + " ends in -bin: use put(String, byte[])");
+    }
+    checkAsciiValue(key, value);
+    append(key, value);
+    return this;
+  }
+
+  /**
+   * Adds a binary value; the array is not copied, so do not change it afterwards.
+   *
+   * @throws IllegalArgumentException if the key is invalid or does not end in {@code -bin}
+   */
+  public Metadata put(String key, byte[] value) {
+    key = checkKey(key);
+    if (!isBinaryKey(key)) {
+      throw new IllegalArgumentException("Binary key " + key + " must end in -bin");
+    }
+    if (value == null) {
+      throw new NullPointerException("value");
+    }
+    append(key, value);
+    return this;
+  }
+
+  /** The last ASCII value of {@code key}, or null. */
+  public String get(String key) {
+    Object value = last(key);
+    return value instanceof String ? (String) value : null;
+  }
+
+  /** The last binary value of {@code key}, or null. */
+  public byte[] getBinary(String key) {
+    Object value = last(key);
+    return value instanceof byte[] ? (byte[]) value : null;
+  }
+
+  /** Every ASCII value of {@code key}, in order; empty if none. */
+  public List<String> getAll(String key) {
+    List<String> values = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      if (keyAt(i).equals(key) && entries[2 * i + 1] instanceof String) {
+        values.add((String) entries[2 * i + 1]);
+      }
+    }
+    return values;
+  }
+
+  /** Every binary value of {@code key}, in order; empty if none. */
+  public List<byte[]> getAllBinary(String key) {
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      if (keyAt(i).equals(key) && entries[2 * i + 1] instanceof byte[]) {
+        values.add((byte[]) entries[2 * i + 1]);
+      }
+    }
+    return values;
+  }
+
+  public boolean containsKey(String key) {
+    return last(key) != null;
+  }
+
+  /** Removes every value of {@code key}; returns whether there was any. */
+  public boolean removeAll(String key) {
+    int kept = 0;
+    for (int i = 0; i < size; i++) {
+      if (!keyAt(i).equals(key)) {
+        entries[2 * kept] = entries[2 * i];
+        entries[2 * kept + 1] = entries[2 * i + 1];
+        kept++;
+      }
+    }
+    boolean removed = kept != size;
+    Arrays.fill(entries, 2 * kept, 2 * size, null);
+    size = kept;
+    return removed;
+  }
+
+  /** The distinct keys, in first-seen order. */
+  public Set<String> keys() {
+    Set<String> keys = new LinkedHashSet<>();
+    for (int i = 0; i < size; i++) {
+      keys.add(keyAt(i));
+    }
+    return Collections.unmodifiableSet(keys);
+  }
+
+  /** Appends every entry of {@code other}. */
+  public Metadata merge(Metadata other) {
+    for (int i = 0; i < other.size; i++) {
+      append(other.keyAt(i), other.entries[2 * i + 1]);
+    }
+    return this;
+  }
+
+  /** The number of entries (values), counting repeated keys once per value. */
+  public int size() {
+    return size;
+  }
+
+  public boolean isEmpty() {
+    return size == 0;
+  }
+
+  /**
+   * Visits every entry in order; the value is a {@code String}, or a {@code byte[]} for {@code -bin}
+   * keys.
+   */
+  public void forEach(BiConsumer<String, Object> action) {
+    for (int i = 0; i < size; i++) {
+      action.accept(keyAt(i), entries[2 * i + 1]);
+    }
+  }
+
+  private String keyAt(int i) {
+    return (String) entries[2 * i];
+  }
+
+  private Object last(String key) {
+    for (int i = size - 1; i >= 0; i--) {
+      if (keyAt(i).equals(key)) {
+        return entries[2 * i + 1];
+      }
+    }
+    return null;
+  }
+
+  private void append(String key, Object value) {
+    if (2 * size == entries.length) {
+      entries = Arrays.copyOf(entries, Math.max(8, entries.length * 2));
+    }
+    entries[2 * size] = key;
+    entries[2 * size + 1] = value;
+    size++;
+  }
+
+  private static String checkKey(String key) {
+    if (key == null) {
+      throw new NullPointerException("key");
+    }
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("Metadata key is empty");
+    }
+    boolean upper = false;
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c >= 'A' && c <= 'Z') {
+        upper = true;
+      } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
+        throw new IllegalArgumentException(
+            "Metadata key " + key + " has an invalid character '" + c + "' (allowed: a-z 0-9 - _ .)");
+      }
+    }
+    return upper ? key.toLowerCase(Locale.ROOT) : key;
+  }
+
+  private static void checkAsciiValue(String key, String value) {
+    if (value == null) {
+      throw new NullPointerException("value");
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c > 0x7e) {
+        throw new IllegalArgumentException(
+            "Value of " + key + " has a character outside printable ASCII at index " + i
+                + "; use a -bin key for binary data");
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder("Metadata(");
+    for (int i = 0; i < size; i++) {
+      if (i > 0) {
+        sb.append(',');
+      }
+      Object value = entries[2 * i + 1];
+      sb.append(keyAt(i)).append('=');
+      sb.append(value instanceof byte[] ? ((byte[]) value).length + " bytes" : value);
+    }
+    return sb.append(')').toString();
+  }
+}

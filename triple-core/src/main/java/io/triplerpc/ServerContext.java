@@ -1,0 +1,76 @@
+package io.triplerpc;
+
+import java.net.SocketAddress;
+
+/**
+ * The call a service method is handling, for methods that need more than their arguments: request
+ * headers, response headers and trailers, cancellation, the time left, compression.
+ *
+ * <p>Available through {@link #current()} on the thread that runs a service method, while it runs
+ * (and while a request observer it returned receives a value). Not thread-safe.
+ */
+public abstract class ServerContext {
+
+  private static final ThreadLocal<ServerContext> CURRENT = new ThreadLocal<>();
+
+  protected ServerContext() {}
+
+  /**
+   * The context of the call this thread is handling.
+   *
+   * @throws IllegalStateException outside a service method
+   */
+  public static ServerContext current() {
+    ServerContext context = CURRENT.get();
+    if (context == null) {
+      throw new IllegalStateException("ServerContext.current() called outside a service method");
+    }
+    return context;
+  }
+
+  /** Makes {@code context} current on this thread and returns the one it replaces (may be null). */
+  protected static ServerContext attach(ServerContext context) {
+    ServerContext previous = CURRENT.get();
+    CURRENT.set(context);
+    return previous;
+  }
+
+  /** Restores {@code previous}, as returned by {@link #attach}. */
+  protected static void detach(ServerContext previous) {
+    if (previous == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(previous);
+    }
+  }
+
+  /** The method being called. */
+  public abstract MethodDescriptor<?, ?> method();
+
+  /** The request headers (without the reserved HTTP/2 and gRPC ones). */
+  public abstract Metadata requestHeaders();
+
+  /** Headers to send with the response; changes count until the first response goes out. */
+  public abstract Metadata responseHeaders();
+
+  /** Trailers to send when the call ends. */
+  public abstract Metadata responseTrailers();
+
+  /** Whether the client cancelled, its deadline passed or its connection dropped. */
+  public abstract boolean isCancelled();
+
+  /** Nanoseconds left before the client's deadline, or {@link Long#MAX_VALUE} if it set none. */
+  public abstract long remainingNanos();
+
+  /** Whether the request message being handled arrived compressed. */
+  public abstract boolean isRequestCompressed();
+
+  /** Compresses responses with {@code encoding} (such as {@code "gzip"}) if the client accepts it. */
+  public abstract void setResponseCompression(String encoding);
+
+  /** Whether the following response messages are compressed; on by default. */
+  public abstract void setMessageCompression(boolean enabled);
+
+  /** The client's address, or null when unknown. */
+  public abstract SocketAddress remoteAddress();
+}

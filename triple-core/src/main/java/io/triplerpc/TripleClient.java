@@ -1,0 +1,233 @@
+package io.triplerpc;
+
+import io.triplerpc.internal.client.ClientCallFactories;
+import io.triplerpc.internal.client.TripleInvoker;
+import io.triplerpc.internal.stream.ClientTransport;
+import io.triplerpc.internal.stream.ClientTransportFactory;
+import io.triplerpc.internal.stream.TransportOptions;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Calls Triple and gRPC services at one address: {@link #proxy} returns an implementation of a
+ * {@link TripleService} interface whose methods are remote calls.
+ *
+ * <p>Connections open lazily, on the first call, and are shared by every proxy of this client (one
+ * per address unless configured otherwise). Thread-safe; close it when done.
+ *
+ * <pre>{@code
+ * try (TripleClient client = TripleClient.builder().address("127.0.0.1", 50051).build()) {
+ *   Greeter greeter = client.proxy(Greeter.class);
+ *   HelloReply reply = greeter.sayHello(HelloRequest.newBuilder().setName("Ada").build());
+ * }
+ * }</pre>
+ */
+public final class TripleClient implements ClientCallFactory, AutoCloseable {
+
+  private final ClientTransportFactory transportFactory;
+  private final ClientTransport transport;
+  private final ExecutorService ownedExecutor;
+  private final CallOptions defaultOptions;
+  private final List<ClientInterceptor> interceptors;
+  private final ClientCallFactory base;
+
+  private TripleClient(Builder builder) {
+    this.transportFactory = loadTransportFactory();
+    TransportOptions transportOptions = builder.transportOptions();
+    this.transport = transportFactory.newTransport(builder.address, transportOptions);
+    Executor callbackExecutor = builder.callbackExecutor;
+    this.ownedExecutor = callbackExecutor == null ? ClientCallFactories.newCallbackExecutor() : null;
+    this.defaultOptions = builder.defaultOptions;
+    this.interceptors = List.copyOf(builder.interceptors);
+    this.base = ClientCallFactories.base(
+        transport, callbackExecutor != null ? callbackExecutor : ownedExecutor, transportOptions.maxInboundMessageSize());
+  }
+
+  private static ClientTransportFactory loadTransportFactory() {
+    return ServiceLoader.load(ClientTransportFactory.class, TripleClient.class.getClassLoader())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException(
+            "No Triple client transport on the class path: add io.triplerpc:triple-transport-netty"));
+  }
+
+  /** A builder; {@link Builder#address} is required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A proxy of {@code serviceInterface} using the client's default call options. */
+  public <T> T proxy(Class<T> serviceInterface) {
+    return proxy(serviceInterface, defaultOptions);
+  }
+
+  /**
+   * A proxy of {@code serviceInterface} whose calls use {@code options}.
+   *
+   * @throws IllegalArgumentException if the interface is not a {@link TripleService} Triple can call
+   */
+  public <T> T proxy(Class<T> serviceInterface, CallOptions options) {
+    Objects.requireNonNull(serviceInterface, "serviceInterface");
+    Objects.requireNonNull(options, "options");
+    return TripleInvoker.newProxy(serviceInterface, chain(options), options);
+  }
+
+  /** A new call through the client's interceptors, then those of {@code options}; not started. */
+  @Override
+  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    return chain(options).newCall(method, options);
+  }
+
+  private ClientCallFactory chain(CallOptions options) {
+    ClientCallFactory calls = ClientCallFactories.intercept(base, options.interceptors());
+    return ClientCallFactories.intercept(calls, interceptors);
+  }
+
+  /** Whether a connection is up now; a volatile read. */
+  public boolean isConnected() {
+    return transport.isActive();
+  }
+
+  /** Closes the connections; calls in flight fail with UNAVAILABLE. Never blocks. */
+  @Override
+  public void close() {
+    transport.shutdown();
+    transportFactory.close();
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+    }
+  }
+
+  /** Builds a {@link TripleClient}. Not thread-safe. */
+  public static final class Builder {
+
+    private InetSocketAddress address;
+    private Executor callbackExecutor;
+    private CallOptions defaultOptions = CallOptions.DEFAULT;
+    private final List<ClientInterceptor> interceptors = new ArrayList<>();
+    private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
+    private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
+    private int initialWindowSize = TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE;
+    private int connectionsPerAddress = 1;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration initialBackoff = Duration.ofSeconds(1);
+    private Duration maxBackoff = Duration.ofMinutes(2);
+    private int ioThreads;
+
+    private Builder() {}
+
+    /** The server's host and port. */
+    public Builder address(String host, int port) {
+      this.address = InetSocketAddress.createUnresolved(Objects.requireNonNull(host, "host"), port);
+      return this;
+    }
+
+    /** The server's address as {@code host:port}. */
+    public Builder address(String hostAndPort) {
+      Objects.requireNonNull(hostAndPort, "hostAndPort");
+      int colon = hostAndPort.lastIndexOf(':');
+      if (colon <= 0 || colon == hostAndPort.length() - 1) {
+        throw new IllegalArgumentException("Address must be host:port: " + hostAndPort);
+      }
+      String host = hostAndPort.substring(0, colon);
+      if (host.startsWith("[") && host.endsWith("]")) {
+        host = host.substring(1, host.length() - 1);
+      }
+      return address(host, Integer.parseInt(hostAndPort.substring(colon + 1)));
+    }
+
+    /**
+     * Where callbacks of asynchronous and streaming calls run (each call's callbacks in order, one at
+     * a time); a cached pool of daemon threads by default. Synchronous unary calls run theirs on the
+     * calling thread.
+     */
+    public Builder callbackExecutor(Executor executor) {
+      this.callbackExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** Call options of proxies made without explicit ones (a default deadline, say). */
+    public Builder defaultCallOptions(CallOptions options) {
+      this.defaultOptions = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /** Interceptors for every call, the first one outermost. */
+    public Builder intercept(ClientInterceptor... interceptors) {
+      for (ClientInterceptor interceptor : interceptors) {
+        this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      }
+      return this;
+    }
+
+    /** Largest response message accepted; 4 MiB by default. */
+    public Builder maxInboundMessageSize(int bytes) {
+      this.maxInboundMessageSize = bytes;
+      return this;
+    }
+
+    /** Largest response header block accepted; 8 KiB by default. */
+    public Builder maxHeaderListSize(int bytes) {
+      this.maxHeaderListSize = bytes;
+      return this;
+    }
+
+    /** The HTTP/2 flow-control window of each stream; 1 MiB by default. */
+    public Builder initialWindowSize(int bytes) {
+      this.initialWindowSize = bytes;
+      return this;
+    }
+
+    /** Connections to open to the address, used round robin; 1 by default. */
+    public Builder connectionsPerAddress(int connections) {
+      this.connectionsPerAddress = connections;
+      return this;
+    }
+
+    /** How long to wait for a connection; 10 s by default. */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** Reconnect backoff: first delay (1 s) doubling up to the maximum (2 min), with jitter. */
+    public Builder reconnectBackoff(Duration initial, Duration max) {
+      this.initialBackoff = Objects.requireNonNull(initial, "initial");
+      this.maxBackoff = Objects.requireNonNull(max, "max");
+      return this;
+    }
+
+    /** Event loop threads; 0 (the default) for one per core. */
+    public Builder ioThreads(int threads) {
+      this.ioThreads = threads;
+      return this;
+    }
+
+    TransportOptions transportOptions() {
+      return new TransportOptions(
+          maxInboundMessageSize,
+          maxHeaderListSize,
+          TransportOptions.DEFAULT_MAX_CONCURRENT_STREAMS,
+          initialWindowSize,
+          connectionsPerAddress,
+          (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()),
+          initialBackoff.toMillis(),
+          maxBackoff.toMillis(),
+          ioThreads,
+          0);
+    }
+
+    /** Builds the client; no connection opens until the first call. */
+    public TripleClient build() {
+      if (address == null) {
+        throw new IllegalStateException("address is required");
+      }
+      return new TripleClient(this);
+    }
+  }
+}

@@ -1,0 +1,291 @@
+package io.triplerpc;
+
+import io.triplerpc.internal.server.ServerDispatcher;
+import io.triplerpc.internal.server.ServerMethodDefinition;
+import io.triplerpc.internal.server.ServiceAdapters;
+import io.triplerpc.internal.stream.ServerTransport;
+import io.triplerpc.internal.stream.ServerTransportFactory;
+import io.triplerpc.internal.stream.TransportOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Serves {@link TripleService} implementations over gRPC on one port.
+ *
+ * <pre>{@code
+ * TripleServer server = TripleServer.builder()
+ *     .port(50051)
+ *     .addService(Greeter.class, new GreeterImpl())
+ *     .build()
+ *     .start();
+ * server.awaitTermination();
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #shutdown()} drains gracefully: GOAWAY goes out, calls in flight finish,
+ * then connections close.
+ */
+public final class TripleServer {
+
+  private final InetSocketAddress bindAddress;
+  private final TransportOptions options;
+  private final List<ServerMethodDefinition<?, ?>> definitions;
+  private final List<ServerInterceptor> interceptors;
+  private final Executor executor;
+  private final ExecutorService ownedExecutor;
+  private volatile ServerTransport transport;
+
+  private TripleServer(Builder builder) {
+    this.bindAddress = new InetSocketAddress(builder.host, builder.port);
+    this.options = builder.transportOptions();
+    this.definitions = List.copyOf(builder.definitions);
+    this.interceptors = List.copyOf(builder.interceptors);
+    this.ownedExecutor = builder.executor == null ? newServiceExecutor() : null;
+    this.executor = builder.executor != null ? builder.executor : ownedExecutor;
+  }
+
+  /** A builder serving on all interfaces at a port chosen by the system, until set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Binds the port and starts serving; returns this server.
+   *
+   * @throws UncheckedIOException if the port cannot be bound
+   * @throws IllegalStateException if already started
+   */
+  public synchronized TripleServer start() {
+    if (transport != null) {
+      throw new IllegalStateException("Server already started");
+    }
+    ServerTransportFactory factory = ServiceLoader.load(ServerTransportFactory.class, TripleServer.class.getClassLoader())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException(
+            "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
+    ServerDispatcher dispatcher =
+        new ServerDispatcher(definitions, interceptors, executor, options.maxInboundMessageSize());
+    try {
+      transport = factory.start(bindAddress, options, dispatcher);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serve on " + bindAddress + ": " + e.getMessage(), e);
+    }
+    if (ownedExecutor != null) {
+      transport.terminationFuture().whenComplete((v, t) -> ownedExecutor.shutdown());
+    }
+    return this;
+  }
+
+  /** The port the server listens on (the real one when 0 was asked for). */
+  public int port() {
+    return started().localAddress().getPort();
+  }
+
+  /** The address the server listens on. */
+  public InetSocketAddress localAddress() {
+    return started().localAddress();
+  }
+
+  /**
+   * Starts a graceful shutdown: no new connections or calls; calls in flight go on; each connection
+   * closes when its last call ends. Never blocks.
+   */
+  public void shutdown() {
+    ServerTransport t = transport;
+    if (t != null) {
+      t.shutdown();
+    }
+  }
+
+  /** Closes every connection at once; calls in flight are cancelled. Never blocks. */
+  public void shutdownNow() {
+    ServerTransport t = transport;
+    if (t != null) {
+      t.shutdownNow();
+    }
+  }
+
+  /** Whether the server has shut down completely. */
+  public boolean isTerminated() {
+    ServerTransport t = transport;
+    return t != null && t.terminationFuture().isDone();
+  }
+
+  /** Waits until the server has shut down completely. */
+  public void awaitTermination() throws InterruptedException {
+    try {
+      started().terminationFuture().get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      // Termination failures are logged by the transport; the server is down either way.
+    }
+  }
+
+  /** Waits at most {@code timeout} for a complete shutdown; returns whether it happened. */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    try {
+      started().terminationFuture().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return true;
+    }
+  }
+
+  private ServerTransport started() {
+    ServerTransport t = transport;
+    if (t == null) {
+      throw new IllegalStateException("Server not started");
+    }
+    return t;
+  }
+
+  private static ExecutorService newServiceExecutor() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+      Thread thread = new Thread(task, "triple-service-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /** Builds a {@link TripleServer}. Not thread-safe. */
+  public static final class Builder {
+
+    private String host = "0.0.0.0";
+    private int port;
+    private final List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
+    private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private Executor executor;
+    private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
+    private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
+    private int maxConcurrentStreams = TransportOptions.DEFAULT_MAX_CONCURRENT_STREAMS;
+    private int initialWindowSize = TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE;
+    private int ioThreads;
+    private Duration drainGrace = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    /** The port; 0 (the default) lets the system choose, see {@link TripleServer#port()}. */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** The interface to bind, such as {@code 127.0.0.1}; all interfaces by default. */
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /**
+     * Serves {@code implementation} as {@code serviceInterface}.
+     *
+     * @throws IllegalArgumentException if the interface is not a valid {@link TripleService}
+     */
+    public <T> Builder addService(Class<T> serviceInterface, T implementation) {
+      Objects.requireNonNull(serviceInterface, "serviceInterface");
+      Objects.requireNonNull(implementation, "implementation");
+      definitions.addAll(ServiceAdapters.definitions(serviceInterface, implementation));
+      return this;
+    }
+
+    /** Serves one method with a hand-written handler. */
+    public <Q, R> Builder addMethod(MethodDescriptor<Q, R> method, ServerCallHandler<Q, R> handler) {
+      definitions.add(new ServerMethodDefinition<>(
+          Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler")));
+      return this;
+    }
+
+    /** Interceptors for every call, the first one outermost. */
+    public Builder intercept(ServerInterceptor... interceptors) {
+      for (ServerInterceptor interceptor : interceptors) {
+        this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      }
+      return this;
+    }
+
+    /**
+     * Where service methods run (each call's events in order, one at a time); a cached pool of daemon
+     * threads by default.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** Largest request message accepted; 4 MiB by default. Larger ones fail with RESOURCE_EXHAUSTED. */
+    public Builder maxInboundMessageSize(int bytes) {
+      this.maxInboundMessageSize = bytes;
+      return this;
+    }
+
+    /** Largest request header block accepted; 8 KiB by default. */
+    public Builder maxHeaderListSize(int bytes) {
+      this.maxHeaderListSize = bytes;
+      return this;
+    }
+
+    /** Streams a client may have open on one connection; 1000 by default. */
+    public Builder maxConcurrentStreams(int streams) {
+      this.maxConcurrentStreams = streams;
+      return this;
+    }
+
+    /** The HTTP/2 flow-control window of each stream; 1 MiB by default. */
+    public Builder initialWindowSize(int bytes) {
+      this.initialWindowSize = bytes;
+      return this;
+    }
+
+    /** Event loop threads; 0 (the default) for one per core. */
+    public Builder ioThreads(int threads) {
+      this.ioThreads = threads;
+      return this;
+    }
+
+    /**
+     * Time between the two GOAWAY frames of a graceful shutdown, for streams already on the wire to
+     * arrive; 1 s by default.
+     */
+    public Builder drainGrace(Duration grace) {
+      this.drainGrace = Objects.requireNonNull(grace, "grace");
+      return this;
+    }
+
+    TransportOptions transportOptions() {
+      TransportOptions defaults = TransportOptions.defaults();
+      return new TransportOptions(
+          maxInboundMessageSize,
+          maxHeaderListSize,
+          maxConcurrentStreams,
+          initialWindowSize,
+          1,
+          defaults.connectTimeoutMillis(),
+          defaults.initialBackoffMillis(),
+          defaults.maxBackoffMillis(),
+          ioThreads,
+          drainGrace.toMillis());
+    }
+
+    /** Builds the server; {@link TripleServer#start()} binds the port. */
+    public TripleServer build() {
+      return new TripleServer(this);
+    }
+  }
+}

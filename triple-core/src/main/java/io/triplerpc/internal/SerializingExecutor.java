@@ -1,0 +1,63 @@
+package io.triplerpc.internal;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs tasks one at a time, in the order they were submitted, on a shared executor: the per-call
+ * ordering of callbacks without a thread per call. Thread-safe.
+ */
+public final class SerializingExecutor implements Executor, Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(SerializingExecutor.class);
+
+  private final Executor delegate;
+  private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  /** True while a drain is scheduled or running; only its owner polls {@link #tasks}. */
+  private final AtomicBoolean draining = new AtomicBoolean();
+
+  public SerializingExecutor(Executor delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public void execute(Runnable task) {
+    tasks.add(task);
+    schedule();
+  }
+
+  private void schedule() {
+    if (draining.compareAndSet(false, true)) {
+      try {
+        delegate.execute(this);
+      } catch (RuntimeException e) {
+        draining.set(false);
+        tasks.clear();
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public void run() {
+    try {
+      Runnable task;
+      while ((task = tasks.poll()) != null) {
+        try {
+          task.run();
+        } catch (RuntimeException | Error e) {
+          log.error("Callback threw; later callbacks of the call still run", e);
+        }
+      }
+    } finally {
+      draining.set(false);
+    }
+    if (!tasks.isEmpty()) {
+      schedule();
+    }
+  }
+}

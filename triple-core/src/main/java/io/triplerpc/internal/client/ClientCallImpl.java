@@ -1,0 +1,220 @@
+package io.triplerpc.internal.client;
+
+import io.netty.buffer.ByteBuf;
+import io.triplerpc.CallOptions;
+import io.triplerpc.ClientCall;
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.Status;
+import io.triplerpc.StatusException;
+import io.triplerpc.internal.SerializingExecutor;
+import io.triplerpc.internal.stream.ClientStream;
+import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.stream.ClientTransport;
+import io.triplerpc.internal.wire.MessageCodecs;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.internal.wire.MessageFramer;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client call every proxy and interceptor chain ends in: frames requests on the caller's
+ * thread, hands them to a {@link ClientStream}, and turns stream events into listener calls on the
+ * call's executor.
+ */
+final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStreamListener {
+
+  private final ClientTransport transport;
+  private final MethodDescriptor<Q, R> method;
+  private final CallOptions options;
+  private final Executor callExecutor;
+  private final int maxInboundMessageSize;
+  private final MessageEncoding requestEncoding;
+
+  // Touched only by the thread driving the call (start, send, halfClose), one at a time.
+  private ClientStream stream;
+  private Listener<R> listener;
+  private boolean messageCompression = true;
+  /** The single request of a unary or server-streaming call, held so it leaves with END_STREAM. */
+  private ByteBuf heldRequest;
+  private boolean halfClosed;
+
+  // Touched only on the call executor.
+  private MessageEncoding responseEncoding;
+  /** Set when a response could not be read; reported instead of the status the server sends. */
+  private Status localFailure;
+
+  /** Written on the event loop and the calling thread; cancelled when the call closes. */
+  private volatile ScheduledFuture<?> deadlineTimer;
+
+  ClientCallImpl(
+      ClientTransport transport,
+      MethodDescriptor<Q, R> method,
+      CallOptions options,
+      Executor callbackExecutor,
+      int maxInboundMessageSize) {
+    this.transport = transport;
+    this.method = method;
+    this.options = options;
+    this.callExecutor =
+        options.executor() != null ? options.executor() : new SerializingExecutor(callbackExecutor);
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.requestEncoding = encodingOf(options.compression());
+  }
+
+  private static MessageEncoding encodingOf(String compression) {
+    try {
+      return MessageEncoding.forName(compression);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("CallOptions compression: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void start(Listener<R> listener, Metadata headers) {
+    if (this.listener != null) {
+      throw new IllegalStateException("Call already started");
+    }
+    this.listener = listener;
+    long timeoutNanos = options.timeoutNanos();
+    stream = transport.newStream(method, headers, timeoutNanos, requestEncoding);
+    if (timeoutNanos > 0) {
+      deadlineTimer = transport.scheduler().schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+    stream.start(this);
+  }
+
+  private void deadlineExceeded() {
+    stream.cancel(Status.DEADLINE_EXCEEDED.withDescription(
+        "Deadline exceeded after " + TimeUnit.NANOSECONDS.toMillis(options.timeoutNanos()) + " ms"));
+  }
+
+  @Override
+  public void request(int count) {
+    checkStarted();
+    stream.request(count);
+  }
+
+  @Override
+  public void sendMessage(Q message) {
+    checkStarted();
+    if (halfClosed) {
+      throw new IllegalStateException("sendMessage after halfClose");
+    }
+    MessageEncoding encoding = messageCompression ? requestEncoding : null;
+    ByteBuf framed = MessageFramer.frame(transport.alloc(), method.requestCodec(), message, encoding);
+    if (method.type().clientSendsOneMessage()) {
+      if (heldRequest != null) {
+        framed.release();
+        throw new IllegalStateException(method.type() + " call " + method.fullMethodName() + " sends one request");
+      }
+      heldRequest = framed;
+    } else {
+      stream.writeMessage(framed, false);
+    }
+  }
+
+  @Override
+  public void halfClose() {
+    checkStarted();
+    if (halfClosed) {
+      return;
+    }
+    halfClosed = true;
+    if (heldRequest != null) {
+      ByteBuf last = heldRequest;
+      heldRequest = null;
+      stream.writeMessage(last, true);
+    } else {
+      stream.halfClose();
+    }
+  }
+
+  @Override
+  public void cancel(String message, Throwable cause) {
+    if (stream == null) {
+      return;
+    }
+    if (heldRequest != null) {
+      heldRequest.release();
+      heldRequest = null;
+    }
+    Status status = Status.CANCELLED;
+    if (message != null) {
+      status = status.withDescription(message);
+    } else if (cause != null) {
+      status = status.withDescription(cause.toString());
+    }
+    stream.cancel(status.withCause(cause));
+  }
+
+  @Override
+  public boolean isReady() {
+    return stream != null && stream.isReady();
+  }
+
+  @Override
+  public void setMessageCompression(boolean enabled) {
+    messageCompression = enabled;
+  }
+
+  private void checkStarted() {
+    if (stream == null) {
+      throw new IllegalStateException("Call not started");
+    }
+  }
+
+  // ClientStreamListener: called on the event loop; each event moves to the call executor.
+
+  @Override
+  public void onHeaders(Metadata headers, MessageEncoding encoding) {
+    callExecutor.execute(() -> {
+      responseEncoding = encoding;
+      if (localFailure == null) {
+        listener.onHeaders(headers);
+      }
+    });
+  }
+
+  @Override
+  public void onMessage(ByteBuf payload, boolean compressed) {
+    callExecutor.execute(() -> deliverMessage(payload, compressed));
+  }
+
+  private void deliverMessage(ByteBuf payload, boolean compressed) {
+    R message;
+    try {
+      if (localFailure != null) {
+        return;
+      }
+      message = MessageCodecs.decode(
+          method.responseCodec(), payload, compressed, responseEncoding, maxInboundMessageSize, "response");
+    } catch (StatusException e) {
+      localFailure = e.status();
+      stream.cancel(e.status());
+      return;
+    } finally {
+      payload.release();
+    }
+    listener.onMessage(message);
+  }
+
+  @Override
+  public void onClose(Status status, Metadata trailers) {
+    ScheduledFuture<?> timer = deadlineTimer;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    callExecutor.execute(() -> listener.onClose(localFailure != null ? localFailure : status, trailers));
+  }
+
+  @Override
+  public void onReady() {
+    callExecutor.execute(() -> {
+      if (localFailure == null) {
+        listener.onReady();
+      }
+    });
+  }
+}

@@ -1,0 +1,263 @@
+package io.triplerpc.internal.client;
+
+import io.triplerpc.CallOptions;
+import io.triplerpc.ClientCall;
+import io.triplerpc.ClientCallFactory;
+import io.triplerpc.ClientCallStreamObserver;
+import io.triplerpc.ClientResponseObserver;
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.Status;
+import io.triplerpc.StatusException;
+import io.triplerpc.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+
+/** Drives a {@link ClientCall} for each Java method shape a proxy offers. */
+final class ClientCalls {
+
+  private ClientCalls() {}
+
+  /**
+   * Calls a unary method and waits: the events of the call run on this thread, which thus decodes its
+   * own response.
+   */
+  static <Q, R> R blockingUnary(ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, Q request) {
+    ThreadlessExecutor executor = new ThreadlessExecutor();
+    ClientCall<Q, R> call = calls.newCall(method, options.withExecutor(executor));
+    UnaryResponse<R> response = new UnaryResponse<>(call);
+    try {
+      call.start(response, new Metadata());
+      call.request(2);
+      call.sendMessage(request);
+      call.halfClose();
+      while (!response.closed) {
+        executor.waitAndDrain();
+      }
+    } catch (InterruptedException e) {
+      call.cancel("Thread interrupted while waiting for the response", e);
+      Thread.currentThread().interrupt();
+      executor.drainNow();
+      throw Status.CANCELLED.withDescription("Thread interrupted").withCause(e).asException();
+    } catch (RuntimeException | Error e) {
+      call.cancel("Call failed on the client", e);
+      throw e;
+    }
+    return response.valueOrThrow();
+  }
+
+  /** Calls a unary method; the future completes on the client's callback executor. */
+  static <Q, R> CompletableFuture<R> futureUnary(
+      ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, Q request) {
+    ClientCall<Q, R> call = calls.newCall(method, options);
+    CallFuture<R> future = new CallFuture<>(call);
+    UnaryResponse<R> response = new UnaryResponse<>(call) {
+      @Override
+      public void onClose(Status status, Metadata trailers) {
+        super.onClose(status, trailers);
+        if (this.status.isOk()) {
+          future.complete(value);
+        } else {
+          future.completeExceptionally(this.status.asException(this.trailers));
+        }
+      }
+    };
+    try {
+      call.start(response, new Metadata());
+      call.request(2);
+      call.sendMessage(request);
+      call.halfClose();
+    } catch (RuntimeException | Error e) {
+      call.cancel("Call failed on the client", e);
+      throw e;
+    }
+    return future;
+  }
+
+  /** Calls a server streaming method; responses go to {@code responses}. */
+  static <Q, R> void serverStreaming(
+      ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, Q request,
+      StreamObserver<R> responses) {
+    ClientCall<Q, R> call = calls.newCall(method, options);
+    CallToObserver<Q, R> adapter = new CallToObserver<>(call, responses);
+    adapter.beforeStart();
+    try {
+      call.start(adapter, new Metadata());
+      call.request(1);
+      call.sendMessage(request);
+      call.halfClose();
+    } catch (RuntimeException | Error e) {
+      call.cancel("Call failed on the client", e);
+      throw e;
+    }
+  }
+
+  /** Calls a client or bidi streaming method; returns the observer the requests go to. */
+  static <Q, R> StreamObserver<Q> requestStreaming(
+      ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, StreamObserver<R> responses) {
+    ClientCall<Q, R> call = calls.newCall(method, options);
+    CallToObserver<Q, R> adapter = new CallToObserver<>(call, responses);
+    adapter.beforeStart();
+    call.start(adapter, new Metadata());
+    call.request(1);
+    return adapter;
+  }
+
+  /** Collects the one response of a unary call and checks there is exactly one. */
+  private static class UnaryResponse<R> extends ClientCall.Listener<R> {
+
+    private final ClientCall<?, R> call;
+    R value;
+    boolean hasValue;
+    Status status;
+    Metadata trailers;
+    boolean closed;
+
+    UnaryResponse(ClientCall<?, R> call) {
+      this.call = call;
+    }
+
+    @Override
+    public void onMessage(R message) {
+      if (hasValue) {
+        call.cancel("Server sent more than one response to a unary call", null);
+        return;
+      }
+      value = message;
+      hasValue = true;
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {
+      if (status.isOk() && !hasValue) {
+        status = Status.INTERNAL.withDescription("Server closed the unary call without a response");
+      }
+      this.status = status;
+      this.trailers = trailers;
+      this.closed = true;
+    }
+
+    R valueOrThrow() {
+      if (status.isOk()) {
+        return value;
+      }
+      throw new StatusException(status, trailers);
+    }
+  }
+
+  /** A future that cancels its call when cancelled. */
+  private static final class CallFuture<R> extends CompletableFuture<R> {
+
+    private final ClientCall<?, R> call;
+
+    CallFuture(ClientCall<?, R> call) {
+      this.call = call;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      if (cancelled) {
+        call.cancel("Future cancelled", null);
+      }
+      return cancelled;
+    }
+  }
+
+  /**
+   * Adapts a call to observers both ways: response events go to the user's observer, and values sent
+   * on this observer go out as requests. Responses are requested one at a time, after each is handled.
+   */
+  private static final class CallToObserver<Q, R> extends ClientCall.Listener<R>
+      implements ClientCallStreamObserver<Q> {
+
+    private final ClientCall<Q, R> call;
+    private final StreamObserver<R> responses;
+    private volatile Runnable onReadyHandler;
+    private boolean completed;
+
+    CallToObserver(ClientCall<Q, R> call, StreamObserver<R> responses) {
+      this.call = call;
+      this.responses = responses;
+    }
+
+    @SuppressWarnings("unchecked")
+    void beforeStart() {
+      if (responses instanceof ClientResponseObserver) {
+        ((ClientResponseObserver<Q, R>) responses).beforeStart(this);
+      }
+    }
+
+    // Response side.
+
+    @Override
+    public void onMessage(R message) {
+      responses.onNext(message);
+      call.request(1);
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {
+      if (status.isOk()) {
+        responses.onCompleted();
+      } else {
+        responses.onError(new StatusException(status, trailers));
+      }
+    }
+
+    @Override
+    public void onReady() {
+      Runnable handler = onReadyHandler;
+      if (handler != null) {
+        handler.run();
+      }
+    }
+
+    // Request side.
+
+    @Override
+    public void onNext(Q value) {
+      if (completed) {
+        throw new IllegalStateException("onNext after onCompleted or onError");
+      }
+      call.sendMessage(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      if (completed) {
+        return;
+      }
+      completed = true;
+      call.cancel("Client sent an error: " + t, t);
+    }
+
+    @Override
+    public void onCompleted() {
+      if (completed) {
+        return;
+      }
+      completed = true;
+      call.halfClose();
+    }
+
+    @Override
+    public boolean isReady() {
+      return call.isReady();
+    }
+
+    @Override
+    public void setOnReadyHandler(Runnable onReadyHandler) {
+      this.onReadyHandler = onReadyHandler;
+    }
+
+    @Override
+    public void setMessageCompression(boolean enabled) {
+      call.setMessageCompression(enabled);
+    }
+
+    @Override
+    public void cancel(String message, Throwable cause) {
+      call.cancel(message, cause);
+    }
+  }
+}

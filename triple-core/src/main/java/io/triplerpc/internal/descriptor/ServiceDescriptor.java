@@ -1,0 +1,178 @@
+package io.triplerpc.internal.descriptor;
+
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.MethodType;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleMethod;
+import io.triplerpc.TripleService;
+import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.Serializations;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A {@link TripleService} interface read once by reflection: its service name and one
+ * {@link MethodBinding} per RPC method. Immutable; cached per interface.
+ */
+public final class ServiceDescriptor {
+
+  private static final Map<Class<?>, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+
+  private final Class<?> serviceInterface;
+  private final String serviceName;
+  private final List<MethodBinding> methods;
+  private final Map<Method, MethodBinding> byJavaMethod;
+
+  private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods) {
+    this.serviceInterface = serviceInterface;
+    this.serviceName = serviceName;
+    this.methods = Collections.unmodifiableList(methods);
+    Map<Method, MethodBinding> map = new HashMap<>();
+    for (MethodBinding binding : methods) {
+      map.put(binding.javaMethod(), binding);
+    }
+    this.byJavaMethod = map;
+  }
+
+  /**
+   * The descriptor of {@code serviceInterface}.
+   *
+   * @throws IllegalArgumentException if it is not an interface annotated {@link TripleService}, or a
+   *     method has a shape Triple cannot call, naming the method
+   */
+  public static ServiceDescriptor of(Class<?> serviceInterface) {
+    return CACHE.computeIfAbsent(serviceInterface, ServiceDescriptor::read);
+  }
+
+  public Class<?> serviceInterface() {
+    return serviceInterface;
+  }
+
+  public String serviceName() {
+    return serviceName;
+  }
+
+  public List<MethodBinding> methods() {
+    return methods;
+  }
+
+  /** The binding of an interface method, or null for a method that is not an RPC method. */
+  public MethodBinding binding(Method javaMethod) {
+    return byJavaMethod.get(javaMethod);
+  }
+
+  private static ServiceDescriptor read(Class<?> type) {
+    if (!type.isInterface()) {
+      throw new IllegalArgumentException(type.getName() + " is not an interface");
+    }
+    TripleService annotation = type.getAnnotation(TripleService.class);
+    if (annotation == null) {
+      throw new IllegalArgumentException(type.getName() + " is not annotated @TripleService");
+    }
+    String serviceName = annotation.name().isEmpty() ? type.getName() : annotation.name();
+    List<MethodBinding> bindings = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Method method : type.getMethods()) {
+      if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || method.getDeclaringClass() == Object.class) {
+        continue;
+      }
+      MethodBinding binding = bind(serviceName, method);
+      if (!names.add(binding.descriptor().methodName())) {
+        throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
+            + binding.descriptor().methodName() + " (overloads are not supported)");
+      }
+      bindings.add(binding);
+    }
+    bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
+    return new ServiceDescriptor(type, serviceName, bindings);
+  }
+
+  private static MethodBinding bind(String serviceName, Method method) {
+    TripleMethod options = method.getAnnotation(TripleMethod.class);
+    String name = options != null && !options.name().isEmpty() ? options.name() : method.getName();
+    boolean idempotent = options != null && options.idempotent();
+    Type[] params = method.getGenericParameterTypes();
+    Class<?> returnType = method.getReturnType();
+    String where = method.getDeclaringClass().getName() + "." + method.getName();
+
+    CallShape shape;
+    MethodType type;
+    Class<?> requestType;
+    Class<?> responseType;
+    if (params.length == 1 && returnType == StreamObserver.class) {
+      shape = CallShape.REQUEST_STREAMING;
+      type = options != null && options.clientStreaming() ? MethodType.CLIENT_STREAMING : MethodType.BIDI_STREAMING;
+      requestType = typeArgument(method.getGenericReturnType(), where, "return type");
+      responseType = observerType(params[0], where);
+    } else if (params.length == 2 && returnType == void.class) {
+      shape = CallShape.SERVER_STREAMING;
+      type = MethodType.SERVER_STREAMING;
+      requestType = rawClass(params[0], where);
+      responseType = observerType(params[1], where);
+    } else if (params.length == 1 && returnType == CompletableFuture.class) {
+      shape = CallShape.FUTURE_UNARY;
+      type = MethodType.UNARY;
+      requestType = rawClass(params[0], where);
+      responseType = typeArgument(method.getGenericReturnType(), where, "return type");
+    } else if (params.length == 1 && returnType != void.class && returnType != StreamObserver.class) {
+      shape = CallShape.BLOCKING_UNARY;
+      type = MethodType.UNARY;
+      requestType = rawClass(params[0], where);
+      responseType = returnType;
+    } else {
+      throw new IllegalArgumentException("Method " + where + " has a shape Triple cannot call; use R m(Q), "
+          + "CompletableFuture<R> m(Q), void m(Q, StreamObserver<R>) or StreamObserver<Q> m(StreamObserver<R>)");
+    }
+    if (options != null && options.clientStreaming() && shape != CallShape.REQUEST_STREAMING) {
+      throw new IllegalArgumentException(
+          "Method " + where + " is marked clientStreaming but is not StreamObserver<Q> m(StreamObserver<R>)");
+    }
+    MethodDescriptor<Object, Object> descriptor = MethodDescriptor.of(
+        serviceName, name, type, codec(requestType, where), codec(responseType, where), idempotent);
+    return new MethodBinding(method, descriptor, shape);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static MessageCodec<Object> codec(Class<?> type, String where) {
+    try {
+      return (MessageCodec<Object>) Serializations.codecFor(type);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Method " + where + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Class<?> observerType(Type type, String where) {
+    if (rawClass(type, where) != StreamObserver.class) {
+      throw new IllegalArgumentException("Method " + where + " must take a StreamObserver<R> for its responses");
+    }
+    return typeArgument(type, where, "StreamObserver parameter");
+  }
+
+  private static Class<?> typeArgument(Type type, String where, String what) {
+    if (!(type instanceof ParameterizedType)) {
+      throw new IllegalArgumentException("Method " + where + ": the " + what + " needs a type argument");
+    }
+    return rawClass(((ParameterizedType) type).getActualTypeArguments()[0], where);
+  }
+
+  private static Class<?> rawClass(Type type, String where) {
+    if (type instanceof Class<?>) {
+      return (Class<?>) type;
+    }
+    if (type instanceof ParameterizedType) {
+      return (Class<?>) ((ParameterizedType) type).getRawType();
+    }
+    throw new IllegalArgumentException("Method " + where + ": cannot use type " + type + " as a message type");
+  }
+}

@@ -1,0 +1,107 @@
+package io.triplerpc.internal.server;
+
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.ServerContext;
+import java.net.SocketAddress;
+
+/** The {@link ServerContext} of one call; touched only on the call's executor, except {@link #cancelled}. */
+final class ServerCallContext extends ServerContext {
+
+  private final ServerCallImpl<?, ?> call;
+  private final Metadata requestHeaders;
+  /** System.nanoTime() of the deadline, or Long.MAX_VALUE for none. */
+  private final long deadlineNanoTime;
+  private Metadata responseHeaders;
+  private Metadata responseTrailers;
+  private boolean requestCompressed;
+
+  ServerCallContext(ServerCallImpl<?, ?> call, Metadata requestHeaders, long timeoutNanos) {
+    this.call = call;
+    this.requestHeaders = requestHeaders;
+    this.deadlineNanoTime = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : Long.MAX_VALUE;
+  }
+
+  /** Makes this context current on the calling thread; returns the one to restore. */
+  ServerContext enter() {
+    return attach(this);
+  }
+
+  void exit(ServerContext previous) {
+    detach(previous);
+  }
+
+  void setRequestCompressed(boolean compressed) {
+    this.requestCompressed = compressed;
+  }
+
+  /** Response headers set by the service so far, or null if none. */
+  Metadata takeResponseHeaders() {
+    Metadata headers = responseHeaders;
+    responseHeaders = null;
+    return headers;
+  }
+
+  /** Response trailers set by the service so far, or null if none. */
+  Metadata takeResponseTrailers() {
+    Metadata trailers = responseTrailers;
+    responseTrailers = null;
+    return trailers;
+  }
+
+  @Override
+  public MethodDescriptor<?, ?> method() {
+    return call.method();
+  }
+
+  @Override
+  public Metadata requestHeaders() {
+    return requestHeaders;
+  }
+
+  @Override
+  public Metadata responseHeaders() {
+    if (responseHeaders == null) {
+      responseHeaders = new Metadata();
+    }
+    return responseHeaders;
+  }
+
+  @Override
+  public Metadata responseTrailers() {
+    if (responseTrailers == null) {
+      responseTrailers = new Metadata();
+    }
+    return responseTrailers;
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return call.isCancelled();
+  }
+
+  @Override
+  public long remainingNanos() {
+    return deadlineNanoTime == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanoTime - System.nanoTime();
+  }
+
+  @Override
+  public boolean isRequestCompressed() {
+    return requestCompressed;
+  }
+
+  @Override
+  public void setResponseCompression(String encoding) {
+    call.setCompression(encoding);
+  }
+
+  @Override
+  public void setMessageCompression(boolean enabled) {
+    call.setMessageCompression(enabled);
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return call.remoteAddress();
+  }
+}

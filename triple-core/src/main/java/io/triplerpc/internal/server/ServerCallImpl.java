@@ -1,0 +1,283 @@
+package io.triplerpc.internal.server;
+
+import io.netty.buffer.ByteBuf;
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.ServerCall;
+import io.triplerpc.ServerCallHandler;
+import io.triplerpc.ServerContext;
+import io.triplerpc.Status;
+import io.triplerpc.StatusException;
+import io.triplerpc.internal.SerializingExecutor;
+import io.triplerpc.internal.stream.InboundRequest;
+import io.triplerpc.internal.stream.ServerStream;
+import io.triplerpc.internal.stream.ServerStreamListener;
+import io.triplerpc.internal.wire.MessageCodecs;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.internal.wire.MessageFramer;
+import java.net.SocketAddress;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server call every handler chain starts from: stream events (event loop) become listener calls
+ * on the call's serializing executor, with the call's {@link ServerContext} current; responses are
+ * framed on the thread that sends them and queued on the connection's write queue.
+ */
+final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStreamListener {
+
+  private static final Logger log = LoggerFactory.getLogger(ServerCallImpl.class);
+
+  private final ServerStream stream;
+  private final MethodDescriptor<Q, R> method;
+  private final InboundRequest request;
+  private final Executor callExecutor;
+  private final int maxInboundMessageSize;
+  private final ServerCallContext context;
+
+  /** Set by the start task; read by later tasks on the same serializing executor. */
+  private Listener<Q> listener;
+
+  // Touched by the thread sending responses, one at a time.
+  private boolean headersSent;
+  private boolean closeCalled;
+  private MessageEncoding responseEncoding;
+  private boolean messageCompression = true;
+
+  private volatile boolean cancelled;
+  private volatile ScheduledFuture<?> deadlineTimer;
+
+  ServerCallImpl(
+      ServerStream stream,
+      MethodDescriptor<Q, R> method,
+      InboundRequest request,
+      Executor executor,
+      int maxInboundMessageSize) {
+    this.stream = stream;
+    this.method = method;
+    this.request = request;
+    this.callExecutor = new SerializingExecutor(executor);
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.context = new ServerCallContext(this, request.headers(), request.timeoutNanos());
+  }
+
+  /** Called on the event loop: arms the deadline and starts the handler on the call's executor. */
+  void start(ServerCallHandler<Q, R> handler) {
+    long timeoutNanos = request.timeoutNanos();
+    if (timeoutNanos > 0) {
+      deadlineTimer = stream.scheduler().schedule(
+          () -> stream.cancel(Status.DEADLINE_EXCEEDED.withDescription(
+              "Deadline of " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms exceeded on the server")),
+          timeoutNanos,
+          TimeUnit.NANOSECONDS);
+    }
+    // The first request messages are asked for here, on the event loop, so that a unary call costs
+    // no hop back to it; streaming handlers ask for the rest as they consume.
+    stream.request(method.type().clientSendsOneMessage() ? 2 : 1);
+    callExecutor.execute(() -> {
+      ServerContext previous = context.enter();
+      try {
+        listener = handler.startCall(this, request.headers());
+      } catch (RuntimeException | Error e) {
+        listener = new Listener<>() {};
+        closeWithThrowable(e);
+      } finally {
+        context.exit(previous);
+      }
+    });
+  }
+
+  private void closeWithThrowable(Throwable t) {
+    Status status = Status.fromThrowable(t);
+    if (status.code() == Status.Code.UNKNOWN) {
+      log.warn("{} failed", method.fullMethodName(), t);
+    }
+    Metadata trailers = t instanceof StatusException ? ((StatusException) t).trailers() : new Metadata();
+    close(status, trailers);
+  }
+
+  // ServerCall: called by the handler chain.
+
+  @Override
+  public void request(int count) {
+    stream.request(count);
+  }
+
+  @Override
+  public void sendHeaders(Metadata headers) {
+    if (headersSent) {
+      throw new IllegalStateException("Headers already sent");
+    }
+    if (closeCalled) {
+      throw new IllegalStateException("Call already closed");
+    }
+    headersSent = true;
+    Metadata fromContext = context.takeResponseHeaders();
+    if (fromContext != null) {
+      headers.merge(fromContext);
+    }
+    stream.writeHeaders(headers, responseEncoding);
+  }
+
+  @Override
+  public void sendMessage(R message) {
+    if (closeCalled) {
+      throw new IllegalStateException("sendMessage after close");
+    }
+    if (cancelled) {
+      return;
+    }
+    if (!headersSent) {
+      sendHeaders(new Metadata());
+    }
+    MessageEncoding encoding = messageCompression ? responseEncoding : null;
+    ByteBuf framed = MessageFramer.frame(stream.alloc(), method.responseCodec(), message, encoding);
+    stream.writeMessage(framed, !method.type().serverSendsOneMessage());
+  }
+
+  @Override
+  public void close(Status status, Metadata trailers) {
+    if (closeCalled) {
+      return;
+    }
+    closeCalled = true;
+    Metadata fromContext = context.takeResponseTrailers();
+    if (fromContext != null) {
+      trailers.merge(fromContext);
+    }
+    if (!headersSent) {
+      // A trailers-only response: the one header block carries what the service meant for both.
+      Metadata headers = context.takeResponseHeaders();
+      if (headers != null) {
+        trailers.merge(headers);
+      }
+    }
+    stream.close(status, trailers);
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return cancelled;
+  }
+
+  @Override
+  public boolean isReady() {
+    return stream.isReady();
+  }
+
+  @Override
+  public void setMessageCompression(boolean enabled) {
+    messageCompression = enabled;
+  }
+
+  @Override
+  public void setCompression(String encoding) {
+    if (headersSent) {
+      throw new IllegalStateException("setCompression after the headers were sent");
+    }
+    MessageEncoding chosen = MessageEncoding.forName(encoding);
+    if (chosen == null || MessageEncoding.accepts(request.acceptEncoding(), chosen)) {
+      responseEncoding = chosen;
+    } else {
+      log.debug("Client does not accept {}; responses of {} stay uncompressed", encoding, method);
+    }
+  }
+
+  @Override
+  public MethodDescriptor<Q, R> method() {
+    return method;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return stream.remoteAddress();
+  }
+
+  // ServerStreamListener: called on the event loop; each event moves to the call executor.
+
+  @Override
+  public void onMessage(ByteBuf payload, boolean compressed) {
+    callExecutor.execute(() -> deliverMessage(payload, compressed));
+  }
+
+  private void deliverMessage(ByteBuf payload, boolean compressed) {
+    Q message;
+    try {
+      if (closeCalled || cancelled) {
+        return;
+      }
+      message = MessageCodecs.decode(
+          method.requestCodec(), payload, compressed, request.requestEncoding(), maxInboundMessageSize, "request");
+    } catch (StatusException e) {
+      close(e.status(), new Metadata());
+      return;
+    } finally {
+      payload.release();
+    }
+    context.setRequestCompressed(compressed);
+    ServerContext previous = context.enter();
+    try {
+      listener.onMessage(message);
+    } catch (RuntimeException | Error e) {
+      closeWithThrowable(e);
+    } finally {
+      context.exit(previous);
+    }
+  }
+
+  @Override
+  public void onHalfClose() {
+    callExecutor.execute(() -> {
+      if (closeCalled || cancelled) {
+        return;
+      }
+      ServerContext previous = context.enter();
+      try {
+        listener.onHalfClose();
+      } catch (RuntimeException | Error e) {
+        closeWithThrowable(e);
+      } finally {
+        context.exit(previous);
+      }
+    });
+  }
+
+  @Override
+  public void onCancel(Status status) {
+    cancelled = true;
+    cancelDeadline();
+    callExecutor.execute(() -> {
+      ServerContext previous = context.enter();
+      try {
+        listener.onCancel();
+      } finally {
+        context.exit(previous);
+      }
+    });
+  }
+
+  @Override
+  public void onComplete() {
+    cancelDeadline();
+    callExecutor.execute(() -> listener.onComplete());
+  }
+
+  @Override
+  public void onReady() {
+    callExecutor.execute(() -> {
+      if (!closeCalled && !cancelled) {
+        listener.onReady();
+      }
+    });
+  }
+
+  private void cancelDeadline() {
+    ScheduledFuture<?> timer = deadlineTimer;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+  }
+}

@@ -1,0 +1,293 @@
+package io.triplerpc.internal.server;
+
+import io.triplerpc.Metadata;
+import io.triplerpc.ServerCall;
+import io.triplerpc.ServerCallHandler;
+import io.triplerpc.ServerCallStreamObserver;
+import io.triplerpc.Status;
+import io.triplerpc.StatusException;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.internal.descriptor.MethodBinding;
+import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/** Turns a service implementation into one call handler per method, by the shape of its signature. */
+public final class ServiceAdapters {
+
+  private ServiceAdapters() {}
+
+  /**
+   * The method definitions of {@code implementation}, served as {@code serviceInterface}.
+   *
+   * @throws IllegalArgumentException if the interface is not a valid {@code @TripleService} or the
+   *     implementation does not implement it
+   */
+  public static List<ServerMethodDefinition<?, ?>> definitions(Class<?> serviceInterface, Object implementation) {
+    ServiceDescriptor service = ServiceDescriptor.of(serviceInterface);
+    if (!serviceInterface.isInstance(implementation)) {
+      throw new IllegalArgumentException(implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
+    }
+    List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
+    for (MethodBinding binding : service.methods()) {
+      Method method = binding.javaMethod();
+      try {
+        method.setAccessible(true);
+      } catch (RuntimeException e) {
+        // Public interfaces need no access override; others will fail clearly at call time.
+      }
+      ServerCallHandler<Object, Object> handler;
+      switch (binding.shape()) {
+        case BLOCKING_UNARY:
+        case FUTURE_UNARY:
+        case SERVER_STREAMING:
+          handler = (call, headers) -> new SingleRequestListener(call, binding, implementation);
+          break;
+        case REQUEST_STREAMING:
+          handler = (call, headers) -> streamingRequests(call, method, implementation);
+          break;
+        default:
+          throw new AssertionError(binding.shape());
+      }
+      definitions.add(new ServerMethodDefinition<>(binding.descriptor(), handler));
+    }
+    return definitions;
+  }
+
+  private static Object invoke(Method method, Object target, Object... args) {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new CompletionException(cause);
+    } catch (IllegalAccessException e) {
+      throw Status.INTERNAL.withDescription("Cannot call " + method + ": " + e.getMessage()).withCause(e).asException();
+    }
+  }
+
+  /** Waits for the one request, then calls the method once the client half-closes. */
+  private static final class SingleRequestListener extends ServerCall.Listener<Object> {
+
+    private final ServerCall<Object, Object> call;
+    private final MethodBinding binding;
+    private final Object implementation;
+    private final ResponseObserver<Object> responses;
+    private Object request;
+    private boolean hasRequest;
+
+    SingleRequestListener(ServerCall<Object, Object> call, MethodBinding binding, Object implementation) {
+      this.call = call;
+      this.binding = binding;
+      this.implementation = implementation;
+      this.responses = new ResponseObserver<>(call);
+    }
+
+    @Override
+    public void onMessage(Object message) {
+      if (hasRequest) {
+        call.close(Status.INTERNAL.withDescription(
+            "Too many requests: " + binding.descriptor().type() + " method takes one"), new Metadata());
+        return;
+      }
+      request = message;
+      hasRequest = true;
+    }
+
+    @Override
+    public void onHalfClose() {
+      if (!hasRequest) {
+        call.close(Status.INTERNAL.withDescription("Half-closed without a request"), new Metadata());
+        return;
+      }
+      Method method = binding.javaMethod();
+      switch (binding.shape()) {
+        case BLOCKING_UNARY:
+          Object result = invoke(method, implementation, request);
+          if (result == null) {
+            throw Status.INTERNAL.withDescription(method.getName() + " returned null").asException();
+          }
+          responses.onNext(result);
+          responses.onCompleted();
+          break;
+        case FUTURE_UNARY:
+          CompletableFuture<?> future = (CompletableFuture<?>) invoke(method, implementation, request);
+          if (future == null) {
+            throw Status.INTERNAL.withDescription(method.getName() + " returned a null future").asException();
+          }
+          future.whenComplete((value, error) -> {
+            if (error != null) {
+              responses.onError(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+            } else if (value == null) {
+              responses.onError(Status.INTERNAL.withDescription(method.getName() + " completed with null").asException());
+            } else {
+              responses.onNext(value);
+              responses.onCompleted();
+            }
+          });
+          break;
+        case SERVER_STREAMING:
+          invoke(method, implementation, request, responses);
+          break;
+        default:
+          throw new AssertionError(binding.shape());
+      }
+    }
+
+    @Override
+    public void onCancel() {
+      responses.cancelled();
+    }
+
+    @Override
+    public void onReady() {
+      responses.ready();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ServerCall.Listener<Object> streamingRequests(
+      ServerCall<Object, Object> call, Method method, Object implementation) {
+    ResponseObserver<Object> responses = new ResponseObserver<>(call);
+    StreamObserver<Object> requests = (StreamObserver<Object>) invoke(method, implementation, responses);
+    if (requests == null) {
+      throw Status.INTERNAL.withDescription(method.getName() + " returned no request observer").asException();
+    }
+    return new ServerCall.Listener<>() {
+      private boolean halfClosed;
+
+      @Override
+      public void onMessage(Object message) {
+        requests.onNext(message);
+        call.request(1);
+      }
+
+      @Override
+      public void onHalfClose() {
+        halfClosed = true;
+        requests.onCompleted();
+      }
+
+      @Override
+      public void onCancel() {
+        responses.cancelled();
+        if (!halfClosed) {
+          requests.onError(Status.CANCELLED.withDescription("Call cancelled by the client").asException());
+        }
+      }
+
+      @Override
+      public void onReady() {
+        responses.ready();
+      }
+    };
+  }
+
+  /** The response side a service method writes to. */
+  private static final class ResponseObserver<R> implements ServerCallStreamObserver<R> {
+
+    private final ServerCall<?, R> call;
+    private boolean headersSent;
+    private boolean completed;
+    private volatile boolean cancelled;
+    private volatile Runnable onReadyHandler;
+    private volatile Runnable onCancelHandler;
+
+    ResponseObserver(ServerCall<?, R> call) {
+      this.call = call;
+    }
+
+    void cancelled() {
+      cancelled = true;
+      Runnable handler = onCancelHandler;
+      if (handler != null) {
+        handler.run();
+      }
+    }
+
+    void ready() {
+      Runnable handler = onReadyHandler;
+      if (handler != null) {
+        handler.run();
+      }
+    }
+
+    @Override
+    public void onNext(R value) {
+      if (isCancelled()) {
+        if (onCancelHandler == null) {
+          throw Status.CANCELLED.withDescription("Call already cancelled").asException();
+        }
+        return;
+      }
+      if (completed) {
+        throw new IllegalStateException("onNext after onCompleted or onError");
+      }
+      if (!headersSent) {
+        headersSent = true;
+        call.sendHeaders(new Metadata());
+      }
+      call.sendMessage(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      if (completed) {
+        return;
+      }
+      completed = true;
+      Metadata trailers = t instanceof StatusException ? ((StatusException) t).trailers() : new Metadata();
+      call.close(Status.fromThrowable(t), trailers);
+    }
+
+    @Override
+    public void onCompleted() {
+      if (completed) {
+        return;
+      }
+      completed = true;
+      if (!cancelled) {
+        call.close(Status.OK, new Metadata());
+      }
+    }
+
+    @Override
+    public boolean isReady() {
+      return call.isReady();
+    }
+
+    @Override
+    public void setOnReadyHandler(Runnable onReadyHandler) {
+      this.onReadyHandler = onReadyHandler;
+    }
+
+    @Override
+    public void setMessageCompression(boolean enabled) {
+      call.setMessageCompression(enabled);
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return cancelled || call.isCancelled();
+    }
+
+    @Override
+    public void setOnCancelHandler(Runnable onCancelHandler) {
+      this.onCancelHandler = onCancelHandler;
+    }
+
+    @Override
+    public void setCompression(String encoding) {
+      call.setCompression(encoding);
+    }
+  }
+}

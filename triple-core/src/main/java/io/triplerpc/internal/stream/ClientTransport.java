@@ -1,0 +1,35 @@
+package io.triplerpc.internal.stream;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.internal.wire.MessageEncoding;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Connections to one server address, shared by every call to it. Thread-safe; no method blocks.
+ */
+public interface ClientTransport {
+
+  /**
+   * A new stream of {@code method}; nothing is sent until {@link ClientStream#start}. Connects lazily
+   * if no connection is up.
+   *
+   * @param timeoutNanos the time left before the call's deadline, or 0 for none
+   * @param requestEncoding how requests are compressed, or null for not at all
+   */
+  ClientStream newStream(
+      MethodDescriptor<?, ?> method, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding);
+
+  /** Whether a connection is up right now (a volatile read, never a socket call). */
+  boolean isActive();
+
+  /** The allocator messages for this transport are framed with. */
+  ByteBufAllocator alloc();
+
+  /** A scheduler for call deadlines; its tasks must be short. */
+  ScheduledExecutorService scheduler();
+
+  /** Closes the connections; calls in flight fail with UNAVAILABLE. */
+  void shutdown();
+}

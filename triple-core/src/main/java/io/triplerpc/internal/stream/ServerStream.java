@@ -1,0 +1,44 @@
+package io.triplerpc.internal.stream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.wire.MessageEncoding;
+import java.net.SocketAddress;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * The server side of one HTTP/2 stream. Methods may be called from any thread but not concurrently;
+ * none blocks: each queues a command on the connection's write queue.
+ */
+public interface ServerStream {
+
+  /** Asks for {@code count} more request messages. */
+  void request(int count);
+
+  /** Queues the response headers; {@code responseEncoding} null for uncompressed responses. */
+  void writeHeaders(Metadata headers, MessageEncoding responseEncoding);
+
+  /** Queues a framed message (prefix included); the stream owns {@code framed}. */
+  void writeMessage(ByteBuf framed, boolean flush);
+
+  /**
+   * Queues the trailers with {@code status} and ends the stream; as a trailers-only response if no
+   * headers were sent. The listener then gets {@link ServerStreamListener#onComplete}.
+   */
+  void close(Status status, Metadata trailers);
+
+  /** Resets the stream (RST_STREAM); the listener gets {@link ServerStreamListener#onCancel}. */
+  void cancel(Status status);
+
+  /** Whether the bytes queued for sending are below the high-water mark. */
+  boolean isReady();
+
+  SocketAddress remoteAddress();
+
+  ByteBufAllocator alloc();
+
+  /** A scheduler for the call's deadline; its tasks must be short. */
+  ScheduledExecutorService scheduler();
+}

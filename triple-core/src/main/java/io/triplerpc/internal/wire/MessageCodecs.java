@@ -1,0 +1,105 @@
+package io.triplerpc.internal.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.triplerpc.Status;
+import io.triplerpc.StatusException;
+import io.triplerpc.serialization.MessageCodec;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** Decodes one received message payload, on the call's thread. */
+public final class MessageCodecs {
+
+  private MessageCodecs() {}
+
+  /**
+   * Decodes {@code payload} (not released here).
+   *
+   * @param what "request" or "response", for the error message
+   * @throws StatusException INTERNAL if the bytes do not decode or a compressed message came without
+   *     an encoding; RESOURCE_EXHAUSTED if it decompresses past {@code maxSize}
+   */
+  public static <T> T decode(
+      MessageCodec<T> codec,
+      ByteBuf payload,
+      boolean compressed,
+      MessageEncoding encoding,
+      int maxSize,
+      String what) {
+    try {
+      if (!compressed) {
+        if (payload.nioBufferCount() == 1) {
+          return codec.read(payload.nioBuffer());
+        }
+        return codec.read(new ByteBufInputStream(payload));
+      }
+      if (encoding == null) {
+        throw Status.INTERNAL
+            .withDescription("Compressed " + what + " message received, but no grpc-encoding was negotiated")
+            .asException();
+      }
+      InputStream in = new SizeLimitedInputStream(encoding.decompress(new ByteBufInputStream(payload)), maxSize);
+      return codec.read(in);
+    } catch (StatusException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+        if (cause instanceof StatusException) {
+          throw (StatusException) cause;
+        }
+      }
+      throw Status.INTERNAL
+          .withDescription("Could not decode the " + what + " message (" + codec + "): " + e.getMessage())
+          .withCause(e)
+          .asException();
+    }
+  }
+
+  /** Fails with RESOURCE_EXHAUSTED once more than {@code limit} bytes have been read. */
+  private static final class SizeLimitedInputStream extends FilterInputStream {
+
+    private final long limit;
+    private long count;
+
+    SizeLimitedInputStream(InputStream in, long limit) {
+      super(in);
+      this.limit = limit;
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = super.read();
+      if (b >= 0) {
+        count(1);
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n = super.read(b, off, len);
+      if (n > 0) {
+        count(n);
+      }
+      return n;
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = super.skip(n);
+      count(skipped);
+      return skipped;
+    }
+
+    private void count(long n) throws IOException {
+      count += n;
+      if (count > limit) {
+        throw new IOException(Status.RESOURCE_EXHAUSTED
+            .withDescription("Decompressed gRPC message exceeds maximum size " + limit)
+            .asException());
+      }
+    }
+  }
+}

@@ -1,0 +1,198 @@
+package io.triplerpc.internal.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.triplerpc.Status;
+
+/**
+ * Splits a stream's DATA bytes into gRPC messages and hands them out only as fast as the reader asks
+ * ({@link #request}), so unread bytes stay unacknowledged in HTTP/2 flow control instead of piling
+ * up in memory.
+ *
+ * <p>Not thread-safe: owned by the transport's event loop.
+ */
+public final class MessageDeframer {
+
+  /** Where messages go; called on the event loop. */
+  public interface Sink {
+
+    /**
+     * One whole message; the sink owns {@code payload}. {@code wireBytes} is what it took on the
+     * wire (prefix included), for flow control.
+     */
+    void onMessage(ByteBuf payload, boolean compressed, int wireBytes);
+
+    /** The peer ended the stream and every message before the end was delivered. */
+    void onEndOfStream();
+
+    /** The stream cannot be read further; the deframer is closed and holds nothing. */
+    void onDeframeError(Status status);
+  }
+
+  private static final int FLAG_COMPRESSED = 1;
+
+  private final Sink sink;
+  private final int maxMessageSize;
+  private final ByteBufAllocator alloc;
+
+  /** Bytes received and not yet delivered; null when empty. */
+  private ByteBuf pending;
+  /** Messages the reader asked for and has not yet received. */
+  private long requested;
+  /** Length of the message whose prefix was read, or -1 while waiting for a prefix. */
+  private int messageLength = -1;
+  private boolean messageCompressed;
+  private boolean endOfStream;
+  private boolean closed;
+  private boolean delivering;
+
+  public MessageDeframer(Sink sink, int maxMessageSize, ByteBufAllocator alloc) {
+    this.sink = sink;
+    this.maxMessageSize = maxMessageSize;
+    this.alloc = alloc;
+  }
+
+  /** Takes ownership of {@code data}; delivers what is requested. */
+  public void deframe(ByteBuf data, boolean endOfStream) {
+    if (closed) {
+      data.release();
+      return;
+    }
+    if (data.isReadable()) {
+      append(data);
+    } else {
+      data.release();
+    }
+    if (endOfStream) {
+      this.endOfStream = true;
+    }
+    deliver();
+  }
+
+  /** Asks for {@code count} more messages. */
+  public void request(int count) {
+    if (count <= 0) {
+      return;
+    }
+    requested += count;
+    deliver();
+  }
+
+  /** Releases what is buffered; nothing more is delivered. */
+  public void close() {
+    closed = true;
+    if (pending != null) {
+      pending.release();
+      pending = null;
+    }
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  private void append(ByteBuf data) {
+    if (pending == null) {
+      pending = data;
+      return;
+    }
+    if (!(pending instanceof CompositeByteBuf)) {
+      CompositeByteBuf composite = alloc.compositeBuffer(Integer.MAX_VALUE);
+      composite.addComponent(true, pending);
+      pending = composite;
+    }
+    ((CompositeByteBuf) pending).addComponent(true, data);
+  }
+
+  private void deliver() {
+    if (delivering) {
+      return;
+    }
+    delivering = true;
+    try {
+      while (!closed && requested > 0 && readMessage()) {
+        requested--;
+      }
+      if (closed) {
+        return;
+      }
+      boolean empty = pending == null || !pending.isReadable();
+      if (endOfStream && empty && messageLength < 0) {
+        closed = true;
+        releasePending();
+        sink.onEndOfStream();
+      } else if (endOfStream && !hasWholeMessageBuffered()) {
+        fail(Status.INTERNAL.withDescription(
+            "Stream ended in the middle of a gRPC message (" + bufferedBytes() + " bytes buffered)"));
+      }
+    } finally {
+      delivering = false;
+    }
+  }
+
+  /** Reads and delivers one message if it is all here. */
+  private boolean readMessage() {
+    if (messageLength < 0) {
+      if (pending == null || pending.readableBytes() < GrpcHeaders.MESSAGE_HEADER_LENGTH) {
+        return false;
+      }
+      int flags = pending.readUnsignedByte();
+      if ((flags & ~FLAG_COMPRESSED) != 0) {
+        fail(Status.INTERNAL.withDescription("gRPC frame header has reserved flag bits set: " + flags));
+        return false;
+      }
+      long length = pending.readUnsignedInt();
+      if (length > maxMessageSize) {
+        fail(Status.RESOURCE_EXHAUSTED.withDescription(
+            "gRPC message exceeds maximum size " + maxMessageSize + ": " + length));
+        return false;
+      }
+      messageCompressed = (flags & FLAG_COMPRESSED) != 0;
+      messageLength = (int) length;
+    }
+    if (messageLength > 0 && (pending == null || pending.readableBytes() < messageLength)) {
+      return false;
+    }
+    ByteBuf payload = messageLength == 0 ? Unpooled.EMPTY_BUFFER : pending.readRetainedSlice(messageLength);
+    int wireBytes = messageLength + GrpcHeaders.MESSAGE_HEADER_LENGTH;
+    boolean compressed = messageCompressed;
+    messageLength = -1;
+    if (pending != null && !pending.isReadable()) {
+      releasePending();
+    } else if (pending instanceof CompositeByteBuf) {
+      ((CompositeByteBuf) pending).discardReadComponents();
+    }
+    sink.onMessage(payload, compressed, wireBytes);
+    return true;
+  }
+
+  private boolean hasWholeMessageBuffered() {
+    int readable = pending == null ? 0 : pending.readableBytes();
+    if (messageLength >= 0) {
+      return readable >= messageLength;
+    }
+    if (readable < GrpcHeaders.MESSAGE_HEADER_LENGTH) {
+      return false;
+    }
+    long length = pending.getUnsignedInt(pending.readerIndex() + 1);
+    return readable - GrpcHeaders.MESSAGE_HEADER_LENGTH >= length;
+  }
+
+  private int bufferedBytes() {
+    return pending == null ? 0 : pending.readableBytes();
+  }
+
+  private void fail(Status status) {
+    close();
+    sink.onDeframeError(status);
+  }
+
+  private void releasePending() {
+    if (pending != null) {
+      pending.release();
+      pending = null;
+    }
+  }
+}

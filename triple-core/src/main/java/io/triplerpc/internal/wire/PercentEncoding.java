@@ -1,0 +1,68 @@
+package io.triplerpc.internal.wire;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The percent-encoding of {@code grpc-message}: UTF-8 bytes outside printable ASCII, and '%', become
+ * {@code %XX}. Decoding is lenient: a malformed escape is kept as it is.
+ */
+public final class PercentEncoding {
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private PercentEncoding() {}
+
+  public static String encode(String message) {
+    int i = 0;
+    while (i < message.length() && isUnreserved(message.charAt(i))) {
+      i++;
+    }
+    if (i == message.length()) {
+      return message;
+    }
+    byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+    StringBuilder sb = new StringBuilder(bytes.length + 16);
+    for (byte b : bytes) {
+      int c = b & 0xff;
+      if (isUnreserved((char) c)) {
+        sb.append((char) c);
+      } else {
+        sb.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+      }
+    }
+    return sb.toString();
+  }
+
+  public static String decode(CharSequence value) {
+    boolean plain = true;
+    for (int i = 0; i < value.length(); i++) {
+      if (value.charAt(i) == '%') {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      return value.toString();
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '%' && i + 2 < value.length()) {
+        int hi = Character.digit(value.charAt(i + 1), 16);
+        int lo = Character.digit(value.charAt(i + 2), 16);
+        if (hi >= 0 && lo >= 0) {
+          out.write((hi << 4) | lo);
+          i += 2;
+          continue;
+        }
+      }
+      out.write(c);
+    }
+    return new String(out.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  private static boolean isUnreserved(char c) {
+    return c >= ' ' && c <= '~' && c != '%';
+  }
+}

@@ -1,0 +1,45 @@
+package io.triplerpc.serialization;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+
+/**
+ * Turns values of one message type into bytes and back.
+ *
+ * <p>Implementations are immutable and thread-safe: one instance serves every call of every thread.
+ *
+ * @param <T> the message type
+ */
+public interface MessageCodec<T> {
+
+  /** The media subtype that names this encoding on the wire, such as {@code "proto"}. */
+  String subtype();
+
+  /**
+   * Returns the exact number of bytes {@link #write(Object, ByteBuffer)} will produce for {@code value},
+   * or {@code -1} when it cannot be known without serializing (then {@link #write(Object, OutputStream)}
+   * is used).
+   */
+  int serializedSize(T value);
+
+  /** Writes {@code value} to {@code out}; does not close it. */
+  void write(T value, OutputStream out) throws IOException;
+
+  /**
+   * Writes {@code value} into {@code target}, which has exactly {@link #serializedSize} bytes remaining.
+   * Called only when {@code serializedSize} returned a non-negative size.
+   */
+  default void write(T value, ByteBuffer target) throws IOException {
+    throw new UnsupportedOperationException(getClass().getName() + " reports no size, so it writes to streams only");
+  }
+
+  /** Reads one whole value from {@code in}, which ends where the message ends. */
+  T read(InputStream in) throws IOException;
+
+  /** Reads one whole value from {@code source}; the default reads through a stream view. */
+  default T read(ByteBuffer source) throws IOException {
+    return read(new ByteBufferInputStream(source));
+  }
+}

@@ -1,0 +1,2 @@
+/** Protobuf messages on the wire as plain protobuf, as every gRPC implementation expects. */
+package io.triplerpc.serialization.protobuf;
