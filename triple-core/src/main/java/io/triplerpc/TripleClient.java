@@ -93,6 +93,11 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     return transport.isActive();
   }
 
+  /** How the client's connections batched their writes so far. */
+  public WriteStats writeStats() {
+    return transport.writeStats();
+  }
+
   /** Closes the connections; calls in flight fail with UNAVAILABLE. Never blocks. */
   @Override
   public void close() {

@@ -211,6 +211,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onReady() {
+    if (method.type().clientSendsOneMessage()) {
+      // Nothing waits to send: skip the hop (it would wake a blocked unary caller for nothing).
+      return;
+    }
     callExecutor.execute(() -> {
       if (localFailure == null) {
         listener.onReady();

@@ -119,7 +119,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     if (fromContext != null) {
       headers.merge(fromContext);
     }
-    stream.writeHeaders(headers, responseEncoding);
+    stream.writeHeaders(headers, responseEncoding, !method.type().serverSendsOneMessage());
   }
 
   @Override

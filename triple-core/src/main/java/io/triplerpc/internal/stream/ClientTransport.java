@@ -3,6 +3,7 @@ package io.triplerpc.internal.stream;
 import io.netty.buffer.ByteBufAllocator;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
+import io.triplerpc.WriteStats;
 import io.triplerpc.internal.wire.MessageEncoding;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -29,6 +30,9 @@ public interface ClientTransport {
 
   /** A scheduler for call deadlines; its tasks must be short. */
   ScheduledExecutorService scheduler();
+
+  /** Write-queue counters summed over the transport's current connections. */
+  WriteStats writeStats();
 
   /** Closes the connections; calls in flight fail with UNAVAILABLE. */
   void shutdown();

@@ -17,8 +17,11 @@ public interface ServerStream {
   /** Asks for {@code count} more request messages. */
   void request(int count);
 
-  /** Queues the response headers; {@code responseEncoding} null for uncompressed responses. */
-  void writeHeaders(Metadata headers, MessageEncoding responseEncoding);
+  /**
+   * Queues the response headers; {@code responseEncoding} null for uncompressed responses. Without
+   * {@code flush} they wait for the message or close that follows, to leave in one write.
+   */
+  void writeHeaders(Metadata headers, MessageEncoding responseEncoding, boolean flush);
 
   /** Queues a framed message (prefix included); the stream owns {@code framed}. */
   void writeMessage(ByteBuf framed, boolean flush);

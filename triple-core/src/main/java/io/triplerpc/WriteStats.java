@@ -1,0 +1,17 @@
+package io.triplerpc;
+
+/**
+ * How well a client's connections batch their writes: commands (stream creations, headers, data,
+ * cancels) written, and flushes (roughly, syscalls) that carried them. Counted over the current
+ * connections; approximate while calls are in flight.
+ *
+ * @param commands commands written to the connections
+ * @param flushes flushes of the connections
+ */
+public record WriteStats(long commands, long flushes) {
+
+  /** Commands per flush: how many frames one syscall carried on average (0 before any write). */
+  public double commandsPerFlush() {
+    return flushes == 0 ? 0 : (double) commands / flushes;
+  }
+}

@@ -1,0 +1,44 @@
+package io.triplerpc.transport.netty.internal;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+/** Epoll where the platform has it, NIO otherwise; decided once. */
+public final class EventLoops {
+
+  /** Set {@code -Dio.triplerpc.transport.nio=true} to use NIO even where epoll is available. */
+  private static final boolean EPOLL = Epoll.isAvailable() && !Boolean.getBoolean("io.triplerpc.transport.nio");
+
+  private EventLoops() {}
+
+  /** Whether the native epoll transport is in use. */
+  public static boolean epoll() {
+    return EPOLL;
+  }
+
+  /** A new event loop group of {@code threads} threads (0: one per core) named {@code name}. */
+  public static EventLoopGroup newGroup(int threads, String name) {
+    int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+    IoHandlerFactory factory = EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    return new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory(name, true), factory);
+  }
+
+  public static Class<? extends SocketChannel> socketChannel() {
+    return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+  }
+
+  public static Class<? extends ServerChannel> serverSocketChannel() {
+    return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+  }
+}

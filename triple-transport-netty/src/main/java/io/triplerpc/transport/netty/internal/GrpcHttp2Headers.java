@@ -1,0 +1,102 @@
+package io.triplerpc.transport.netty.internal;
+
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.PercentEncoding;
+import java.util.Base64;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Converts between application {@link Metadata} and HTTP/2 header blocks, and reads gRPC statuses. */
+public final class GrpcHttp2Headers {
+
+  private static final Logger log = LoggerFactory.getLogger(GrpcHttp2Headers.class);
+  private static final Base64.Encoder BASE64 = Base64.getEncoder().withoutPadding();
+  private static final Base64.Decoder BASE64_DECODER = Base64.getDecoder();
+  private static final AsciiString[] STATUS_CODES = new AsciiString[17];
+
+  static {
+    for (int i = 0; i < STATUS_CODES.length; i++) {
+      STATUS_CODES[i] = AsciiString.cached(Integer.toString(i));
+    }
+  }
+
+  private GrpcHttp2Headers() {}
+
+  /** Adds {@code metadata} to {@code headers}: binary values base64 without padding. */
+  public static void addMetadata(Http2Headers headers, Metadata metadata) {
+    if (metadata == null || metadata.isEmpty()) {
+      return;
+    }
+    metadata.forEach((key, value) -> {
+      if (GrpcHeaders.isReserved(key)) {
+        log.debug("Dropping reserved header {} from application metadata", key);
+        return;
+      }
+      if (value instanceof byte[]) {
+        headers.add(new AsciiString(key), new AsciiString(BASE64.encode((byte[]) value), false));
+      } else {
+        headers.add(new AsciiString(key), (String) value);
+      }
+    });
+  }
+
+  /** The application headers of {@code headers}: reserved ones left out, binary ones decoded. */
+  public static Metadata toMetadata(Http2Headers headers) {
+    Metadata metadata = new Metadata();
+    for (Map.Entry<CharSequence, CharSequence> entry : headers) {
+      CharSequence name = entry.getKey();
+      if (GrpcHeaders.isReserved(name)) {
+        continue;
+      }
+      String key = name.toString();
+      try {
+        if (Metadata.isBinaryKey(key)) {
+          for (String part : entry.getValue().toString().split(",")) {
+            metadata.put(key, BASE64_DECODER.decode(part.trim()));
+          }
+        } else {
+          metadata.put(key, entry.getValue().toString());
+        }
+      } catch (IllegalArgumentException e) {
+        log.debug("Dropping malformed header {}: {}", key, e.getMessage());
+      }
+    }
+    return metadata;
+  }
+
+  /** The {@code grpc-status} value for {@code status}, cached. */
+  public static AsciiString statusValue(Status status) {
+    return STATUS_CODES[status.code().value()];
+  }
+
+  /** Adds {@code grpc-status} and, when there is a description, {@code grpc-message}. */
+  public static void addStatus(Http2Headers headers, Status status) {
+    headers.set(GrpcHeaders.GRPC_STATUS, statusValue(status));
+    if (status.description() != null) {
+      headers.set(GrpcHeaders.GRPC_MESSAGE, PercentEncoding.encode(status.description()));
+    }
+  }
+
+  /**
+   * The status a trailer block carries, or null if it has no {@code grpc-status}.
+   */
+  public static Status statusOf(Http2Headers trailers) {
+    CharSequence code = trailers.get(GrpcHeaders.GRPC_STATUS);
+    if (code == null) {
+      return null;
+    }
+    Status status;
+    try {
+      status = Status.fromCodeValue(Integer.parseInt(code.toString()));
+    } catch (NumberFormatException e) {
+      return Status.UNKNOWN.withDescription("Malformed grpc-status: " + code);
+    }
+    CharSequence message = trailers.get(GrpcHeaders.GRPC_MESSAGE);
+    return message == null ? status : status.withDescription(PercentEncoding.decode(message));
+  }
+}

@@ -1,0 +1,162 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ReflectiveChannelFactory;
+import io.netty.channel.socket.SocketChannel;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.transport.netty.internal.EventLoops;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One of the connections a client keeps to an address: connects lazily on first use, replaces a lost
+ * connection on the next call, and after a failed attempt waits an exponentially growing, jittered
+ * backoff before the next (calls during the wait fail fast with UNAVAILABLE).
+ *
+ * <p>The hot path, {@link #connection()} on a usable connection, is one volatile read; the lock is
+ * taken only to connect.
+ */
+final class ConnectionSlot {
+
+  private static final Logger log = LoggerFactory.getLogger(ConnectionSlot.class);
+  private static final double BACKOFF_MULTIPLIER = 1.6;
+  private static final double BACKOFF_JITTER = 0.2;
+
+  private final InetSocketAddress address;
+  private final TransportOptions options;
+  private final EventLoopGroup group;
+  private final ByteBufAllocator alloc;
+  private final ReflectiveChannelFactory<? extends SocketChannel> channelFactory;
+
+  /** The connection new streams go to; replaced when it is gone. */
+  private volatile ClientConnection current;
+
+  // Guarded by this.
+  private long backoffMillis;
+  private long retryAtNanos;
+  private Status lastFailure;
+  private boolean shutdown;
+
+  ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc) {
+    this.address = address;
+    this.options = options;
+    this.group = group;
+    this.alloc = alloc;
+    this.channelFactory = new ReflectiveChannelFactory<>(EventLoops.socketChannel());
+    this.backoffMillis = options.initialBackoffMillis();
+  }
+
+  /**
+   * The connection to open a stream on, connecting if there is none.
+   *
+   * @throws io.triplerpc.StatusException UNAVAILABLE while waiting out a backoff or after shutdown
+   */
+  ClientConnection connection() {
+    ClientConnection c = current;
+    if (c != null && c.isUsable()) {
+      return c;
+    }
+    synchronized (this) {
+      c = current;
+      if (c != null && c.isUsable()) {
+        return c;
+      }
+      if (shutdown) {
+        throw Status.UNAVAILABLE.withDescription("Client is closed").asException();
+      }
+      long now = System.nanoTime();
+      if (lastFailure != null && now - retryAtNanos < 0) {
+        long waitMillis = TimeUnit.NANOSECONDS.toMillis(retryAtNanos - now);
+        throw lastFailure.augmentDescription("Next connection attempt in " + waitMillis + " ms").asException();
+      }
+      c = connect();
+      current = c;
+      return c;
+    }
+  }
+
+  /** The current connection, whatever its state, or null. */
+  ClientConnection currentConnection() {
+    return current;
+  }
+
+  boolean isActive() {
+    ClientConnection c = current;
+    return c != null && c.isActive();
+  }
+
+  private ClientConnection connect() {
+    SocketChannel channel = channelFactory.newChannel();
+    channel.config().setOption(ChannelOption.TCP_NODELAY, true);
+    channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+    channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
+    channel.config().setAllocator(alloc);
+    ClientConnection connection = new ClientConnection(channel, address, this);
+    channel.pipeline().addLast(NettyClientHandler.create(connection, options));
+    group.next().register(channel).addListener((ChannelFuture registered) -> {
+      if (!registered.isSuccess()) {
+        connectFailed(connection, registered.cause());
+        return;
+      }
+      // Resolution happens here, on the event loop, as Netty's Bootstrap does it.
+      InetSocketAddress target = address.isUnresolved()
+          ? new InetSocketAddress(address.getHostString(), address.getPort())
+          : address;
+      if (target.isUnresolved()) {
+        channel.close();
+        connectFailed(connection, new java.net.UnknownHostException(address.getHostString()));
+        return;
+      }
+      channel.connect(target).addListener((ChannelFuture connected) -> {
+        if (!connected.isSuccess()) {
+          channel.close();
+          connectFailed(connection, connected.cause());
+        }
+      });
+    });
+    return connection;
+  }
+
+  private void connectFailed(ClientConnection connection, Throwable cause) {
+    Status status = Status.UNAVAILABLE.withDescription("Cannot connect to " + address + ": " + cause).withCause(cause);
+    synchronized (this) {
+      lastFailure = status;
+      long jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));
+      retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(jittered);
+      backoffMillis = Math.min(options.maxBackoffMillis(), (long) (backoffMillis * BACKOFF_MULTIPLIER));
+    }
+    log.debug("Connection attempt to {} failed; next in about {} ms", address, backoffMillis, cause);
+    connection.markClosed(status.asException());
+  }
+
+  /** A connection finished its handshake: the backoff starts over. */
+  synchronized void connected(ClientConnection connection) {
+    lastFailure = null;
+    backoffMillis = options.initialBackoffMillis();
+  }
+
+  /** A connection is going away; the next call opens a new one. */
+  void lost(ClientConnection connection, Throwable cause) {
+    log.debug("Connection to {} lost: {}", address, cause.toString());
+  }
+
+  /** Closes the connection; no new one opens. */
+  void shutdown() {
+    ClientConnection c;
+    synchronized (this) {
+      shutdown = true;
+      c = current;
+    }
+    if (c != null) {
+      c.channel().close();
+    }
+  }
+}

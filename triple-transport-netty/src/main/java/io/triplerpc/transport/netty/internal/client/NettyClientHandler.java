@@ -1,0 +1,252 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
+import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.StreamBufferingEncoder;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP/2 handler of one client connection. Commands from the {@code WriteQueue} arrive through
+ * {@link #write}; frames from the server arrive through the frame listener. Event loop only.
+ */
+final class NettyClientHandler extends Http2ConnectionHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(NettyClientHandler.class);
+
+  private final ClientConnection owner;
+  private final Http2Connection.PropertyKey streamKey;
+  private final int connectionWindow;
+
+  private NettyClientHandler(
+      Http2ConnectionDecoder decoder,
+      Http2ConnectionEncoder encoder,
+      Http2Settings settings,
+      ClientConnection owner,
+      int connectionWindow) {
+    super(decoder, encoder, settings);
+    this.owner = owner;
+    this.streamKey = connection().newKey();
+    this.connectionWindow = connectionWindow;
+    decoder.frameListener(new FrameListener());
+    connection().addListener(new Http2ConnectionAdapter() {
+      @Override
+      public void onStreamClosed(Http2Stream stream) {
+        NettyClientStream s = stream.getProperty(streamKey);
+        if (s != null) {
+          s.state().close(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
+        }
+      }
+    });
+    // A graceful close (after GOAWAY) waits for every stream, however long it runs.
+    gracefulShutdownTimeoutMillis(-1);
+  }
+
+  static NettyClientHandler create(ClientConnection owner, TransportOptions options) {
+    Http2Connection connection = new DefaultHttp2Connection(false);
+    // The connection window refills as bytes arrive; each stream's window only as its messages are
+    // read, so a slow reader stalls its own stream and never the connection.
+    connection.local().flowController(new DefaultHttp2LocalFlowController(connection, 0.5f, true));
+    DefaultHttp2FrameReader reader =
+        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
+    Http2ConnectionEncoder encoder =
+        new StreamBufferingEncoder(new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter()));
+    Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, reader);
+    Http2Settings settings = new Http2Settings()
+        .pushEnabled(false)
+        .maxConcurrentStreams(0)
+        .initialWindowSize(options.initialWindowSize())
+        .maxHeaderListSize(options.maxHeaderListSize());
+    return new NettyClientHandler(decoder, encoder, settings, owner, options.initialWindowSize());
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    super.channelActive(ctx);
+    int increment = connectionWindow - connection().local().flowController().initialWindowSize(connection().connectionStream());
+    if (increment > 0) {
+      connection().local().flowController().incrementWindowSize(connection().connectionStream(), increment);
+    }
+    owner.markActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    owner.markClosed(Status.UNAVAILABLE.withDescription("Connection to " + owner.address() + " closed").asException());
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  protected void onConnectionError(
+      ChannelHandlerContext ctx, boolean outbound, Throwable cause, Http2Exception http2Ex) {
+    log.debug("Connection error on {}", ctx.channel(), cause);
+    owner.markGone(cause);
+    super.onConnectionError(ctx, outbound, cause, http2Ex);
+  }
+
+  /** Every command this connection accepts. */
+  @Override
+  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+    if (msg instanceof SendDataCommand) {
+      sendData(ctx, (SendDataCommand) msg, promise);
+    } else if (msg instanceof CreateStreamCommand) {
+      createStream(ctx, (CreateStreamCommand) msg, promise);
+    } else if (msg instanceof CancelStreamCommand) {
+      cancelStream(ctx, (CancelStreamCommand) msg, promise);
+    } else {
+      super.write(ctx, msg, promise);
+    }
+  }
+
+  private void createStream(ChannelHandlerContext ctx, CreateStreamCommand command, ChannelPromise promise) {
+    NettyClientStream stream = (NettyClientStream) command.stream();
+    NettyClientStream.TransportState state = stream.state();
+    if (state.isClosed()) {
+      promise.setSuccess();
+      return;
+    }
+    if (connection().goAwayReceived()) {
+      promise.setFailure(Status.UNAVAILABLE.withDescription("Connection is shutting down (GOAWAY received)").asException());
+      return;
+    }
+    int id = connection().local().incrementAndGetNextStreamId();
+    if (id < 0) {
+      promise.setFailure(Status.UNAVAILABLE.withDescription("Stream ids of this connection are used up").asException());
+      owner.markGone(new IllegalStateException("stream ids exhausted"));
+      ctx.close();
+      return;
+    }
+    state.created(id, decoder().flowController(), ctx.alloc());
+    encoder().writeHeaders(ctx, id, command.headers(), 0, false, promise);
+    Http2Stream http2Stream = connection().stream(id);
+    if (http2Stream != null) {
+      attach(http2Stream, stream);
+    } else {
+      // Buffered until a MAX_CONCURRENT_STREAMS slot frees; the headers go out when it is created.
+      promise.addListener(future -> {
+        Http2Stream created = connection().stream(id);
+        if (future.isSuccess() && created != null) {
+          attach(created, stream);
+        }
+      });
+    }
+  }
+
+  private void attach(Http2Stream http2Stream, NettyClientStream stream) {
+    http2Stream.setProperty(streamKey, stream);
+    stream.state().attach(http2Stream);
+  }
+
+  private void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
+    int id = command.stream().id();
+    if (id < 0) {
+      command.release();
+      promise.setFailure(new IllegalStateException("DATA for a stream that was never created"));
+      return;
+    }
+    encoder().writeData(ctx, id, command.content(), 0, command.endOfStream(), promise);
+  }
+
+  private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
+    NettyClientStream stream = (NettyClientStream) command.stream();
+    stream.state().close(command.status(), new Metadata());
+    int id = stream.id();
+    if (id < 0) {
+      promise.setSuccess();
+      return;
+    }
+    Http2Stream http2Stream = connection().stream(id);
+    // No Http2Stream yet, with an id above the last created one: the encoder still buffers it.
+    boolean buffered = http2Stream == null && id > connection().local().lastStreamCreated();
+    if (buffered || (http2Stream != null && http2Stream.state() != Http2Stream.State.CLOSED)) {
+      encoder().writeRstStream(ctx, id, Http2Error.CANCEL.code(), promise);
+    } else {
+      promise.setSuccess();
+    }
+  }
+
+  private NettyClientStream streamOf(int streamId) {
+    Http2Stream stream = connection().stream(streamId);
+    return stream == null ? null : stream.getProperty(streamKey);
+  }
+
+  /** Frames from the server. */
+  private final class FrameListener extends Http2FrameAdapter {
+
+    @Override
+    public void onHeadersRead(
+        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
+      NettyClientStream stream = streamOf(streamId);
+      if (stream != null) {
+        stream.state().headersRead(headers, endOfStream);
+      }
+    }
+
+    @Override
+    public void onHeadersRead(
+        ChannelHandlerContext ctx,
+        int streamId,
+        Http2Headers headers,
+        int streamDependency,
+        short weight,
+        boolean exclusive,
+        int padding,
+        boolean endOfStream) {
+      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+    }
+
+    @Override
+    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+      NettyClientStream stream = streamOf(streamId);
+      if (stream == null) {
+        return data.readableBytes() + padding;
+      }
+      stream.state().dataRead(data.retain(), endOfStream);
+      // Message bytes are returned to flow control as the application reads them.
+      return padding;
+    }
+
+    @Override
+    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
+      NettyClientStream stream = streamOf(streamId);
+      if (stream != null) {
+        stream.state().resetRead(errorCode);
+      }
+    }
+
+    @Override
+    public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
+      log.debug("GOAWAY from {}: last stream {}, error {}, {}", owner.address(), lastStreamId, errorCode,
+          debugData.toString(StandardCharsets.UTF_8));
+      owner.markGone(Status.UNAVAILABLE.withDescription("Server sent GOAWAY").asException());
+      // Streams up to lastStreamId finish; then the connection closes.
+      ctx.close();
+    }
+  }
+}

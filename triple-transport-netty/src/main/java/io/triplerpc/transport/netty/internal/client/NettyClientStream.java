@@ -1,0 +1,328 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2LocalFlowController;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ClientStream;
+import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.HttpStatusMapping;
+import io.triplerpc.internal.wire.MessageDeframer;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import io.triplerpc.transport.netty.internal.write.StreamHandle;
+import io.triplerpc.transport.netty.internal.write.WriteQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
+ * event loop owns everything in {@link TransportState}.
+ */
+final class NettyClientStream implements ClientStream, StreamHandle {
+
+  private static final Logger log = LoggerFactory.getLogger(NettyClientStream.class);
+
+  /** Bytes queued but not yet written above which the stream reports not ready (as gRPC does). */
+  static final int ON_READY_THRESHOLD = 32 * 1024;
+
+  private final WriteQueue writeQueue;
+  private final EventLoop eventLoop;
+  private final Http2Headers headers;
+  private final int maxInboundMessageSize;
+  /** Bytes of DATA queued and not yet on the socket; written by the caller and the event loop. */
+  private final AtomicInteger pendingBytes = new AtomicInteger();
+
+  // Caller thread, before start.
+  private int initialRequest;
+  private boolean started;
+
+  /** Set by start (caller thread), read on the event loop after the create command. */
+  private final TransportState state = new TransportState();
+
+  NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize) {
+    this.writeQueue = writeQueue;
+    this.eventLoop = eventLoop;
+    this.headers = headers;
+    this.maxInboundMessageSize = maxInboundMessageSize;
+  }
+
+  @Override
+  public void start(ClientStreamListener listener) {
+    started = true;
+    state.listener = listener;
+    state.requested = initialRequest;
+    writeQueue.enqueue(new CreateStreamCommand(this, headers), false);
+  }
+
+  @Override
+  public void request(int count) {
+    if (!started) {
+      initialRequest += count;
+      return;
+    }
+    if (eventLoop.inEventLoop()) {
+      state.request(count);
+    } else {
+      eventLoop.execute(() -> state.request(count));
+    }
+  }
+
+  @Override
+  public void writeMessage(ByteBuf framed, boolean endOfStream) {
+    pendingBytes.addAndGet(framed.readableBytes());
+    writeQueue.enqueue(new SendDataCommand(this, framed, endOfStream), true);
+  }
+
+  @Override
+  public void halfClose() {
+    writeQueue.enqueue(new SendDataCommand(this, Unpooled.EMPTY_BUFFER, true), true);
+  }
+
+  @Override
+  public void cancel(Status status) {
+    writeQueue.enqueue(new CancelStreamCommand(this, status), true);
+  }
+
+  @Override
+  public boolean isReady() {
+    return pendingBytes.get() < ON_READY_THRESHOLD;
+  }
+
+  // StreamHandle: event loop.
+
+  @Override
+  public int id() {
+    return state.id;
+  }
+
+  @Override
+  public void onDataSent(int bytes) {
+    int before = pendingBytes.getAndAdd(-bytes);
+    if (before >= ON_READY_THRESHOLD && before - bytes < ON_READY_THRESHOLD) {
+      state.notifyReady();
+    }
+  }
+
+  @Override
+  public void writeFailed(Throwable cause) {
+    state.close(Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause), new Metadata());
+  }
+
+  TransportState state() {
+    return state;
+  }
+
+  /** Everything the event loop owns; touched on the event loop only. */
+  final class TransportState implements MessageDeframer.Sink {
+
+    private ClientStreamListener listener;
+    private int id = -1;
+    private Http2Stream http2Stream;
+    private Http2LocalFlowController flowController;
+    private MessageDeframer deframer;
+    private int requested;
+    private boolean headersReceived;
+    /** The status the server sent, delivered once every message before it was delivered. */
+    private Status trailerStatus;
+    private Metadata trailers;
+    private boolean closed;
+
+    /** The create command ran: the stream has its id. */
+    void created(int id, Http2LocalFlowController flowController, io.netty.buffer.ByteBufAllocator alloc) {
+      this.id = id;
+      this.flowController = flowController;
+      this.deframer = new MessageDeframer(this, maxInboundMessageSize, alloc);
+      if (requested > 0) {
+        deframer.request(requested);
+      }
+      listener.onReady();
+    }
+
+    /** The HTTP/2 stream exists (at once, or when a MAX_CONCURRENT_STREAMS slot freed). */
+    void attach(Http2Stream stream) {
+      this.http2Stream = stream;
+    }
+
+    boolean isClosed() {
+      return closed;
+    }
+
+    void request(int count) {
+      if (deframer == null) {
+        requested += count;
+      } else if (!closed) {
+        deframer.request(count);
+      }
+    }
+
+    void notifyReady() {
+      if (!closed && listener != null) {
+        listener.onReady();
+      }
+    }
+
+    void headersRead(Http2Headers headers, boolean endOfStream) {
+      if (closed) {
+        return;
+      }
+      if (!headersReceived) {
+        headersReceived = true;
+        Status problem = checkResponseHeaders(headers, endOfStream);
+        if (problem != null) {
+          cancelWithStatus(problem);
+          return;
+        }
+        if (endOfStream) {
+          trailersRead(headers);
+          return;
+        }
+        MessageEncoding encoding;
+        try {
+          encoding = MessageEncoding.forName(headers.get(GrpcHeaders.GRPC_ENCODING));
+        } catch (IllegalArgumentException e) {
+          cancelWithStatus(Status.INTERNAL.withDescription("Server responded with " + e.getMessage()));
+          return;
+        }
+        listener.onHeaders(GrpcHttp2Headers.toMetadata(headers), encoding);
+        return;
+      }
+      if (!endOfStream) {
+        cancelWithStatus(Status.INTERNAL.withDescription("Server sent a second header block without END_STREAM"));
+        return;
+      }
+      trailersRead(headers);
+    }
+
+    private Status checkResponseHeaders(Http2Headers headers, boolean endOfStream) {
+      CharSequence httpStatus = headers.status();
+      int code;
+      try {
+        code = httpStatus == null ? -1 : Integer.parseInt(httpStatus.toString());
+      } catch (NumberFormatException e) {
+        code = -1;
+      }
+      if (code != 200) {
+        Status grpc = endOfStream ? GrpcHttp2Headers.statusOf(headers) : null;
+        if (grpc != null && code == -1) {
+          return null;
+        }
+        Status status = code == -1
+            ? Status.INTERNAL.withDescription("Response has no valid :status: " + httpStatus)
+            : HttpStatusMapping.statusForHttp(code);
+        return status.augmentDescription("content-type: " + headers.get(GrpcHeaders.CONTENT_TYPE));
+      }
+      CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
+      if (!GrpcHeaders.isGrpcContentType(contentType)) {
+        return Status.UNKNOWN.withDescription("Response is not gRPC: content-type " + contentType);
+      }
+      return null;
+    }
+
+    private void trailersRead(Http2Headers headers) {
+      Status status = GrpcHttp2Headers.statusOf(headers);
+      if (status == null) {
+        status = Status.UNKNOWN.withDescription("Server ended the call without grpc-status");
+      }
+      trailerStatus = status;
+      trailers = GrpcHttp2Headers.toMetadata(headers);
+      if (deframer == null) {
+        close(trailerStatus, trailers);
+        return;
+      }
+      deframer.deframe(Unpooled.EMPTY_BUFFER, true);
+    }
+
+    /** DATA arrived; the bytes are acknowledged to flow control as messages are delivered. */
+    void dataRead(ByteBuf data, boolean endOfStream) {
+      if (closed || deframer == null) {
+        data.release();
+        return;
+      }
+      if (!headersReceived) {
+        data.release();
+        cancelWithStatus(Status.INTERNAL.withDescription("Server sent DATA before response headers"));
+        return;
+      }
+      deframer.deframe(data, false);
+      if (endOfStream && !closed) {
+        cancelWithStatus(Status.INTERNAL.withDescription("Server ended the stream on DATA, without trailers"));
+      }
+    }
+
+    void resetRead(long errorCode) {
+      if (closed) {
+        return;
+      }
+      Status status;
+      if (errorCode == Http2Error.CANCEL.code()) {
+        status = Status.CANCELLED.withDescription("Server cancelled the stream (RST_STREAM CANCEL)");
+      } else if (errorCode == Http2Error.REFUSED_STREAM.code()) {
+        status = Status.UNAVAILABLE.withDescription("Server refused the stream (RST_STREAM REFUSED_STREAM)");
+      } else {
+        Http2Error error = Http2Error.valueOf(errorCode);
+        status = Status.INTERNAL.withDescription(
+            "Server reset the stream: RST_STREAM " + (error != null ? error : "code " + errorCode));
+      }
+      close(status, new Metadata());
+    }
+
+    /** Resets the stream and closes the call with {@code status}. */
+    private void cancelWithStatus(Status status) {
+      close(status, new Metadata());
+      writeQueue.enqueue(new CancelStreamCommand(NettyClientStream.this, status), true);
+    }
+
+    void close(Status status, Metadata trailers) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (deframer != null) {
+        deframer.close();
+      }
+      if (listener != null) {
+        listener.onClose(status, trailers);
+      }
+    }
+
+    @Override
+    public void onMessage(ByteBuf payload, boolean compressed, int wireBytes) {
+      returnBytes(wireBytes);
+      listener.onMessage(payload, compressed);
+    }
+
+    @Override
+    public void onEndOfStream() {
+      close(trailerStatus, trailers);
+    }
+
+    @Override
+    public void onDeframeError(Status status) {
+      cancelWithStatus(status);
+    }
+
+    private void returnBytes(int bytes) {
+      Http2Stream stream = http2Stream;
+      if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
+        return;
+      }
+      try {
+        flowController.consumeBytes(stream, bytes);
+      } catch (Http2Exception e) {
+        log.debug("Could not return {} flow-control bytes of stream {}", bytes, id, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.StatusException;
+import io.triplerpc.WriteStats;
+import io.triplerpc.internal.stream.ClientStream;
+import io.triplerpc.internal.stream.ClientTransport;
+import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.GrpcTimeout;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The client transport to one address: N lazily opened connections, used round robin. */
+final class NettyClientTransport implements ClientTransport {
+
+  private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
+
+  private final ConnectionSlot[] slots;
+  private final AtomicInteger nextSlot = new AtomicInteger();
+  private final EventLoopGroup group;
+  private final ByteBufAllocator alloc;
+  private final AsciiString authority;
+  private final int maxInboundMessageSize;
+
+  NettyClientTransport(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc) {
+    this.group = group;
+    this.alloc = alloc;
+    this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
+    this.maxInboundMessageSize = options.maxInboundMessageSize();
+    this.slots = new ConnectionSlot[options.connectionsPerAddress()];
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = new ConnectionSlot(address, options, group, alloc);
+    }
+  }
+
+  @Override
+  public ClientStream newStream(
+      MethodDescriptor<?, ?> method, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding) {
+    ConnectionSlot slot = slots.length == 1 ? slots[0] : slots[Math.floorMod(nextSlot.getAndIncrement(), slots.length)];
+    ClientConnection connection;
+    try {
+      connection = slot.connection();
+    } catch (StatusException e) {
+      return new FailedClientStream(e.status());
+    }
+    return new NettyClientStream(
+        connection.writeQueue(),
+        connection.eventLoop(),
+        requestHeaders(method, headers, timeoutNanos, requestEncoding),
+        maxInboundMessageSize);
+  }
+
+  private Http2Headers requestHeaders(
+      MethodDescriptor<?, ?> method, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
+    Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
+        .method(GrpcHeaders.POST)
+        .scheme(GrpcHeaders.HTTP)
+        .path(method.path())
+        .authority(authority);
+    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
+    headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
+    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
+    if (timeoutNanos > 0) {
+      headers.add(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
+    }
+    if (encoding != null) {
+      headers.add(GrpcHeaders.GRPC_ENCODING, encoding.wireName());
+    }
+    GrpcHttp2Headers.addMetadata(headers, metadata);
+    return headers;
+  }
+
+  @Override
+  public boolean isActive() {
+    for (ConnectionSlot slot : slots) {
+      if (slot.isActive()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public ByteBufAllocator alloc() {
+    return alloc;
+  }
+
+  @Override
+  public ScheduledExecutorService scheduler() {
+    return group.next();
+  }
+
+  @Override
+  public void shutdown() {
+    for (ConnectionSlot slot : slots) {
+      slot.shutdown();
+    }
+  }
+
+  @Override
+  public WriteStats writeStats() {
+    long commands = 0;
+    long flushes = 0;
+    for (ConnectionSlot slot : slots) {
+      ClientConnection c = slot.currentConnection();
+      if (c != null) {
+        commands += c.writeQueue().commandsWritten();
+        flushes += c.writeQueue().flushes();
+      }
+    }
+    return new WriteStats(commands, flushes);
+  }
+}

@@ -1,0 +1,366 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
+import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.AsciiString;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.InboundRequest;
+import io.triplerpc.internal.stream.ServerStreamListener;
+import io.triplerpc.internal.stream.ServerTransportListener;
+import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.GrpcTimeout;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
+import io.triplerpc.transport.netty.internal.write.WriteQueue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP/2 handler of one server connection: checks each new stream's headers, hands valid gRPC
+ * streams to core, and runs the commands of the connection's {@link WriteQueue}. Event loop only.
+ */
+final class NettyServerHandler extends Http2ConnectionHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(NettyServerHandler.class);
+  private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
+  private static final AsciiString ALLOW = AsciiString.cached("allow");
+  private static final long GOAWAY_PING_DATA = 0x7472697065L;
+
+  private final ServerTransportListener listener;
+  private final TransportOptions options;
+  private final NettyServerTransport transport;
+  private final Http2Connection.PropertyKey streamKey;
+  private WriteQueue writeQueue;
+  private boolean shuttingDown;
+
+  private NettyServerHandler(
+      Http2ConnectionDecoder decoder,
+      Http2ConnectionEncoder encoder,
+      Http2Settings settings,
+      ServerTransportListener listener,
+      TransportOptions options,
+      NettyServerTransport transport) {
+    super(decoder, encoder, settings);
+    this.listener = listener;
+    this.options = options;
+    this.transport = transport;
+    this.streamKey = connection().newKey();
+    decoder.frameListener(new FrameListener());
+    connection().addListener(new Http2ConnectionAdapter() {
+      @Override
+      public void onStreamClosed(Http2Stream stream) {
+        NettyServerStream s = stream.getProperty(streamKey);
+        if (s != null) {
+          s.state().cancelled(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"));
+        }
+      }
+    });
+    // Graceful shutdown waits for every call in flight; shutdownNow() is the way to cut it short.
+    gracefulShutdownTimeoutMillis(-1);
+  }
+
+  static NettyServerHandler create(
+      ServerTransportListener listener, TransportOptions options, NettyServerTransport transport) {
+    Http2Connection connection = new DefaultHttp2Connection(true);
+    connection.local().flowController(new DefaultHttp2LocalFlowController(connection, 0.5f, true));
+    DefaultHttp2FrameReader reader =
+        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
+    Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
+    Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, reader);
+    Http2Settings settings = new Http2Settings()
+        .maxConcurrentStreams(options.maxConcurrentStreams())
+        .initialWindowSize(options.initialWindowSize())
+        .maxHeaderListSize(options.maxHeaderListSize());
+    return new NettyServerHandler(decoder, encoder, settings, listener, options, transport);
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    writeQueue = new WriteQueue(ctx.channel());
+    super.handlerAdded(ctx);
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    super.channelActive(ctx);
+    int increment = options.initialWindowSize()
+        - connection().local().flowController().initialWindowSize(connection().connectionStream());
+    if (increment > 0) {
+      connection().local().flowController().incrementWindowSize(connection().connectionStream(), increment);
+    }
+    writeQueue.markReady();
+    if (transport.isShuttingDown()) {
+      startGracefulShutdown(ctx);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+    if (cause instanceof IOException) {
+      log.debug("I/O error on {}: {}", ctx.channel(), cause.toString());
+    } else {
+      log.warn("Error on {}", ctx.channel(), cause);
+    }
+    super.exceptionCaught(ctx, cause);
+  }
+
+  /**
+   * First GOAWAY: no id limit yet, so streams already on the wire are still served; after the drain
+   * grace, the second GOAWAY names the last stream and the connection closes once those end.
+   */
+  void startGracefulShutdown(ChannelHandlerContext ctx) {
+    if (shuttingDown) {
+      return;
+    }
+    shuttingDown = true;
+    goAway(ctx, Integer.MAX_VALUE, Http2Error.NO_ERROR.code(),
+        ctx.alloc().buffer().writeBytes("server shutting down".getBytes(StandardCharsets.US_ASCII)), ctx.newPromise());
+    encoder().writePing(ctx, false, GOAWAY_PING_DATA, ctx.newPromise());
+    ctx.flush();
+    ctx.executor().schedule(() -> ctx.close(), Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
+  }
+
+  /** Every command this connection accepts. */
+  @Override
+  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+    if (msg instanceof SendDataCommand) {
+      sendData(ctx, (SendDataCommand) msg, promise);
+    } else if (msg instanceof SendHeadersCommand) {
+      sendHeaders(ctx, (SendHeadersCommand) msg, promise);
+    } else if (msg instanceof CancelStreamCommand) {
+      cancelStream(ctx, (CancelStreamCommand) msg, promise);
+    } else {
+      super.write(ctx, msg, promise);
+    }
+  }
+
+  private void sendHeaders(ChannelHandlerContext ctx, SendHeadersCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    NettyServerStream.TransportState state = stream.state();
+    if (state.ended()) {
+      promise.setSuccess();
+      return;
+    }
+    boolean end = command.endOfStream();
+    state.headersWritten(end);
+    encoder().writeHeaders(ctx, stream.id(), command.headers(), 0, end, promise);
+    if (end) {
+      promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
+      stopClientSending(ctx, stream.id());
+    }
+  }
+
+  private void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    if (stream.state().ended()) {
+      command.release();
+      promise.setSuccess();
+      return;
+    }
+    encoder().writeData(ctx, stream.id(), command.content(), 0, command.endOfStream(), promise);
+  }
+
+  private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    NettyServerStream.TransportState state = stream.state();
+    if (state.ended()) {
+      promise.setSuccess();
+      return;
+    }
+    Http2Stream http2Stream = connection().stream(stream.id());
+    if (http2Stream != null && http2Stream.state() != Http2Stream.State.CLOSED
+        && http2Stream.state() != Http2Stream.State.HALF_CLOSED_LOCAL) {
+      // The status goes out in trailers, so the client learns why (a deadline, an oversized message).
+      Http2Headers trailers = new DefaultHttp2Headers(false);
+      if (!state.headersSent()) {
+        trailers.status(GrpcHeaders.STATUS_200);
+        trailers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+      }
+      GrpcHttp2Headers.addStatus(trailers, command.status());
+      encoder().writeHeaders(ctx, stream.id(), trailers, 0, true, ctx.newPromise());
+      stopClientSending(ctx, stream.id());
+    }
+    state.cancelled(command.status());
+    promise.setSuccess();
+  }
+
+  /** After the response ended, a client still sending is told to stop: RST_STREAM NO_ERROR (RFC 9113 8.1). */
+  private void stopClientSending(ChannelHandlerContext ctx, int streamId) {
+    Http2Stream http2Stream = connection().stream(streamId);
+    if (http2Stream != null && http2Stream.state() == Http2Stream.State.HALF_CLOSED_LOCAL) {
+      encoder().writeRstStream(ctx, streamId, Http2Error.NO_ERROR.code(), ctx.newPromise());
+    }
+  }
+
+  private NettyServerStream streamOf(int streamId) {
+    Http2Stream stream = connection().stream(streamId);
+    return stream == null ? null : stream.getProperty(streamKey);
+  }
+
+  /** Answers a request that is not a valid gRPC request with a plain HTTP status, ending the stream. */
+  private void respondHttpError(
+      ChannelHandlerContext ctx, int streamId, int httpStatus, Status status, CharSequence allow) {
+    Http2Headers headers = new DefaultHttp2Headers(false)
+        .status(AsciiString.of(Integer.toString(httpStatus)));
+    headers.add(GrpcHeaders.CONTENT_TYPE, TEXT_PLAIN);
+    if (allow != null) {
+      headers.add(ALLOW, allow);
+    }
+    GrpcHttp2Headers.addStatus(headers, status);
+    ByteBuf body = ctx.alloc().buffer();
+    body.writeCharSequence(status.description() + "\n", StandardCharsets.UTF_8);
+    encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
+    encoder().writeData(ctx, streamId, body, 0, true, ctx.newPromise());
+    stopClientSending(ctx, streamId);
+  }
+
+  /** Answers a gRPC request that cannot be served with a trailers-only response. */
+  private void respondGrpcError(ChannelHandlerContext ctx, int streamId, Status status) {
+    Http2Headers headers = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
+    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, MessageEncoding.ACCEPT_ENCODING);
+    GrpcHttp2Headers.addStatus(headers, status);
+    encoder().writeHeaders(ctx, streamId, headers, 0, true, ctx.newPromise());
+    stopClientSending(ctx, streamId);
+  }
+
+  private void streamOpened(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
+    if (!GrpcHeaders.POST.contentEquals(headers.method())) {
+      respondHttpError(ctx, streamId, 405,
+          Status.INTERNAL.withDescription("Method not allowed: " + headers.method() + "; gRPC uses POST"), "POST");
+      return;
+    }
+    CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
+    if (!GrpcHeaders.isGrpcContentType(contentType)) {
+      respondHttpError(ctx, streamId, 415,
+          Status.INTERNAL.withDescription("Unsupported content-type: " + contentType), null);
+      return;
+    }
+    CharSequence path = headers.path();
+    if (path == null || path.length() == 0 || path.charAt(0) != '/') {
+      respondGrpcError(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Malformed :path: " + path));
+      return;
+    }
+    MessageEncoding encoding;
+    try {
+      encoding = MessageEncoding.forName(headers.get(GrpcHeaders.GRPC_ENCODING));
+    } catch (IllegalArgumentException e) {
+      respondGrpcError(ctx, streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
+      return;
+    }
+    long timeoutNanos = 0;
+    CharSequence timeout = headers.get(GrpcHeaders.GRPC_TIMEOUT);
+    if (timeout != null) {
+      try {
+        timeoutNanos = Math.max(1, GrpcTimeout.decode(timeout));
+      } catch (IllegalArgumentException e) {
+        respondGrpcError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
+        return;
+      }
+    }
+    Http2Stream http2Stream = connection().stream(streamId);
+    NettyServerStream stream = new NettyServerStream(
+        streamId,
+        http2Stream,
+        decoder().flowController(),
+        writeQueue,
+        ctx.channel().eventLoop(),
+        ctx.alloc(),
+        ctx.channel().remoteAddress(),
+        options.maxInboundMessageSize());
+    http2Stream.setProperty(streamKey, stream);
+    InboundRequest request = new InboundRequest(
+        path,
+        GrpcHttp2Headers.toMetadata(headers),
+        timeoutNanos,
+        encoding,
+        headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING));
+    ServerStreamListener streamListener = listener.streamCreated(stream, request);
+    stream.state().listener(streamListener);
+    if (endOfStream) {
+      stream.state().dataRead(io.netty.buffer.Unpooled.EMPTY_BUFFER, true);
+    }
+  }
+
+  /** Frames from the client. */
+  private final class FrameListener extends Http2FrameAdapter {
+
+    @Override
+    public void onHeadersRead(
+        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
+      NettyServerStream stream = streamOf(streamId);
+      if (stream != null) {
+        stream.state().trailersRead(endOfStream);
+        return;
+      }
+      streamOpened(ctx, streamId, headers, endOfStream);
+    }
+
+    @Override
+    public void onHeadersRead(
+        ChannelHandlerContext ctx,
+        int streamId,
+        Http2Headers headers,
+        int streamDependency,
+        short weight,
+        boolean exclusive,
+        int padding,
+        boolean endOfStream) {
+      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+    }
+
+    @Override
+    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+      NettyServerStream stream = streamOf(streamId);
+      if (stream == null) {
+        return data.readableBytes() + padding;
+      }
+      stream.state().dataRead(data.retain(), endOfStream);
+      return padding;
+    }
+
+    @Override
+    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
+      NettyServerStream stream = streamOf(streamId);
+      if (stream != null) {
+        Http2Error error = Http2Error.valueOf(errorCode);
+        stream.state().cancelled(Status.CANCELLED.withDescription(
+            "Client reset the stream: RST_STREAM " + (error != null ? error : "code " + errorCode)));
+      }
+    }
+  }
+}

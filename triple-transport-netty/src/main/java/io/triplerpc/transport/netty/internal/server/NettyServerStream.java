@@ -1,0 +1,279 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2LocalFlowController;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.AsciiString;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ServerStream;
+import io.triplerpc.internal.stream.ServerStreamListener;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.MessageDeframer;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
+import io.triplerpc.transport.netty.internal.write.StreamHandle;
+import io.triplerpc.transport.netty.internal.write.WriteQueue;
+import java.net.SocketAddress;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The server side of one gRPC call on one HTTP/2 stream. Service threads queue commands; the event
+ * loop owns everything in {@link TransportState}.
+ */
+final class NettyServerStream implements ServerStream, StreamHandle {
+
+  private static final Logger log = LoggerFactory.getLogger(NettyServerStream.class);
+  private static final int ON_READY_THRESHOLD = 32 * 1024;
+  private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
+
+  private final int id;
+  private final WriteQueue writeQueue;
+  private final EventLoop eventLoop;
+  private final ByteBufAllocator alloc;
+  private final SocketAddress remoteAddress;
+  private final AtomicInteger pendingBytes = new AtomicInteger();
+  private final TransportState state;
+
+  /** Whether response headers were queued; touched by the sending thread only. */
+  private boolean headersQueued;
+
+  NettyServerStream(
+      int id,
+      Http2Stream http2Stream,
+      Http2LocalFlowController flowController,
+      WriteQueue writeQueue,
+      EventLoop eventLoop,
+      ByteBufAllocator alloc,
+      SocketAddress remoteAddress,
+      int maxInboundMessageSize) {
+    this.id = id;
+    this.writeQueue = writeQueue;
+    this.eventLoop = eventLoop;
+    this.alloc = alloc;
+    this.remoteAddress = remoteAddress;
+    this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
+  }
+
+  TransportState state() {
+    return state;
+  }
+
+  @Override
+  public void request(int count) {
+    if (eventLoop.inEventLoop()) {
+      state.request(count);
+    } else {
+      eventLoop.execute(() -> state.request(count));
+    }
+  }
+
+  @Override
+  public void writeHeaders(Metadata metadata, MessageEncoding responseEncoding, boolean flush) {
+    headersQueued = true;
+    Http2Headers headers = new DefaultHttp2Headers(false, 4 + metadata.size())
+        .status(GrpcHeaders.STATUS_200);
+    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    if (responseEncoding != null) {
+      headers.add(GrpcHeaders.GRPC_ENCODING, responseEncoding.wireName());
+    }
+    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
+    GrpcHttp2Headers.addMetadata(headers, metadata);
+    writeQueue.enqueue(new SendHeadersCommand(this, headers, false), flush);
+  }
+
+  @Override
+  public void writeMessage(ByteBuf framed, boolean flush) {
+    pendingBytes.addAndGet(framed.readableBytes());
+    writeQueue.enqueue(new SendDataCommand(this, framed, false), flush);
+  }
+
+  @Override
+  public void close(Status status, Metadata trailers) {
+    Http2Headers headers = new DefaultHttp2Headers(false, 4 + trailers.size());
+    if (!headersQueued) {
+      // Trailers-only: the one header block is also the response's first.
+      headers.status(GrpcHeaders.STATUS_200);
+      headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    }
+    GrpcHttp2Headers.addStatus(headers, status);
+    GrpcHttp2Headers.addMetadata(headers, trailers);
+    writeQueue.enqueue(new SendHeadersCommand(this, headers, true), true);
+  }
+
+  @Override
+  public void cancel(Status status) {
+    writeQueue.enqueue(new CancelStreamCommand(this, status), true);
+  }
+
+  @Override
+  public boolean isReady() {
+    return pendingBytes.get() < ON_READY_THRESHOLD;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return remoteAddress;
+  }
+
+  @Override
+  public ByteBufAllocator alloc() {
+    return alloc;
+  }
+
+  @Override
+  public ScheduledExecutorService scheduler() {
+    return eventLoop;
+  }
+
+  // StreamHandle: event loop.
+
+  @Override
+  public int id() {
+    return id;
+  }
+
+  @Override
+  public void onDataSent(int bytes) {
+    int before = pendingBytes.getAndAdd(-bytes);
+    if (before >= ON_READY_THRESHOLD && before - bytes < ON_READY_THRESHOLD) {
+      state.notifyReady();
+    }
+  }
+
+  @Override
+  public void writeFailed(Throwable cause) {
+    state.cancelled(Status.UNAVAILABLE.withDescription("Could not write to the client: " + cause).withCause(cause));
+  }
+
+  /** Everything the event loop owns; touched on the event loop only. */
+  final class TransportState implements MessageDeframer.Sink {
+
+    private final Http2Stream http2Stream;
+    private final Http2LocalFlowController flowController;
+    private final MessageDeframer deframer;
+    private ServerStreamListener listener;
+    /** Whether the response ended (trailers or reset sent, or the client reset): later writes are dropped. */
+    private boolean ended;
+    /** Whether the response headers went out. */
+    private boolean headersSent;
+    private boolean halfClosed;
+
+    TransportState(Http2Stream http2Stream, Http2LocalFlowController flowController, int maxInboundMessageSize) {
+      this.http2Stream = http2Stream;
+      this.flowController = flowController;
+      this.deframer = new MessageDeframer(this, maxInboundMessageSize, alloc);
+    }
+
+    void listener(ServerStreamListener listener) {
+      this.listener = listener;
+    }
+
+    boolean ended() {
+      return ended;
+    }
+
+    boolean headersSent() {
+      return headersSent;
+    }
+
+    void headersWritten(boolean endOfStream) {
+      headersSent = true;
+      if (endOfStream) {
+        ended = true;
+        deframer.close();
+      }
+    }
+
+    void request(int count) {
+      if (!ended) {
+        deframer.request(count);
+      }
+    }
+
+    void notifyReady() {
+      if (!ended) {
+        listener.onReady();
+      }
+    }
+
+    void dataRead(ByteBuf data, boolean endOfStream) {
+      if (halfClosed) {
+        data.release();
+        return;
+      }
+      if (endOfStream) {
+        halfClosed = true;
+      }
+      deframer.deframe(data, endOfStream);
+    }
+
+    /** A header block after the first: trailers from the client, which end its side. */
+    void trailersRead(boolean endOfStream) {
+      if (!endOfStream) {
+        cancelled(Status.INTERNAL.withDescription("Client sent a header block mid-stream without END_STREAM"));
+        return;
+      }
+      dataRead(Unpooled.EMPTY_BUFFER, true);
+    }
+
+    /** The trailers were written (or failed to be): the call's last event. */
+    void completed(Throwable failure) {
+      if (failure == null) {
+        listener.onComplete();
+      } else {
+        listener.onCancel(Status.UNAVAILABLE.withDescription("Could not send the trailers: " + failure).withCause(failure));
+      }
+    }
+
+    /** The call ended without the server closing it: client reset, lost connection, write failure. */
+    void cancelled(Status status) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      deframer.close();
+      listener.onCancel(status);
+    }
+
+    @Override
+    public void onMessage(ByteBuf payload, boolean compressed, int wireBytes) {
+      returnBytes(wireBytes);
+      listener.onMessage(payload, compressed);
+    }
+
+    @Override
+    public void onEndOfStream() {
+      listener.onHalfClose();
+    }
+
+    @Override
+    public void onDeframeError(Status status) {
+      // Answer with the status, then stop the client sending more.
+      writeQueue.enqueue(new CancelStreamCommand(NettyServerStream.this, status), true);
+    }
+
+    private void returnBytes(int bytes) {
+      if (http2Stream.state() == Http2Stream.State.CLOSED) {
+        return;
+      }
+      try {
+        flowController.consumeBytes(http2Stream, bytes);
+      } catch (Http2Exception e) {
+        log.debug("Could not return {} flow-control bytes of stream {}", bytes, id, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.triplerpc.internal.stream.ServerTransport;
+import io.triplerpc.internal.stream.ServerTransportListener;
+import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.transport.netty.internal.EventLoops;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The listening socket of a server and its connections, each with a {@link NettyServerHandler}. */
+final class NettyServerTransport implements ServerTransport {
+
+  private static final Logger log = LoggerFactory.getLogger(NettyServerTransport.class);
+
+  private final EventLoopGroup bossGroup;
+  private final EventLoopGroup workerGroup;
+  private final ChannelGroup connections = new DefaultChannelGroup("triple-connections", GlobalEventExecutor.INSTANCE);
+  private final CompletableFuture<Void> termination = new CompletableFuture<>();
+  private final Channel serverChannel;
+  private volatile boolean shuttingDown;
+
+  private NettyServerTransport(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
+    this.bossGroup = bossGroup;
+    this.workerGroup = workerGroup;
+    this.serverChannel = serverChannel;
+  }
+
+  /**
+   * Binds {@code address}. Waits for the bind to finish: this is server start-up, never a call path,
+   * and the caller is promised a bound port when it returns.
+   */
+  static NettyServerTransport start(
+      InetSocketAddress address, TransportOptions options, ServerTransportListener listener) throws IOException {
+    EventLoopGroup boss = EventLoops.newGroup(1, "triple-server-boss");
+    EventLoopGroup workers = EventLoops.newGroup(options.ioThreads(), "triple-server-io");
+    NettyServerTransport[] self = new NettyServerTransport[1];
+    ServerBootstrap bootstrap = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(EventLoops.serverSocketChannel())
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel channel) {
+            self[0].connections.add(channel);
+            channel.pipeline().addLast(NettyServerHandler.create(listener, options, self[0]));
+          }
+        });
+    ChannelFuture bind = bootstrap.bind(address);
+    try {
+      bind.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      shutdownGroups(boss, workers);
+      throw new IOException("Interrupted while binding " + address, e);
+    } catch (ExecutionException e) {
+      shutdownGroups(boss, workers);
+      Throwable cause = e.getCause();
+      BindException bindException = new BindException("Cannot bind " + address + ": " + cause.getMessage());
+      bindException.initCause(cause);
+      throw bindException;
+    }
+    NettyServerTransport transport = new NettyServerTransport(boss, workers, bind.channel());
+    self[0] = transport;
+    log.info("Triple server listening on {} ({})", transport.localAddress(), EventLoops.epoll() ? "epoll" : "nio");
+    return transport;
+  }
+
+  boolean isShuttingDown() {
+    return shuttingDown;
+  }
+
+  @Override
+  public InetSocketAddress localAddress() {
+    return (InetSocketAddress) serverChannel.localAddress();
+  }
+
+  @Override
+  public void shutdown() {
+    if (shuttingDown) {
+      return;
+    }
+    shuttingDown = true;
+    serverChannel.close().addListener(closed -> {
+      for (Channel connection : connections) {
+        connection.eventLoop().execute(() -> {
+          NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
+          if (handler != null) {
+            handler.startGracefulShutdown(connection.pipeline().context(handler));
+          }
+        });
+      }
+      terminateWhenConnectionsClose();
+    });
+  }
+
+  @Override
+  public void shutdownNow() {
+    shuttingDown = true;
+    serverChannel.close().addListener(closed -> {
+      connections.close();
+      terminateWhenConnectionsClose();
+    });
+  }
+
+  private void terminateWhenConnectionsClose() {
+    connections.newCloseFuture().addListener(done -> {
+      if (!connections.isEmpty()) {
+        terminateWhenConnectionsClose();
+        return;
+      }
+      shutdownGroups(bossGroup, workerGroup).whenComplete((v, t) -> termination.complete(null));
+    });
+  }
+
+  private static CompletableFuture<Void> shutdownGroups(EventLoopGroup boss, EventLoopGroup workers) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    boss.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+    workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).addListener(f ->
+        boss.terminationFuture().addListener(g -> done.complete(null)));
+    return done;
+  }
+
+  @Override
+  public CompletableFuture<Void> terminationFuture() {
+    return termination;
+  }
+}

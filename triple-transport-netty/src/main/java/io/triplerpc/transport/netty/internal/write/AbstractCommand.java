@@ -1,0 +1,43 @@
+package io.triplerpc.transport.netty.internal.write;
+
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+
+/** A command that carries no buffer. */
+abstract class AbstractCommand implements QueuedCommand {
+
+  private final StreamHandle stream;
+  private ChannelPromise promise;
+
+  AbstractCommand(StreamHandle stream) {
+    this.stream = stream;
+  }
+
+  @Override
+  public final StreamHandle stream() {
+    return stream;
+  }
+
+  @Override
+  public final ChannelPromise promise() {
+    return promise;
+  }
+
+  @Override
+  public final void promise(ChannelPromise promise) {
+    this.promise = promise;
+    promise.addListener(this);
+  }
+
+  @Override
+  public final void operationComplete(ChannelFuture future) {
+    if (!future.isSuccess()) {
+      stream.writeFailed(future.cause());
+    }
+  }
+
+  @Override
+  public void fail(Throwable cause) {
+    stream.writeFailed(cause);
+  }
+}

@@ -1,0 +1,20 @@
+package io.triplerpc.transport.netty.internal.write;
+
+/**
+ * What a command needs to know of the stream it is for; implemented by client and server streams so
+ * both sides share the commands without a package cycle. Called on the event loop only.
+ */
+public interface StreamHandle {
+
+  /** The HTTP/2 stream id, or -1 before the stream is created. */
+  int id();
+
+  /** {@code bytes} of this stream's DATA were written to the socket; for outbound readiness. */
+  void onDataSent(int bytes);
+
+  /**
+   * A command for this stream failed to be written (the connection dropped, say): close the stream
+   * with an error. Called on the event loop; idempotent.
+   */
+  void writeFailed(Throwable cause);
+}

@@ -1,0 +1,23 @@
+package io.triplerpc.transport.netty;
+
+import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleMethod;
+import io.triplerpc.TripleService;
+import io.triplerpc.transport.netty.testing.EchoRequest;
+import io.triplerpc.transport.netty.testing.EchoResponse;
+import java.util.concurrent.CompletableFuture;
+
+@TripleService(name = "triple.test.EchoService")
+public interface EchoService {
+
+  EchoResponse echo(EchoRequest request);
+
+  CompletableFuture<EchoResponse> echoAsync(EchoRequest request);
+
+  void serverStream(EchoRequest request, StreamObserver<EchoResponse> responses);
+
+  @TripleMethod(clientStreaming = true)
+  StreamObserver<EchoRequest> clientStream(StreamObserver<EchoResponse> response);
+
+  StreamObserver<EchoRequest> bidi(StreamObserver<EchoResponse> responses);
+}
