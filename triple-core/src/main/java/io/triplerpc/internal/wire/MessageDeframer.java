@@ -5,11 +5,13 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.triplerpc.Status;
+import java.util.List;
 
 /**
  * Splits a stream's DATA bytes into gRPC messages and hands them out only as fast as the reader asks
- * ({@link #request}), so unread bytes stay unacknowledged in HTTP/2 flow control instead of piling
- * up in memory.
+ * ({@link #request}). Bytes are acknowledged to HTTP/2 flow control once they belong to a delivered
+ * message or to the message a pending request waits for (which may be larger than the window); bytes
+ * nobody asked for stay unacknowledged, so a slow reader stalls its sender instead of filling memory.
  *
  * <p>Not thread-safe: owned by the transport's event loop.
  */
@@ -18,11 +20,14 @@ public final class MessageDeframer {
   /** Where messages go; called on the event loop. */
   public interface Sink {
 
+    /** One whole message (without its prefix); the sink owns {@code payload}. */
+    void onMessage(ByteBuf payload, boolean compressed);
+
     /**
-     * One whole message; the sink owns {@code payload}. {@code wireBytes} is what it took on the
-     * wire (prefix included), for flow control.
+     * {@code bytes} more received bytes may be acknowledged to HTTP/2 flow control: they belong to
+     * delivered messages, or to a message the reader is waiting for.
      */
-    void onMessage(ByteBuf payload, boolean compressed, int wireBytes);
+    void onBytesConsumed(int bytes);
 
     /** The peer ended the stream and every message before the end was delivered. */
     void onEndOfStream();
@@ -47,6 +52,10 @@ public final class MessageDeframer {
   private boolean endOfStream;
   private boolean closed;
   private boolean delivering;
+  /** Bytes received in total, and acknowledged to flow control in total. */
+  private long receivedBytes;
+  private long acknowledgedBytes;
+  private long deliveredBytes;
 
   public MessageDeframer(Sink sink, int maxMessageSize, ByteBufAllocator alloc) {
     this.sink = sink;
@@ -61,6 +70,7 @@ public final class MessageDeframer {
       return;
     }
     if (data.isReadable()) {
+      receivedBytes += data.readableBytes();
       append(data);
     } else {
       data.release();
@@ -118,6 +128,8 @@ public final class MessageDeframer {
       if (closed) {
         return;
       }
+      // A request is pending: what is buffered is the start of the message it waits for.
+      acknowledge(requested > 0 ? receivedBytes : deliveredBytes);
       boolean empty = pending == null || !pending.isReadable();
       if (endOfStream && empty && messageLength < 0) {
         closed = true;
@@ -155,8 +167,8 @@ public final class MessageDeframer {
     if (messageLength > 0 && (pending == null || pending.readableBytes() < messageLength)) {
       return false;
     }
-    ByteBuf payload = messageLength == 0 ? Unpooled.EMPTY_BUFFER : pending.readRetainedSlice(messageLength);
-    int wireBytes = messageLength + GrpcHeaders.MESSAGE_HEADER_LENGTH;
+    ByteBuf payload = messageLength == 0 ? Unpooled.EMPTY_BUFFER : readPayload(messageLength);
+    deliveredBytes += messageLength + GrpcHeaders.MESSAGE_HEADER_LENGTH;
     boolean compressed = messageCompressed;
     messageLength = -1;
     if (pending != null && !pending.isReadable()) {
@@ -164,8 +176,39 @@ public final class MessageDeframer {
     } else if (pending instanceof CompositeByteBuf) {
       ((CompositeByteBuf) pending).discardReadComponents();
     }
-    sink.onMessage(payload, compressed, wireBytes);
+    acknowledge(deliveredBytes);
+    sink.onMessage(payload, compressed);
     return true;
+  }
+
+  /**
+   * Takes the next {@code length} bytes as a buffer of their own. From a composite, the message is
+   * made of retained slices of the underlying frame buffers: a slice of the composite itself would
+   * go wrong when read components are discarded.
+   */
+  private ByteBuf readPayload(int length) {
+    if (!(pending instanceof CompositeByteBuf)) {
+      return pending.readRetainedSlice(length);
+    }
+    CompositeByteBuf composite = (CompositeByteBuf) pending;
+    List<ByteBuf> parts = composite.decompose(composite.readerIndex(), length);
+    composite.skipBytes(length);
+    if (parts.size() == 1) {
+      return parts.get(0).retain();
+    }
+    CompositeByteBuf message = alloc.compositeBuffer(parts.size());
+    for (ByteBuf part : parts) {
+      message.addComponent(true, part.retain());
+    }
+    return message;
+  }
+
+  private void acknowledge(long upTo) {
+    if (upTo > acknowledgedBytes) {
+      int bytes = (int) (upTo - acknowledgedBytes);
+      acknowledgedBytes = upTo;
+      sink.onBytesConsumed(bytes);
+    }
   }
 
   private boolean hasWholeMessageBuffered() {

@@ -43,6 +43,8 @@ final class NettyClientHandler extends Http2ConnectionHandler {
   private final ClientConnection owner;
   private final Http2Connection.PropertyKey streamKey;
   private final int connectionWindow;
+  private ChannelHandlerContext context;
+  private boolean goAwayReceived;
 
   private NettyClientHandler(
       Http2ConnectionDecoder decoder,
@@ -60,12 +62,16 @@ final class NettyClientHandler extends Http2ConnectionHandler {
       public void onStreamClosed(Http2Stream stream) {
         NettyClientStream s = stream.getProperty(streamKey);
         if (s != null) {
-          s.state().close(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
+          s.state().http2StreamClosed();
+        }
+        if (goAwayReceived && connection().numActiveStreams() == 0 && context != null) {
+          // The server asked us to go; the last stream it let finish has finished.
+          context.close();
         }
       }
     });
-    // A graceful close (after GOAWAY) waits for every stream, however long it runs.
-    gracefulShutdownTimeoutMillis(-1);
+    // Closing the client cancels what is in flight; a GOAWAY from the server is waited out above.
+    gracefulShutdownTimeoutMillis(0);
   }
 
   static NettyClientHandler create(ClientConnection owner, TransportOptions options) {
@@ -84,6 +90,22 @@ final class NettyClientHandler extends Http2ConnectionHandler {
         .initialWindowSize(options.initialWindowSize())
         .maxHeaderListSize(options.maxHeaderListSize());
     return new NettyClientHandler(decoder, encoder, settings, owner, options.initialWindowSize());
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    context = ctx;
+    super.handlerAdded(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+    if (cause instanceof java.io.IOException) {
+      log.debug("I/O error on {}: {}", ctx.channel(), cause.toString());
+      ctx.close();
+      return;
+    }
+    super.exceptionCaught(ctx, cause);
   }
 
   @Override
@@ -245,8 +267,11 @@ final class NettyClientHandler extends Http2ConnectionHandler {
       log.debug("GOAWAY from {}: last stream {}, error {}, {}", owner.address(), lastStreamId, errorCode,
           debugData.toString(StandardCharsets.UTF_8));
       owner.markGone(Status.UNAVAILABLE.withDescription("Server sent GOAWAY").asException());
-      // Streams up to lastStreamId finish; then the connection closes.
-      ctx.close();
+      // Streams up to lastStreamId finish; the last one to close closes the connection.
+      goAwayReceived = true;
+      if (connection().numActiveStreams() == 0) {
+        ctx.close();
+      }
     }
   }
 }

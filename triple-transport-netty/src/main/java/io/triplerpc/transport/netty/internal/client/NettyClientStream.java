@@ -261,6 +261,16 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       }
     }
 
+    /**
+     * The HTTP/2 stream closed. After the trailers that is normal (messages before them may still be
+     * on their way to the reader); before them, the connection went away.
+     */
+    void http2StreamClosed() {
+      if (trailerStatus == null) {
+        close(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
+      }
+    }
+
     void resetRead(long errorCode) {
       if (closed) {
         return;
@@ -298,9 +308,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     }
 
     @Override
-    public void onMessage(ByteBuf payload, boolean compressed, int wireBytes) {
-      returnBytes(wireBytes);
+    public void onMessage(ByteBuf payload, boolean compressed) {
       listener.onMessage(payload, compressed);
+    }
+
+    @Override
+    public void onBytesConsumed(int bytes) {
+      returnBytes(bytes);
     }
 
     @Override

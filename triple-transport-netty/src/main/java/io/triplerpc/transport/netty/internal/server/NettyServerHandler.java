@@ -131,10 +131,12 @@ final class NettyServerHandler extends Http2ConnectionHandler {
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
     if (cause instanceof IOException) {
+      // A client that went away (connection reset): its streams are cancelled as the channel closes.
       log.debug("I/O error on {}: {}", ctx.channel(), cause.toString());
-    } else {
-      log.warn("Error on {}", ctx.channel(), cause);
+      ctx.close();
+      return;
     }
+    log.warn("Error on {}", ctx.channel(), cause);
     super.exceptionCaught(ctx, cause);
   }
 

@@ -249,9 +249,13 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     }
 
     @Override
-    public void onMessage(ByteBuf payload, boolean compressed, int wireBytes) {
-      returnBytes(wireBytes);
+    public void onMessage(ByteBuf payload, boolean compressed) {
       listener.onMessage(payload, compressed);
+    }
+
+    @Override
+    public void onBytesConsumed(int bytes) {
+      returnBytes(bytes);
     }
 
     @Override
