@@ -31,11 +31,9 @@ public final class Status {
     private static final Code[] BY_VALUE = values();
 
     private final int value;
-    private final Status status;
 
     Code(int value) {
       this.value = value;
-      this.status = new Status(this, null, null);
     }
 
     /** The number sent in {@code grpc-status}. */
@@ -45,12 +43,21 @@ public final class Status {
 
     /** The status with this code and no description. */
     public Status toStatus() {
-      return status;
+      return BY_CODE[ordinal()];
     }
 
     /** The code for a {@code grpc-status} number; {@link #UNKNOWN} for numbers outside 0..16. */
     public static Code fromValue(int value) {
       return value >= 0 && value < BY_VALUE.length ? BY_VALUE[value] : UNKNOWN;
+    }
+  }
+
+  // Built here, not in Code's constructor, so neither class needs the other half-initialized.
+  private static final Status[] BY_CODE = new Status[Code.BY_VALUE.length];
+
+  static {
+    for (Code code : Code.BY_VALUE) {
+      BY_CODE[code.ordinal()] = new Status(code, null, null);
     }
   }
 

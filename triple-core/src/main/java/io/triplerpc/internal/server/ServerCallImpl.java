@@ -144,18 +144,24 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       return;
     }
     closeCalled = true;
-    Metadata fromContext = context.takeResponseTrailers();
-    if (fromContext != null) {
-      trailers.merge(fromContext);
-    }
-    if (!headersSent) {
-      // A trailers-only response: the one header block carries what the service meant for both.
-      Metadata headers = context.takeResponseHeaders();
-      if (headers != null) {
-        trailers.merge(headers);
+    try {
+      Metadata fromContext = context.takeResponseTrailers();
+      if (fromContext != null) {
+        trailers.merge(fromContext);
       }
+      if (!headersSent) {
+        // A trailers-only response: the one header block carries what the service meant for both.
+        Metadata headers = context.takeResponseHeaders();
+        if (headers != null) {
+          trailers.merge(headers);
+        }
+      }
+      stream.close(status, trailers);
+    } catch (RuntimeException | Error e) {
+      // Whatever went wrong, the stream must end, or the client waits for it forever.
+      stream.cancel(Status.INTERNAL.withDescription("Server failed to close the call: " + e).withCause(e));
+      throw e;
     }
-    stream.close(status, trailers);
   }
 
   @Override
