@@ -55,6 +55,10 @@ public class EchoServiceImpl implements EchoService {
 
   @Override
   public CompletableFuture<EchoResponse> echoAsync(EchoRequest request) {
+    if (request.getDelayMillis() > 0) {
+      // Waits on the service thread, where the call's context is, then answers.
+      return CompletableFuture.completedFuture(echo(request));
+    }
     if (request.getFailCode() != 0) {
       return CompletableFuture.failedFuture(
           Status.fromCodeValue(request.getFailCode()).withDescription(request.getMessage()).asException());
@@ -65,6 +69,7 @@ public class EchoServiceImpl implements EchoService {
   @Override
   public void serverStream(EchoRequest request, StreamObserver<EchoResponse> responses) {
     ServerCallStreamObserver<EchoResponse> observer = (ServerCallStreamObserver<EchoResponse>) responses;
+    observer.setOnCancelHandler(cancellationSeen::countDown);
     for (int i = 0; i < request.getCount(); i++) {
       if (observer.isCancelled()) {
         cancellationSeen.countDown();

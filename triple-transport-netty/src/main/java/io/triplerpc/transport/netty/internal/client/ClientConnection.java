@@ -3,7 +3,6 @@ package io.triplerpc.transport.netty.internal.client;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
-import java.net.SocketAddress;
 
 /**
  * One TCP connection to a server: its channel, its one {@link WriteQueue}, and whether it can take
@@ -14,7 +13,7 @@ final class ClientConnection {
 
   private final Channel channel;
   private final WriteQueue writeQueue;
-  private final SocketAddress address;
+  private final String address;
   private final ConnectionSlot slot;
 
   /** True between channelActive and the first sign the connection is going away. */
@@ -22,7 +21,7 @@ final class ClientConnection {
   /** True once the connection closed, failed or got GOAWAY: new streams go elsewhere. */
   private volatile boolean gone;
 
-  ClientConnection(Channel channel, SocketAddress address, ConnectionSlot slot) {
+  ClientConnection(Channel channel, String address, ConnectionSlot slot) {
     this.channel = channel;
     this.writeQueue = new WriteQueue(channel);
     this.address = address;
@@ -41,7 +40,8 @@ final class ClientConnection {
     return writeQueue;
   }
 
-  SocketAddress address() {
+  /** {@code host:port} of the server. */
+  String address() {
     return address;
   }
 

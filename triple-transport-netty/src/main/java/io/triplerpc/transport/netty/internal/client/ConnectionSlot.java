@@ -31,6 +31,8 @@ final class ConnectionSlot {
   private static final double BACKOFF_JITTER = 0.2;
 
   private final InetSocketAddress address;
+  /** {@code host:port}, for messages. */
+  private final String target;
   private final TransportOptions options;
   private final EventLoopGroup group;
   private final ByteBufAllocator alloc;
@@ -47,6 +49,7 @@ final class ConnectionSlot {
 
   ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc) {
     this.address = address;
+    this.target = address.getHostString() + ':' + address.getPort();
     this.options = options;
     this.group = group;
     this.alloc = alloc;
@@ -99,7 +102,7 @@ final class ConnectionSlot {
     channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
     channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
     channel.config().setAllocator(alloc);
-    ClientConnection connection = new ClientConnection(channel, address, this);
+    ClientConnection connection = new ClientConnection(channel, target, this);
     channel.pipeline().addLast(NettyClientHandler.create(connection, options));
     group.next().register(channel).addListener((ChannelFuture registered) -> {
       if (!registered.isSuccess()) {
@@ -126,14 +129,14 @@ final class ConnectionSlot {
   }
 
   private void connectFailed(ClientConnection connection, Throwable cause) {
-    Status status = Status.UNAVAILABLE.withDescription("Cannot connect to " + address + ": " + cause).withCause(cause);
+    Status status = Status.UNAVAILABLE.withDescription("Cannot connect to " + target + ": " + cause).withCause(cause);
     synchronized (this) {
       lastFailure = status;
       long jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));
       retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(jittered);
       backoffMillis = Math.min(options.maxBackoffMillis(), (long) (backoffMillis * BACKOFF_MULTIPLIER));
     }
-    log.debug("Connection attempt to {} failed; next in about {} ms", address, backoffMillis, cause);
+    log.debug("Connection attempt to {} failed; next in about {} ms", target, backoffMillis, cause);
     connection.markClosed(status.asException());
   }
 
@@ -145,7 +148,7 @@ final class ConnectionSlot {
 
   /** A connection is going away; the next call opens a new one. */
   void lost(ClientConnection connection, Throwable cause) {
-    log.debug("Connection to {} lost: {}", address, cause.toString());
+    log.debug("Connection to {} lost: {}", target, cause.toString());
   }
 
   /** Closes the connection; no new one opens. */

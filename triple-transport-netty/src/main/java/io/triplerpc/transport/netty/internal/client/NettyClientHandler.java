@@ -164,7 +164,7 @@ final class NettyClientHandler extends Http2ConnectionHandler {
       ctx.close();
       return;
     }
-    state.created(id, decoder().flowController(), ctx.alloc());
+    state.created(id, decoder().flowController(), ctx.channel());
     encoder().writeHeaders(ctx, id, command.headers(), 0, false, promise);
     Http2Stream http2Stream = connection().stream(id);
     if (http2Stream != null) {

@@ -131,6 +131,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private int id = -1;
     private Http2Stream http2Stream;
     private Http2LocalFlowController flowController;
+    private io.netty.channel.Channel channel;
+    private boolean windowUpdatePending;
     private MessageDeframer deframer;
     private int requested;
     private boolean headersReceived;
@@ -140,10 +142,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private boolean closed;
 
     /** The create command ran: the stream has its id. */
-    void created(int id, Http2LocalFlowController flowController, io.netty.buffer.ByteBufAllocator alloc) {
+    void created(int id, Http2LocalFlowController flowController, io.netty.channel.Channel channel) {
       this.id = id;
       this.flowController = flowController;
-      this.deframer = new MessageDeframer(this, maxInboundMessageSize, alloc);
+      this.channel = channel;
+      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc());
       if (requested > 0) {
         deframer.request(requested);
       }
@@ -164,6 +167,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         requested += count;
       } else if (!closed) {
         deframer.request(count);
+        if (windowUpdatePending) {
+          windowUpdatePending = false;
+          channel.flush();
+        }
       }
     }
 
@@ -333,7 +340,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       try {
-        flowController.consumeBytes(stream, bytes);
+        if (flowController.consumeBytes(stream, bytes)) {
+          // A WINDOW_UPDATE was written; a read flushes it on completion, a request() must itself.
+          windowUpdatePending = true;
+        }
       } catch (Http2Exception e) {
         log.debug("Could not return {} flow-control bytes of stream {}", bytes, id, e);
       }

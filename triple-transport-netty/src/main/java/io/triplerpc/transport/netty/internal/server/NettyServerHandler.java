@@ -153,7 +153,12 @@ final class NettyServerHandler extends Http2ConnectionHandler {
         ctx.alloc().buffer().writeBytes("server shutting down".getBytes(StandardCharsets.US_ASCII)), ctx.newPromise());
     encoder().writePing(ctx, false, GOAWAY_PING_DATA, ctx.newPromise());
     ctx.flush();
-    ctx.executor().schedule(() -> ctx.close(), Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
+    ctx.executor().schedule(() -> {
+      // Netty's close() sends no second GOAWAY once one went out, so name the last stream here.
+      goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
+          io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
+      ctx.close();
+    }, Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
   }
 
   /** Every command this connection accepts. */
@@ -300,9 +305,7 @@ final class NettyServerHandler extends Http2ConnectionHandler {
         http2Stream,
         decoder().flowController(),
         writeQueue,
-        ctx.channel().eventLoop(),
-        ctx.alloc(),
-        ctx.channel().remoteAddress(),
+        ctx.channel(),
         options.maxInboundMessageSize());
     http2Stream.setProperty(streamKey, stream);
     InboundRequest request = new InboundRequest(

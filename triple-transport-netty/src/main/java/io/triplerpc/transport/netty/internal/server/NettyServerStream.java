@@ -41,6 +41,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
   private final int id;
   private final WriteQueue writeQueue;
+  private final io.netty.channel.Channel channel;
   private final EventLoop eventLoop;
   private final ByteBufAllocator alloc;
   private final SocketAddress remoteAddress;
@@ -55,15 +56,14 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       Http2Stream http2Stream,
       Http2LocalFlowController flowController,
       WriteQueue writeQueue,
-      EventLoop eventLoop,
-      ByteBufAllocator alloc,
-      SocketAddress remoteAddress,
+      io.netty.channel.Channel channel,
       int maxInboundMessageSize) {
     this.id = id;
     this.writeQueue = writeQueue;
-    this.eventLoop = eventLoop;
-    this.alloc = alloc;
-    this.remoteAddress = remoteAddress;
+    this.channel = channel;
+    this.eventLoop = channel.eventLoop();
+    this.alloc = channel.alloc();
+    this.remoteAddress = channel.remoteAddress();
     this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
   }
 
@@ -165,6 +165,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     private final Http2LocalFlowController flowController;
     private final MessageDeframer deframer;
     private ServerStreamListener listener;
+    private boolean windowUpdatePending;
     /** Whether the response ended (trailers or reset sent, or the client reset): later writes are dropped. */
     private boolean ended;
     /** Whether the response headers went out. */
@@ -200,6 +201,10 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     void request(int count) {
       if (!ended) {
         deframer.request(count);
+        if (windowUpdatePending) {
+          windowUpdatePending = false;
+          channel.flush();
+        }
       }
     }
 
@@ -274,7 +279,10 @@ final class NettyServerStream implements ServerStream, StreamHandle {
         return;
       }
       try {
-        flowController.consumeBytes(http2Stream, bytes);
+        if (flowController.consumeBytes(http2Stream, bytes)) {
+          // A WINDOW_UPDATE was written; a read flushes it on completion, a request() must itself.
+          windowUpdatePending = true;
+        }
       } catch (Http2Exception e) {
         log.debug("Could not return {} flow-control bytes of stream {}", bytes, id, e);
       }

@@ -116,7 +116,10 @@ final class NettyServerTransport implements ServerTransport {
   public void shutdownNow() {
     shuttingDown = true;
     serverChannel.close().addListener(closed -> {
-      connections.close();
+      for (Channel connection : connections) {
+        // Straight to the socket: the HTTP/2 handler's close() would wait for the streams.
+        connection.eventLoop().execute(() -> connection.unsafe().close(connection.voidPromise()));
+      }
       terminateWhenConnectionsClose();
     });
   }
