@@ -1,0 +1,76 @@
+package io.triplerpc.examples;
+
+import io.triplerpc.Status;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.examples.greeter.HelloReply;
+import io.triplerpc.examples.greeter.HelloRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** The demo service's implementation. */
+public final class GreeterServiceImpl implements GreeterService {
+
+  @Override
+  public HelloReply sayHello(HelloRequest request) {
+    if (request.getName().isBlank()) {
+      throw Status.INVALID_ARGUMENT.withDescription("name must not be blank").asException();
+    }
+    return reply("Hello, " + request.getName() + "!");
+  }
+
+  @Override
+  public CompletableFuture<HelloReply> sayHelloAsync(HelloRequest request) {
+    return CompletableFuture.supplyAsync(() -> reply("Hello later, " + request.getName() + "!"));
+  }
+
+  @Override
+  public void lotsOfReplies(HelloRequest request, StreamObserver<HelloReply> replies) {
+    for (int i = 1; i <= request.getCount(); i++) {
+      replies.onNext(reply("Hello #" + i + ", " + request.getName() + "!"));
+    }
+    replies.onCompleted();
+  }
+
+  @Override
+  public StreamObserver<HelloRequest> greetEveryone(StreamObserver<HelloReply> reply) {
+    List<String> names = new ArrayList<>();
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(HelloRequest value) {
+        names.add(value.getName());
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {
+        reply.onNext(reply("Hello, " + String.join(" and ", names) + "!"));
+        reply.onCompleted();
+      }
+    };
+  }
+
+  @Override
+  public StreamObserver<HelloRequest> chat(StreamObserver<HelloReply> replies) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(HelloRequest value) {
+        replies.onNext(reply("Hi " + value.getName() + ", nice to meet you."));
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {
+        replies.onCompleted();
+      }
+    };
+  }
+
+  private static HelloReply reply(String message) {
+    return HelloReply.newBuilder().setMessage(message).build();
+  }
+}
