@@ -89,7 +89,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   }
 
   /** Whether a connection is up now; a volatile read. */
-  public boolean isConnected() {
+  public boolean isConnectionActive() {
     return transport.isActive();
   }
 

@@ -115,6 +115,6 @@ class CallTypesTest {
     for (int i = 0; i < futures.size(); i++) {
       assertEquals("n" + i, futures.get(i).get(10, TimeUnit.SECONDS).getMessage());
     }
-    assertTrue(fixture.client().isConnected());
+    assertTrue(fixture.client().isConnectionActive());
   }
 }

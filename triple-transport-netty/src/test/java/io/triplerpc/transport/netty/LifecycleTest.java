@@ -26,9 +26,9 @@ class LifecycleTest {
   @Test
   void clientConnectsLazilyOnTheFirstCall() {
     TripleClient client = fixture.client();
-    assertFalse(client.isConnected());
+    assertFalse(client.isConnectionActive());
     fixture.echo().echo(EchoRequest.getDefaultInstance());
-    assertTrue(client.isConnected());
+    assertTrue(client.isConnectionActive());
   }
 
   @Test
