@@ -33,7 +33,8 @@ class LifecycleTest {
 
   @Test
   void gracefulShutdownLetsCallsInFlightFinishAndRefusesNewOnes() throws Exception {
-    TripleServer server = fixture.server();
+    // A short drain grace: the second GOAWAY and the close come while the slow call still runs.
+    TripleServer server = fixture.startServer(b -> b.drainGrace(Duration.ofMillis(50)));
     CompletableFuture<EchoResponse> inFlight =
         fixture.echo().echoAsync(EchoRequest.newBuilder().setMessage("late").setDelayMillis(0).build());
     inFlight.get(10, TimeUnit.SECONDS);

@@ -157,7 +157,9 @@ final class NettyServerHandler extends Http2ConnectionHandler {
       // Netty's close() sends no second GOAWAY once one went out, so name the last stream here.
       goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
           io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
-      ctx.close();
+      // Through the pipeline, so that this handler's own close() waits for the streams in flight;
+      // ctx.close() would start at the handler before this one and cut them off.
+      ctx.channel().close();
     }, Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
   }
 

@@ -95,7 +95,7 @@ final class NettyServerTransport implements ServerTransport {
 
   @Override
   public void shutdown() {
-    if (shuttingDown) {
+    if (shuttingDown || termination.isDone()) {
       return;
     }
     shuttingDown = true;
@@ -114,6 +114,9 @@ final class NettyServerTransport implements ServerTransport {
 
   @Override
   public void shutdownNow() {
+    if (termination.isDone()) {
+      return;
+    }
     shuttingDown = true;
     serverChannel.close().addListener(closed -> {
       for (Channel connection : connections) {
