@@ -1,0 +1,39 @@
+package io.triplerpc.interop;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** {@code --name=value} flags, as gRPC's interop programs take them. */
+final class Flags {
+
+  private final Map<String, String> values = new HashMap<>();
+
+  Flags(String[] args) {
+    for (String arg : args) {
+      if (!arg.startsWith("--") || arg.indexOf('=') < 0) {
+        throw new IllegalArgumentException("Flags look like --name=value; got: " + arg);
+      }
+      int eq = arg.indexOf('=');
+      values.put(arg.substring(2, eq), arg.substring(eq + 1));
+    }
+  }
+
+  String get(String name, String fallback) {
+    return values.getOrDefault(name, fallback);
+  }
+
+  String require(String name) {
+    String value = values.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("--" + name + " is required");
+    }
+    return value;
+  }
+
+  /** Fails on TLS: this server and client speak cleartext HTTP/2 only, for now. */
+  void rejectTls() {
+    if (Boolean.parseBoolean(get("use_tls", "false"))) {
+      throw new IllegalArgumentException("--use_tls=true is not supported yet: Triple speaks cleartext HTTP/2 (h2c)");
+    }
+  }
+}
