@@ -44,6 +44,8 @@ final class ProtobufCodec<T> implements MessageCodec<T> {
   public void write(T value, ByteBuffer target) throws IOException {
     CodedOutputStream output = CodedOutputStream.newInstance(target);
     ((MessageLite) value).writeTo(output);
+    // Moves the buffer's position past what was written, as the contract says.
+    output.flush();
     output.checkNoSpaceLeft();
   }
 
