@@ -14,10 +14,8 @@ import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
-import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -25,6 +23,7 @@ import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
@@ -36,13 +35,12 @@ import org.slf4j.LoggerFactory;
  * The HTTP/2 handler of one client connection. Commands from the {@code WriteQueue} arrive through
  * {@link #write}; frames from the server arrive through the frame listener. Event loop only.
  */
-final class NettyClientHandler extends Http2ConnectionHandler {
+final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(NettyClientHandler.class);
 
   private final ClientConnection owner;
   private final Http2Connection.PropertyKey streamKey;
-  private final int connectionWindow;
   private ChannelHandlerContext context;
   private boolean goAwayReceived;
 
@@ -52,10 +50,9 @@ final class NettyClientHandler extends Http2ConnectionHandler {
       Http2Settings settings,
       ClientConnection owner,
       int connectionWindow) {
-    super(decoder, encoder, settings);
+    super(decoder, encoder, settings, connectionWindow);
     this.owner = owner;
     this.streamKey = connection().newKey();
-    this.connectionWindow = connectionWindow;
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
@@ -99,22 +96,8 @@ final class NettyClientHandler extends Http2ConnectionHandler {
   }
 
   @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
-    if (cause instanceof java.io.IOException) {
-      log.debug("I/O error on {}: {}", ctx.channel(), cause.toString());
-      ctx.close();
-      return;
-    }
-    super.exceptionCaught(ctx, cause);
-  }
-
-  @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
-    int increment = connectionWindow - connection().local().flowController().initialWindowSize(connection().connectionStream());
-    if (increment > 0) {
-      connection().local().flowController().incrementWindowSize(connection().connectionStream(), increment);
-    }
     owner.markActive();
   }
 
@@ -219,7 +202,7 @@ final class NettyClientHandler extends Http2ConnectionHandler {
   }
 
   /** Frames from the server. */
-  private final class FrameListener extends Http2FrameAdapter {
+  private final class FrameListener extends HeadersListener {
 
     @Override
     public void onHeadersRead(
@@ -228,19 +211,6 @@ final class NettyClientHandler extends Http2ConnectionHandler {
       if (stream != null) {
         stream.state().headersRead(headers, endOfStream);
       }
-    }
-
-    @Override
-    public void onHeadersRead(
-        ChannelHandlerContext ctx,
-        int streamId,
-        Http2Headers headers,
-        int streamDependency,
-        short weight,
-        boolean exclusive,
-        int padding,
-        boolean endOfStream) {
-      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
     }
 
     @Override

@@ -2,9 +2,9 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -17,14 +17,13 @@ import io.triplerpc.internal.wire.HttpStatusMapping;
 import io.triplerpc.internal.wire.MessageDeframer;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.InboundWindow;
+import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
@@ -32,17 +31,12 @@ import org.slf4j.LoggerFactory;
  */
 final class NettyClientStream implements ClientStream, StreamHandle {
 
-  private static final Logger log = LoggerFactory.getLogger(NettyClientStream.class);
-
-  /** Bytes queued but not yet written above which the stream reports not ready (as gRPC does). */
-  static final int ON_READY_THRESHOLD = 32 * 1024;
 
   private final WriteQueue writeQueue;
   private final EventLoop eventLoop;
   private final Http2Headers headers;
   private final int maxInboundMessageSize;
-  /** Bytes of DATA queued and not yet on the socket; written by the caller and the event loop. */
-  private final AtomicInteger pendingBytes = new AtomicInteger();
+  private final OutboundReadiness readiness = new OutboundReadiness();
 
   // Caller thread, before start.
   private int initialRequest;
@@ -81,7 +75,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public void writeMessage(ByteBuf framed, boolean endOfStream) {
-    pendingBytes.addAndGet(framed.readableBytes());
+    readiness.queued(framed.readableBytes());
     writeQueue.enqueue(new SendDataCommand(this, framed, endOfStream), true);
   }
 
@@ -97,7 +91,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public boolean isReady() {
-    return pendingBytes.get() < ON_READY_THRESHOLD;
+    return readiness.isReady();
   }
 
   // StreamHandle: event loop.
@@ -109,8 +103,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public void onDataSent(int bytes) {
-    int before = pendingBytes.getAndAdd(-bytes);
-    if (before >= ON_READY_THRESHOLD && before - bytes < ON_READY_THRESHOLD) {
+    if (readiness.sent(bytes)) {
       state.notifyReady();
     }
   }
@@ -129,10 +122,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     private ClientStreamListener listener;
     private int id = -1;
-    private Http2Stream http2Stream;
-    private Http2LocalFlowController flowController;
-    private io.netty.channel.Channel channel;
-    private boolean windowUpdatePending;
+    private InboundWindow window;
     private MessageDeframer deframer;
     private int requested;
     private boolean headersReceived;
@@ -142,10 +132,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private boolean closed;
 
     /** The create command ran: the stream has its id. */
-    void created(int id, Http2LocalFlowController flowController, io.netty.channel.Channel channel) {
+    void created(int id, Http2LocalFlowController flowController, Channel channel) {
       this.id = id;
-      this.flowController = flowController;
-      this.channel = channel;
+      this.window = new InboundWindow(flowController, channel);
       this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc());
       if (requested > 0) {
         deframer.request(requested);
@@ -155,7 +144,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     /** The HTTP/2 stream exists (at once, or when a MAX_CONCURRENT_STREAMS slot freed). */
     void attach(Http2Stream stream) {
-      this.http2Stream = stream;
+      window.attach(stream);
     }
 
     boolean isClosed() {
@@ -167,10 +156,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         requested += count;
       } else if (!closed) {
         deframer.request(count);
-        if (windowUpdatePending) {
-          windowUpdatePending = false;
-          channel.flush();
-        }
+        window.flushUpdate();
       }
     }
 
@@ -321,7 +307,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     @Override
     public void onBytesConsumed(int bytes) {
-      returnBytes(bytes);
+      window.consumed(bytes);
     }
 
     @Override
@@ -332,21 +318,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     @Override
     public void onDeframeError(Status status) {
       cancelWithStatus(status);
-    }
-
-    private void returnBytes(int bytes) {
-      Http2Stream stream = http2Stream;
-      if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
-        return;
-      }
-      try {
-        if (flowController.consumeBytes(stream, bytes)) {
-          // A WINDOW_UPDATE was written; a read flushes it on completion, a request() must itself.
-          windowUpdatePending = true;
-        }
-      } catch (Http2Exception e) {
-        log.debug("Could not return {} flow-control bytes of stream {}", bytes, id, e);
-      }
     }
   }
 }

@@ -15,10 +15,8 @@ import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
-import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -32,12 +30,12 @@ import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -47,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * The HTTP/2 handler of one server connection: checks each new stream's headers, hands valid gRPC
  * streams to core, and runs the commands of the connection's {@link WriteQueue}. Event loop only.
  */
-final class NettyServerHandler extends Http2ConnectionHandler {
+final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(NettyServerHandler.class);
   private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
@@ -68,7 +66,7 @@ final class NettyServerHandler extends Http2ConnectionHandler {
       ServerTransportListener listener,
       TransportOptions options,
       NettyServerTransport transport) {
-    super(decoder, encoder, settings);
+    super(decoder, encoder, settings, options.initialWindowSize());
     this.listener = listener;
     this.options = options;
     this.transport = transport;
@@ -111,11 +109,6 @@ final class NettyServerHandler extends Http2ConnectionHandler {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
-    int increment = options.initialWindowSize()
-        - connection().local().flowController().initialWindowSize(connection().connectionStream());
-    if (increment > 0) {
-      connection().local().flowController().incrementWindowSize(connection().connectionStream(), increment);
-    }
     writeQueue.markReady();
     if (transport.isShuttingDown()) {
       startGracefulShutdown(ctx);
@@ -126,18 +119,6 @@ final class NettyServerHandler extends Http2ConnectionHandler {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
     super.channelInactive(ctx);
-  }
-
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
-    if (cause instanceof IOException) {
-      // A client that went away (connection reset): its streams are cancelled as the channel closes.
-      log.debug("I/O error on {}: {}", ctx.channel(), cause.toString());
-      ctx.close();
-      return;
-    }
-    log.warn("Error on {}", ctx.channel(), cause);
-    super.exceptionCaught(ctx, cause);
   }
 
   /**
@@ -324,7 +305,7 @@ final class NettyServerHandler extends Http2ConnectionHandler {
   }
 
   /** Frames from the client. */
-  private final class FrameListener extends Http2FrameAdapter {
+  private final class FrameListener extends HeadersListener {
 
     @Override
     public void onHeadersRead(
@@ -335,19 +316,6 @@ final class NettyServerHandler extends Http2ConnectionHandler {
         return;
       }
       streamOpened(ctx, streamId, headers, endOfStream);
-    }
-
-    @Override
-    public void onHeadersRead(
-        ChannelHandlerContext ctx,
-        int streamId,
-        Http2Headers headers,
-        int streamDependency,
-        short weight,
-        boolean exclusive,
-        int padding,
-        boolean endOfStream) {
-      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -18,6 +17,8 @@ import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageDeframer;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.InboundWindow;
+import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
@@ -25,9 +26,6 @@ import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.net.SocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The server side of one gRPC call on one HTTP/2 stream. Service threads queue commands; the event
@@ -35,8 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class NettyServerStream implements ServerStream, StreamHandle {
 
-  private static final Logger log = LoggerFactory.getLogger(NettyServerStream.class);
-  private static final int ON_READY_THRESHOLD = 32 * 1024;
   private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
 
   private final int id;
@@ -45,7 +41,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   private final EventLoop eventLoop;
   private final ByteBufAllocator alloc;
   private final SocketAddress remoteAddress;
-  private final AtomicInteger pendingBytes = new AtomicInteger();
+  private final OutboundReadiness readiness = new OutboundReadiness();
   private final TransportState state;
 
   /** Whether response headers were queued; touched by the sending thread only. */
@@ -96,7 +92,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
   @Override
   public void writeMessage(ByteBuf framed, boolean flush) {
-    pendingBytes.addAndGet(framed.readableBytes());
+    readiness.queued(framed.readableBytes());
     writeQueue.enqueue(new SendDataCommand(this, framed, false), flush);
   }
 
@@ -120,7 +116,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
   @Override
   public boolean isReady() {
-    return pendingBytes.get() < ON_READY_THRESHOLD;
+    return readiness.isReady();
   }
 
   @Override
@@ -147,8 +143,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
   @Override
   public void onDataSent(int bytes) {
-    int before = pendingBytes.getAndAdd(-bytes);
-    if (before >= ON_READY_THRESHOLD && before - bytes < ON_READY_THRESHOLD) {
+    if (readiness.sent(bytes)) {
       state.notifyReady();
     }
   }
@@ -161,11 +156,9 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   /** Everything the event loop owns; touched on the event loop only. */
   final class TransportState implements MessageDeframer.Sink {
 
-    private final Http2Stream http2Stream;
-    private final Http2LocalFlowController flowController;
+    private final InboundWindow window;
     private final MessageDeframer deframer;
     private ServerStreamListener listener;
-    private boolean windowUpdatePending;
     /** Whether the response ended (trailers or reset sent, or the client reset): later writes are dropped. */
     private boolean ended;
     /** Whether the response headers went out. */
@@ -173,8 +166,8 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     private boolean halfClosed;
 
     TransportState(Http2Stream http2Stream, Http2LocalFlowController flowController, int maxInboundMessageSize) {
-      this.http2Stream = http2Stream;
-      this.flowController = flowController;
+      this.window = new InboundWindow(flowController, channel);
+      window.attach(http2Stream);
       this.deframer = new MessageDeframer(this, maxInboundMessageSize, alloc);
     }
 
@@ -201,10 +194,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     void request(int count) {
       if (!ended) {
         deframer.request(count);
-        if (windowUpdatePending) {
-          windowUpdatePending = false;
-          channel.flush();
-        }
+        window.flushUpdate();
       }
     }
 
@@ -260,7 +250,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
     @Override
     public void onBytesConsumed(int bytes) {
-      returnBytes(bytes);
+      window.consumed(bytes);
     }
 
     @Override
@@ -272,20 +262,6 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     public void onDeframeError(Status status) {
       // Answer with the status, then stop the client sending more.
       writeQueue.enqueue(new CancelStreamCommand(NettyServerStream.this, status), true);
-    }
-
-    private void returnBytes(int bytes) {
-      if (http2Stream.state() == Http2Stream.State.CLOSED) {
-        return;
-      }
-      try {
-        if (flowController.consumeBytes(http2Stream, bytes)) {
-          // A WINDOW_UPDATE was written; a read flushes it on completion, a request() must itself.
-          windowUpdatePending = true;
-        }
-      } catch (Http2Exception e) {
-        log.debug("Could not return {} flow-control bytes of stream {}", bytes, id, e);
-      }
     }
   }
 }

@@ -1,0 +1,71 @@
+package io.triplerpc.transport.netty.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2LocalFlowController;
+import io.netty.handler.codec.http2.Http2Settings;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What the client and server HTTP/2 handlers share: the connection window, and a peer that vanished. */
+public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(GrpcHttp2ConnectionHandler.class);
+
+  private final int connectionWindow;
+
+  protected GrpcHttp2ConnectionHandler(
+      Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings, int connectionWindow) {
+    super(decoder, encoder, settings);
+    this.connectionWindow = connectionWindow;
+  }
+
+  /** Sends the preface, then widens the connection window from HTTP/2's 64 KiB to the stream window. */
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    super.channelActive(ctx);
+    Http2LocalFlowController flowController = connection().local().flowController();
+    int increment = connectionWindow - flowController.initialWindowSize(connection().connectionStream());
+    if (increment > 0) {
+      flowController.incrementWindowSize(connection().connectionStream(), increment);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) throws Exception {
+    if (cause instanceof IOException) {
+      // The peer went away (connection reset): the streams close with the channel.
+      log.debug("I/O error on {}: {}", ctx.channel(), cause.toString());
+      ctx.close();
+      return;
+    }
+    log.warn("Error on {}", ctx.channel(), cause);
+    super.exceptionCaught(ctx, cause);
+  }
+
+  /** A frame listener whose HEADERS arrive through one method, with or without priority. */
+  protected abstract static class HeadersListener extends Http2FrameAdapter {
+
+    @Override
+    public abstract void onHeadersRead(
+        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream);
+
+    @Override
+    public final void onHeadersRead(
+        ChannelHandlerContext ctx,
+        int streamId,
+        Http2Headers headers,
+        int streamDependency,
+        short weight,
+        boolean exclusive,
+        int padding,
+        boolean endOfStream) {
+      onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+    }
+  }
+}
