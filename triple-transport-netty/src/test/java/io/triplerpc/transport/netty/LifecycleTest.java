@@ -13,6 +13,8 @@ import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +100,18 @@ class LifecycleTest {
       StatusException waiting = assertThrows(StatusException.class, () -> echo.echo(EchoRequest.getDefaultInstance()));
       assertEquals(Status.Code.UNAVAILABLE, waiting.status().code());
       assertTrue(waiting.status().description().contains("Next connection attempt in"), waiting.status().description());
+    }
+  }
+
+  @Test
+  void callsBeyondTheServersStreamLimitWaitForAFreeStream() throws Exception {
+    fixture.startServer(b -> b.maxConcurrentStreams(2));
+    List<CompletableFuture<EchoResponse>> calls = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      calls.add(fixture.echo().echoAsync(EchoRequest.newBuilder().setMessage("s" + i).setDelayMillis(50).build()));
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      assertEquals("s" + i, calls.get(i).get(20, TimeUnit.SECONDS).getMessage());
     }
   }
 

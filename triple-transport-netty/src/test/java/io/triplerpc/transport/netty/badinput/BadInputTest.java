@@ -66,6 +66,34 @@ class BadInputTest {
   }
 
   @Test
+  void grpcPlusProtoContentTypeIsServed() throws Exception {
+    Http2Headers headers = peer.grpcHeaders(ECHO);
+    headers.set("content-type", "application/grpc+proto");
+    RawHttp2Client.Exchange exchange = peer.send(headers, true, validMessage()).await();
+    assertEquals("0", exchange.grpcStatus());
+  }
+
+  @Test
+  void headerBlockJustOverTheLimitIsRefusedWith431() throws Exception {
+    // 8 KiB is the limit; up to 1.25 times it, the stream is refused and the connection goes on.
+    Http2Headers headers = peer.grpcHeaders(ECHO);
+    headers.add("x-big", "h".repeat(9 * 1024));
+    RawHttp2Client.Exchange exchange = peer.send(headers, true, validMessage()).await();
+    assertEquals("431", exchange.first().status().toString(), exchange.headerBlocks.toString());
+  }
+
+  @Test
+  void hugeHeaderBlockEndsTheConnectionButNotTheServer() throws Exception {
+    // Past 1.25 times the limit, decoding it at all is the attack: the connection goes (GOAWAY).
+    Http2Headers headers = peer.grpcHeaders(ECHO);
+    headers.add("x-huge", "h".repeat(64 * 1024));
+    RawHttp2Client.Exchange exchange = peer.send(headers, true, validMessage()).await();
+    assertTrue(exchange.headerBlocks.isEmpty(), "a 64 KiB header block got an answer: " + exchange.headerBlocks);
+    peer.close();
+    peer = new RawHttp2Client(server.port());
+  }
+
+  @Test
   void getIs405() throws Exception {
     Http2Headers headers = peer.grpcHeaders(ECHO);
     headers.method("GET");

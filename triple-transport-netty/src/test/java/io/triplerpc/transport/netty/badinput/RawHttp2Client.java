@@ -80,7 +80,8 @@ final class RawHttp2Client implements AutoCloseable {
           @Override
           protected void initChannel(Channel ch) {
             ch.pipeline().addLast(
-                Http2FrameCodecBuilder.forClient().autoAckPingFrame(true).build(),
+                // A hostile peer: it sends header blocks over the server's advertised limit anyway.
+                Http2FrameCodecBuilder.forClient().autoAckPingFrame(true).encoderIgnoreMaxHeaderListSize(true).build(),
                 new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()));
           }
         })
@@ -164,6 +165,9 @@ final class RawHttp2Client implements AutoCloseable {
         if (headers.isEndStream()) {
           exchange.done.complete(exchange);
         }
+      } else if (frame instanceof Http2ResetFrame) {
+        exchange.resetCode = ((Http2ResetFrame) frame).errorCode();
+        exchange.done.complete(exchange);
       } else if (frame instanceof Http2DataFrame) {
         Http2DataFrame data = (Http2DataFrame) frame;
         byte[] bytes = ByteBufUtil.getBytes(data.content());
