@@ -79,10 +79,11 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     this.listener = listener;
     long timeoutNanos = options.timeoutNanos();
     stream = transport.newStream(method, headers, timeoutNanos, requestEncoding);
+    stream.start(this);
     if (timeoutNanos > 0) {
+      // Armed after start: a cancel must never reach the stream before its listener does.
       deadlineTimer = transport.scheduler().schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);
     }
-    stream.start(this);
   }
 
   private void deadlineExceeded() {

@@ -38,6 +38,26 @@ class DeadlineAndCancellationTest {
   }
 
   @Test
+  void deadlinesShorterThanStartingTheCallStillEndEveryCall() throws Exception {
+    // Regression: a deadline that fired before the stream started left the call open forever.
+    EchoService echo = fixture.client().proxy(EchoService.class, CallOptions.DEFAULT.withTimeout(Duration.ofNanos(1_000)));
+    for (int i = 0; i < 300; i++) {
+      RecordingObserver<EchoResponse> responses = new RecordingObserver<>();
+      StreamObserver<EchoRequest> requests = echo.bidi(responses);
+      try {
+        requests.onNext(EchoRequest.newBuilder().setMessage("late").build());
+        requests.onCompleted();
+      } catch (RuntimeException e) {
+        // The call may already be over; how it ended is what counts.
+      }
+      responses.awaitCompletion();
+      if (responses.error() != null) {
+        assertEquals(Status.Code.DEADLINE_EXCEEDED, ((StatusException) responses.error()).status().code());
+      }
+    }
+  }
+
+  @Test
   void serverSeesTheRemainingTimeOfTheDeadline() {
     fixture.startServer(b -> b.addService(StatusTest.Thrower.class, request -> EchoResponse.newBuilder()
         .setIndex((int) TimeUnit.NANOSECONDS.toMillis(io.triplerpc.ServerContext.current().remainingNanos())).build()));
