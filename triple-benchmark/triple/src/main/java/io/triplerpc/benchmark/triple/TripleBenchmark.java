@@ -1,0 +1,136 @@
+package io.triplerpc.benchmark.triple;
+
+import io.triplerpc.CallOptions;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleClient;
+import io.triplerpc.benchmark.workload.UserFixtures;
+import io.triplerpc.benchmark.workload.UserFixtures.Check;
+import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
+import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
+import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.User;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The workload through Triple: one client, one connection, shared by every JMH thread; the server in a
+ * JVM of its own. Every call is made and checked once before measuring.
+ */
+@State(Scope.Benchmark)
+public class TripleBenchmark {
+
+  /** Calls in flight per thread in getUserAsync. */
+  static final int ASYNC_WINDOW = 64;
+
+  private ServerProcess server;
+  private TripleClient client;
+  private UserService users;
+  private UserService.Async usersAsync;
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    server = ServerProcess.start(UserServer.class.getName());
+    client = TripleClient.builder().address("127.0.0.1", server.port()).build();
+    CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
+    users = client.proxy(UserService.class, options);
+    usersAsync = client.proxy(UserService.Async.class, options);
+    verify();
+  }
+
+  /** One call of each kind, answers checked: a broken adapter must not post a score. */
+  void verify() throws Exception {
+    Check.existUser(existUser());
+    Check.createUser(createUser());
+    Check.getUser(getUser());
+    Check.listUser(listUser());
+    Check.listUserLarge(listUserLarge());
+    Check.streamUsers(streamUsers());
+    Check.getUser(usersAsync.getUserAsync(UserFixtures.GET_USER).get(60, TimeUnit.SECONDS));
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    client.close();
+    server.close();
+  }
+
+  @Benchmark
+  public ExistUserResponse existUser() {
+    return users.existUser(UserFixtures.EXIST_USER);
+  }
+
+  @Benchmark
+  public CreateUserResponse createUser() {
+    return users.createUser(UserFixtures.CREATE_USER);
+  }
+
+  @Benchmark
+  public User getUser() {
+    return users.getUser(UserFixtures.GET_USER);
+  }
+
+  @Benchmark
+  public Page listUser() {
+    return users.listUser(UserFixtures.LIST_USER);
+  }
+
+  @Benchmark
+  public Page listUserLarge() {
+    return users.listUserLarge(UserFixtures.LIST_USER);
+  }
+
+  /** One call streaming 1,000 users, received through a callback observer. */
+  @Benchmark
+  public int streamUsers() throws Exception {
+    CountingObserver observer = new CountingObserver();
+    users.streamUsers(UserFixtures.STREAM_USERS, observer);
+    return observer.done.get(60, TimeUnit.SECONDS);
+  }
+
+  /** Per-thread window of non-blocking calls: each invocation waits only for a free slot. */
+  @State(Scope.Thread)
+  public static class Window {
+    final Semaphore slots = new Semaphore(ASYNC_WINDOW);
+
+    @TearDown(Level.Iteration)
+    public void drain() throws InterruptedException {
+      slots.acquire(ASYNC_WINDOW);
+      slots.release(ASYNC_WINDOW);
+    }
+  }
+
+  @Benchmark
+  public void getUserAsync(Window window) throws InterruptedException {
+    window.slots.acquire();
+    CompletableFuture<User> call = usersAsync.getUserAsync(UserFixtures.GET_USER);
+    call.whenComplete((user, error) -> window.slots.release());
+  }
+
+  private static final class CountingObserver implements StreamObserver<User> {
+    final CompletableFuture<Integer> done = new CompletableFuture<>();
+    private int count;
+
+    @Override
+    public void onNext(User value) {
+      count++;
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      done.completeExceptionally(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      done.complete(count);
+    }
+  }
+}

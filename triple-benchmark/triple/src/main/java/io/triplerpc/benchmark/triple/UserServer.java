@@ -1,0 +1,71 @@
+package io.triplerpc.benchmark.triple;
+
+import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleServer;
+import io.triplerpc.benchmark.workload.UserFixtures;
+import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
+import io.triplerpc.benchmark.workload.proto.ExistUserRequest;
+import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
+import io.triplerpc.benchmark.workload.proto.GetUserRequest;
+import io.triplerpc.benchmark.workload.proto.ListUserRequest;
+import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
+import io.triplerpc.benchmark.workload.proto.User;
+
+/**
+ * The Triple server of the benchmark, run in a JVM of its own: {@code --port=N} (0 for a free one).
+ * Prints {@code LISTENING <port>} once it serves, then runs until killed.
+ */
+public final class UserServer implements UserService {
+
+  @Override
+  public ExistUserResponse existUser(ExistUserRequest request) {
+    return UserFixtures.existUser(request);
+  }
+
+  @Override
+  public CreateUserResponse createUser(User user) {
+    return UserFixtures.createUser(user);
+  }
+
+  @Override
+  public User getUser(GetUserRequest request) {
+    return UserFixtures.getUser(request);
+  }
+
+  @Override
+  public Page listUser(ListUserRequest request) {
+    return UserFixtures.listUser(request);
+  }
+
+  @Override
+  public Page listUserLarge(ListUserRequest request) {
+    return UserFixtures.listUserLarge(request);
+  }
+
+  @Override
+  public void streamUsers(StreamUsersRequest request, StreamObserver<User> users) {
+    for (User user : UserFixtures.streamUsers(request)) {
+      users.onNext(user);
+    }
+    users.onCompleted();
+  }
+
+  public static void main(String[] args) throws Exception {
+    int port = 0;
+    for (String arg : args) {
+      if (arg.startsWith("--port=")) {
+        port = Integer.parseInt(arg.substring("--port=".length()));
+      }
+    }
+    TripleServer server = TripleServer.builder()
+        .host("127.0.0.1")
+        .port(port)
+        .addService(UserService.class, new UserServer())
+        .build()
+        .start();
+    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
+    System.out.println("LISTENING " + server.port());
+    server.awaitTermination();
+  }
+}
