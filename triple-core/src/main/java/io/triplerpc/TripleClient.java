@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calls Triple and gRPC services at one address: {@link #proxy} returns an implementation of a
@@ -32,21 +32,20 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
 
   private final ClientTransportFactory transportFactory;
   private final ClientTransport transport;
-  private final ExecutorService ownedExecutor;
   private final CallOptions defaultOptions;
   private final List<ClientInterceptor> interceptors;
   private final ClientCallFactory base;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private TripleClient(Builder builder) {
     this.transportFactory = loadTransportFactory();
     TransportOptions transportOptions = builder.transportOptions();
     this.transport = transportFactory.newTransport(builder.address, transportOptions);
-    Executor callbackExecutor = builder.callbackExecutor;
-    this.ownedExecutor = callbackExecutor == null ? ClientCallFactories.newCallbackExecutor() : null;
+    Executor callbackExecutor =
+        builder.callbackExecutor != null ? builder.callbackExecutor : ClientCallFactories.newCallbackExecutor();
     this.defaultOptions = builder.defaultOptions;
     this.interceptors = List.copyOf(builder.interceptors);
-    this.base = ClientCallFactories.base(
-        transport, callbackExecutor != null ? callbackExecutor : ownedExecutor, transportOptions.maxInboundMessageSize());
+    this.base = ClientCallFactories.base(transport, callbackExecutor, transportOptions.maxInboundMessageSize());
   }
 
   private static ClientTransportFactory loadTransportFactory() {
@@ -98,14 +97,16 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     return transport.writeStats();
   }
 
-  /** Closes the connections; calls in flight fail with UNAVAILABLE. Never blocks. */
+  /** Closes the connections; calls in flight fail with UNAVAILABLE. Idempotent; never blocks. */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     transport.shutdown();
     transportFactory.close();
-    if (ownedExecutor != null) {
-      ownedExecutor.shutdown();
-    }
+    // The owned callback pool is not shut down here: calls still in flight get their last events
+    // (UNAVAILABLE) through it as the connections close. Its daemon threads end after 60 s idle.
   }
 
   /** Builds a {@link TripleClient}. Not thread-safe. */

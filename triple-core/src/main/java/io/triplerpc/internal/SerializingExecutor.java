@@ -3,6 +3,7 @@ package io.triplerpc.internal;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,10 +35,11 @@ public final class SerializingExecutor implements Executor, Runnable {
     if (draining.compareAndSet(false, true)) {
       try {
         delegate.execute(this);
-      } catch (RuntimeException e) {
-        draining.set(false);
-        tasks.clear();
-        throw e;
+      } catch (RejectedExecutionException e) {
+        // The executor was shut down under calls still in flight: their last events (a close)
+        // must not be lost, so they run here rather than never.
+        log.warn("Callback executor rejected a task; running the call's callbacks on the calling thread");
+        run();
       }
     }
   }

@@ -64,6 +64,22 @@ class LifecycleTest {
   }
 
   @Test
+  void closingTheClientEndsEveryCallInFlight() throws Exception {
+    // Regression: close() once shut the callback pool first, so in-flight futures never completed.
+    TripleClient client = fixture.client();
+    List<CompletableFuture<EchoResponse>> calls = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      calls.add(fixture.echo().echoAsync(EchoRequest.newBuilder().setDelayMillis(5_000).build()));
+    }
+    assertTrue(fixture.service.waiting.await(10, TimeUnit.SECONDS));
+    client.close();
+    for (CompletableFuture<EchoResponse> call : calls) {
+      ExecutionException e = assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
+      assertEquals(Status.Code.UNAVAILABLE, ((StatusException) e.getCause()).status().code());
+    }
+  }
+
+  @Test
   void clientReconnectsWhenTheServerComesBack() throws Exception {
     TripleServer first = fixture.server();
     int port = first.port();

@@ -155,11 +155,17 @@ final class ConnectionSlot {
   void shutdown() {
     ClientConnection c;
     synchronized (this) {
+      if (shutdown) {
+        return;
+      }
       shutdown = true;
       c = current;
     }
     if (c != null) {
-      c.channel().close();
+      Channel channel = c.channel();
+      // Straight to the socket, as a task queued before the event loops shut down: the HTTP/2
+      // handler's close() would schedule the close for later, and shutdown drops scheduled tasks.
+      channel.eventLoop().execute(() -> channel.unsafe().close(channel.voidPromise()));
     }
   }
 }
