@@ -33,7 +33,7 @@ final class Flags {
   /** Fails on TLS: this server and client speak cleartext HTTP/2 only, for now. */
   void rejectTls() {
     if (Boolean.parseBoolean(get("use_tls", "false"))) {
-      throw new IllegalArgumentException("--use_tls=true is not supported yet: Triple speaks cleartext HTTP/2 (h2c)");
+      throw new IllegalArgumentException("TLS not supported yet: Triple's interop programs speak cleartext HTTP/2 (h2c); use --use_tls=false");
     }
   }
 }

@@ -32,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -269,60 +271,64 @@ public final class InteropClient implements AutoCloseable {
 
   private void customMetadata() throws Exception {
     byte[] trailing = {(byte) 0xab, (byte) 0xab, (byte) 0xab};
-    Captured captured = new Captured();
-    ClientInterceptor interceptor = new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, ClientCallFactory next) {
-        return new ForwardingClientCall<>(next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            headers.put(EchoMetadataInterceptor.ECHO_INITIAL, "test_initial_metadata_value");
-            headers.put(EchoMetadataInterceptor.ECHO_TRAILING, trailing);
-            super.start(new ForwardingClientCallListener<>(listener) {
-              @Override
-              public void onHeaders(Metadata responseHeaders) {
-                captured.headers = responseHeaders;
-                super.onHeaders(responseHeaders);
-              }
 
-              @Override
-              public void onClose(Status status, Metadata trailers) {
-                captured.trailers = trailers;
-                super.onClose(status, trailers);
-              }
-            }, headers);
-          }
-        };
-      }
-    };
-    TestService echoing = client.proxy(TestService.class, CallOptions.DEFAULT.withTimeout(CALL_TIMEOUT).withInterceptors(interceptor));
+    Captured unary = new Captured();
+    TestService unaryStub = client.proxy(TestService.class,
+        CallOptions.DEFAULT.withTimeout(CALL_TIMEOUT).withInterceptors(unary.sending(trailing)));
+    checkPayload(unaryStub.unaryCall(largeRequest().build()).getPayload(), 314159);
+    unary.checkEchoed(trailing);
 
-    checkPayload(echoing.unaryCall(largeRequest().build()).getPayload(), 314159);
-    captured.check(trailing);
-
-    Captured streamCaptured = new Captured();
-    captured.headers = null;
-    captured.trailers = null;
+    Captured stream = new Captured();
+    TestService streamStub = client.proxy(TestService.class,
+        CallOptions.DEFAULT.withTimeout(CALL_TIMEOUT).withInterceptors(stream.sending(trailing)));
     Recorder<StreamingOutputCallResponse> responses = new Recorder<>();
-    StreamObserver<StreamingOutputCallRequest> requests = echoing.fullDuplexCall(responses);
+    StreamObserver<StreamingOutputCallRequest> requests = streamStub.fullDuplexCall(responses);
     requests.onNext(StreamingOutputCallRequest.newBuilder()
         .addResponseParameters(ResponseParameters.newBuilder().setSize(314159))
         .setPayload(TestServiceImpl.payload(271828)).build());
     requests.onCompleted();
     checkPayload(responses.awaitSuccess().get(0).getPayload(), 314159);
-    streamCaptured.headers = captured.headers;
-    streamCaptured.trailers = captured.trailers;
-    streamCaptured.check(trailing);
+    stream.checkEchoed(trailing);
   }
 
+  /** Sends the two echo headers on one call and keeps the response headers and trailers it got. */
   private static final class Captured {
     volatile Metadata headers;
     volatile Metadata trailers;
 
-    void check(byte[] trailing) {
-      InteropClient.check(headers != null && "test_initial_metadata_value".equals(headers.get(EchoMetadataInterceptor.ECHO_INITIAL)),
+    ClientInterceptor sending(byte[] trailing) {
+      return new ClientInterceptor() {
+        @Override
+        public <Q, R> ClientCall<Q, R> interceptCall(
+            MethodDescriptor<Q, R> method, CallOptions options, ClientCallFactory next) {
+          return new ForwardingClientCall<>(next.newCall(method, options)) {
+            @Override
+            public void start(Listener<R> listener, Metadata requestHeaders) {
+              requestHeaders.put(EchoMetadataInterceptor.ECHO_INITIAL, "test_initial_metadata_value");
+              requestHeaders.put(EchoMetadataInterceptor.ECHO_TRAILING, trailing);
+              super.start(new ForwardingClientCallListener<>(listener) {
+                @Override
+                public void onHeaders(Metadata responseHeaders) {
+                  headers = responseHeaders;
+                  super.onHeaders(responseHeaders);
+                }
+
+                @Override
+                public void onClose(Status status, Metadata responseTrailers) {
+                  trailers = responseTrailers;
+                  super.onClose(status, responseTrailers);
+                }
+              }, requestHeaders);
+            }
+          };
+        }
+      };
+    }
+
+    void checkEchoed(byte[] trailing) {
+      check(headers != null && "test_initial_metadata_value".equals(headers.get(EchoMetadataInterceptor.ECHO_INITIAL)),
           "response headers lack the echoed x-grpc-test-echo-initial: " + headers);
-      InteropClient.check(trailers != null && Arrays.equals(trailing, trailers.getBinary(EchoMetadataInterceptor.ECHO_TRAILING)),
+      check(trailers != null && Arrays.equals(trailing, trailers.getBinary(EchoMetadataInterceptor.ECHO_TRAILING)),
           "trailers lack the echoed x-grpc-test-echo-trailing-bin: " + trailers);
     }
   }
@@ -346,14 +352,11 @@ public final class InteropClient implements AutoCloseable {
   }
 
   private void unimplementedMethod() {
-    UnimplementedMethods.OnTestService stub =
-        client.proxy(UnimplementedMethods.OnTestService.class, CallOptions.DEFAULT.withTimeout(CALL_TIMEOUT));
-    checkCode(expectFailure(() -> stub.unimplementedCall(Empty.getDefaultInstance())), Status.Code.UNIMPLEMENTED);
+    checkCode(expectFailure(() -> service.unimplementedCall(Empty.getDefaultInstance())), Status.Code.UNIMPLEMENTED);
   }
 
   private void unimplementedService() {
-    UnimplementedMethods.Service stub =
-        client.proxy(UnimplementedMethods.Service.class, CallOptions.DEFAULT.withTimeout(CALL_TIMEOUT));
+    UnimplementedService stub = client.proxy(UnimplementedService.class, CallOptions.DEFAULT.withTimeout(CALL_TIMEOUT));
     checkCode(expectFailure(() -> stub.unimplementedCall(Empty.getDefaultInstance())), Status.Code.UNIMPLEMENTED);
   }
 
@@ -396,7 +399,7 @@ public final class InteropClient implements AutoCloseable {
   /** Collects a response stream. */
   private static final class Recorder<T> implements ClientResponseObserver<Object, T> {
     private final BlockingQueue<T> unread = new LinkedBlockingQueue<>();
-    private final List<T> all = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<T> all = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
 
     @Override
@@ -427,7 +430,7 @@ public final class InteropClient implements AutoCloseable {
     List<T> awaitSuccess() throws Exception {
       try {
         done.get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         throw new AssertionError("the call failed: " + e.getCause(), e.getCause());
       }
       return all;
@@ -436,7 +439,7 @@ public final class InteropClient implements AutoCloseable {
     StatusException awaitFailure() throws Exception {
       try {
         done.get(CALL_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         if (e.getCause() instanceof StatusException) {
           return (StatusException) e.getCause();
         }

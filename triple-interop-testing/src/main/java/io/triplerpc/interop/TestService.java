@@ -35,4 +35,8 @@ public interface TestService {
 
   @TripleMethod(name = "HalfDuplexCall")
   StreamObserver<StreamingOutputCallRequest> halfDuplexCall(StreamObserver<StreamingOutputCallResponse> responses);
+
+  /** Declared by test.proto so that clients can check that servers answer it with UNIMPLEMENTED. */
+  @TripleMethod(name = "UnimplementedCall")
+  Empty unimplementedCall(Empty request);
 }

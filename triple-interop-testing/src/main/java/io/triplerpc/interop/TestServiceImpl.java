@@ -16,9 +16,12 @@ import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
 import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
+import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,10 +68,12 @@ public final class TestServiceImpl implements TestService {
   @Override
   public void streamingOutputCall(
       StreamingOutputCallRequest request, StreamObserver<StreamingOutputCallResponse> responses) {
-    ServerCallStreamObserver<StreamingOutputCallResponse> observer =
-        (ServerCallStreamObserver<StreamingOutputCallResponse>) responses;
-    observer.setCompression("gzip");
-    new ResponseSchedule(observer, request.getResponseParametersList(), request.getResponseStatus(), true).next();
+    ResponseStream stream = new ResponseStream(responses);
+    if (request.getResponseStatus().getCode() != 0) {
+      stream.failAfterQueued(request.getResponseStatus());
+    }
+    stream.enqueue(request.getResponseParametersList());
+    stream.completeInput();
   }
 
   @Override
@@ -109,43 +114,25 @@ public final class TestServiceImpl implements TestService {
   @Override
   public StreamObserver<StreamingOutputCallRequest> fullDuplexCall(
       StreamObserver<StreamingOutputCallResponse> responses) {
-    ServerCallStreamObserver<StreamingOutputCallResponse> observer =
-        (ServerCallStreamObserver<StreamingOutputCallResponse>) responses;
-    observer.setCompression("gzip");
+    ResponseStream stream = new ResponseStream(responses);
     return new StreamObserver<>() {
-      /** Responses of earlier requests still being sent; the stream ends after them. */
-      private ResponseSchedule last;
-      private boolean closed;
-
       @Override
       public void onNext(StreamingOutputCallRequest request) {
-        if (closed) {
-          return;
-        }
         if (request.getResponseStatus().getCode() != 0) {
-          closed = true;
-          failIfAskedTo(observer, request.getResponseStatus());
-          return;
+          stream.failNow(request.getResponseStatus());
+        } else {
+          stream.enqueue(request.getResponseParametersList());
         }
-        last = new ResponseSchedule(observer, request.getResponseParametersList(), null, false).after(last);
       }
 
       @Override
       public void onError(Throwable t) {
-        closed = true;
+        stream.abandon();
       }
 
       @Override
       public void onCompleted() {
-        if (closed) {
-          return;
-        }
-        closed = true;
-        if (last == null) {
-          observer.onCompleted();
-        } else {
-          last.completeWhenDone();
-        }
+        stream.completeInput();
       }
     };
   }
@@ -153,118 +140,127 @@ public final class TestServiceImpl implements TestService {
   @Override
   public StreamObserver<StreamingOutputCallRequest> halfDuplexCall(
       StreamObserver<StreamingOutputCallResponse> responses) {
-    ServerCallStreamObserver<StreamingOutputCallResponse> observer =
-        (ServerCallStreamObserver<StreamingOutputCallResponse>) responses;
-    List<StreamingOutputCallRequest> requests = new ArrayList<>();
+    ResponseStream stream = new ResponseStream(responses);
+    List<ResponseParameters> all = new ArrayList<>();
     return new StreamObserver<>() {
       @Override
-      public void onNext(StreamingOutputCallRequest value) {
-        requests.add(value);
+      public void onNext(StreamingOutputCallRequest request) {
+        all.addAll(request.getResponseParametersList());
       }
 
       @Override
-      public void onError(Throwable t) {}
+      public void onError(Throwable t) {
+        stream.abandon();
+      }
 
       @Override
       public void onCompleted() {
-        List<ResponseParameters> all = new ArrayList<>();
-        for (StreamingOutputCallRequest request : requests) {
-          all.addAll(request.getResponseParametersList());
-        }
-        new ResponseSchedule(observer, all, null, true).next();
+        stream.enqueue(all);
+        stream.completeInput();
       }
     };
   }
 
+  /** Answers UNIMPLEMENTED, as every interop server must (the unimplemented_method case). */
+  @Override
+  public Empty unimplementedCall(Empty request) {
+    throw Status.UNIMPLEMENTED.withDescription("grpc.testing.TestService/UnimplementedCall is not implemented")
+        .asException();
+  }
+
   /**
-   * Sends one response per parameter, each after its {@code interval_us}, on a timer so no service
-   * thread sleeps; then completes (or fails with the echoed status) if asked to.
+   * One call's response stream. Sends one response per queued parameter, in order, each after its
+   * {@code interval_us} (on a timer, so no service thread sleeps), compressed if that parameter asks;
+   * ends the stream once the input is complete and nothing is left to send.
+   *
+   * <p>Every call into the observer happens under this object's lock: the timer thread and the
+   * request thread both send, and an observer must not be called by two threads at once.
    */
-  private static final class ResponseSchedule {
+  private static final class ResponseStream {
     private final ServerCallStreamObserver<StreamingOutputCallResponse> observer;
-    private final List<ResponseParameters> parameters;
-    private final EchoStatus finalStatus;
-    private boolean completeAtEnd;
-    private ResponseSchedule previous;
-    private ResponseSchedule nextInLine;
-    private int index;
-    private boolean done;
+    private final Queue<ResponseParameters> pending = new ArrayDeque<>();
+    /** True while the head of {@link #pending} waits on the timer; at most one send is scheduled. */
+    private boolean scheduled;
+    private boolean inputComplete;
+    /** The status to end with instead of OK; null for OK. */
+    private EchoStatus finalStatus;
+    /** True once the stream was completed, failed or abandoned; nothing is sent after that. */
+    private boolean ended;
 
-    ResponseSchedule(
-        ServerCallStreamObserver<StreamingOutputCallResponse> observer,
-        List<ResponseParameters> parameters,
-        EchoStatus finalStatus,
-        boolean completeAtEnd) {
-      this.observer = observer;
-      this.parameters = parameters;
-      this.finalStatus = finalStatus;
-      this.completeAtEnd = completeAtEnd;
+    ResponseStream(StreamObserver<StreamingOutputCallResponse> responses) {
+      this.observer = (ServerCallStreamObserver<StreamingOutputCallResponse>) responses;
+      // Negotiates gzip for the stream; each message then says whether it is compressed.
+      observer.setCompression("gzip");
     }
 
-    /** Starts after {@code previous} is done (or now if it is null or done). */
-    synchronized ResponseSchedule after(ResponseSchedule previous) {
-      if (previous == null || !previous.chain(this)) {
-        next();
-      }
-      return this;
+    synchronized void enqueue(List<ResponseParameters> parameters) {
+      pending.addAll(parameters);
+      sendWhatIsDue();
     }
 
-    private synchronized boolean chain(ResponseSchedule successor) {
-      if (done) {
-        return false;
-      }
-      nextInLine = successor;
-      return true;
+    synchronized void completeInput() {
+      inputComplete = true;
+      sendWhatIsDue();
     }
 
-    synchronized void completeWhenDone() {
-      if (done) {
-        finish();
-      } else {
-        completeAtEnd = true;
+    /** Ends with {@code status} once the queued responses are sent. */
+    synchronized void failAfterQueued(EchoStatus status) {
+      finalStatus = status;
+    }
+
+    /** Ends with {@code status} now; queued responses are dropped. */
+    synchronized void failNow(EchoStatus status) {
+      if (!ended) {
+        ended = true;
+        pending.clear();
+        observer.onError(statusOf(status));
       }
     }
 
-    void next() {
-      ResponseParameters parameter;
-      synchronized (this) {
-        if (index == parameters.size()) {
-          done = true;
-          if (completeAtEnd) {
-            finish();
-          }
-          if (nextInLine != null) {
-            nextInLine.next();
+    /** The client is gone (cancelled or failed): nothing more is sent. */
+    synchronized void abandon() {
+      ended = true;
+      pending.clear();
+    }
+
+    private void sendWhatIsDue() {
+      while (!scheduled && !ended) {
+        ResponseParameters next = pending.peek();
+        if (next == null) {
+          if (inputComplete) {
+            ended = true;
+            if (finalStatus != null) {
+              observer.onError(statusOf(finalStatus));
+            } else {
+              observer.onCompleted();
+            }
           }
           return;
         }
-        parameter = parameters.get(index++);
-      }
-      Runnable send = () -> {
-        synchronized (this) {
-          if (observer.isCancelled()) {
-            return;
-          }
-          if (parameter.hasCompressed()) {
-            observer.setMessageCompression(parameter.getCompressed().getValue());
-          }
-          observer.onNext(StreamingOutputCallResponse.newBuilder().setPayload(payload(parameter.getSize())).build());
+        if (next.getIntervalUs() > 0) {
+          scheduled = true;
+          TIMER.schedule(this::sendScheduled, next.getIntervalUs(), TimeUnit.MICROSECONDS);
+          return;
         }
-        next();
-      };
-      if (parameter.getIntervalUs() > 0) {
-        TIMER.schedule(send, parameter.getIntervalUs(), TimeUnit.MICROSECONDS);
-      } else {
-        send.run();
+        send(pending.remove());
       }
     }
 
-    private void finish() {
-      if (finalStatus != null && finalStatus.getCode() != 0) {
-        failIfAskedTo(observer, finalStatus);
-      } else {
-        observer.onCompleted();
+    private synchronized void sendScheduled() {
+      scheduled = false;
+      if (!ended) {
+        send(pending.remove());
+        sendWhatIsDue();
       }
+    }
+
+    private void send(ResponseParameters parameter) {
+      if (observer.isCancelled()) {
+        abandon();
+        return;
+      }
+      observer.setMessageCompression(parameter.hasCompressed() && parameter.getCompressed().getValue());
+      observer.onNext(StreamingOutputCallResponse.newBuilder().setPayload(payload(parameter.getSize())).build());
     }
   }
 
@@ -277,12 +273,12 @@ public final class TestServiceImpl implements TestService {
 
   private static void failIfAsked(EchoStatus status) {
     if (status.getCode() != 0) {
-      throw Status.fromCodeValue(status.getCode()).withDescription(status.getMessage()).asException();
+      throw statusOf(status);
     }
   }
 
-  private static void failIfAskedTo(StreamObserver<?> observer, EchoStatus status) {
-    observer.onError(Status.fromCodeValue(status.getCode()).withDescription(status.getMessage()).asException());
+  private static StatusException statusOf(EchoStatus status) {
+    return Status.fromCodeValue(status.getCode()).withDescription(status.getMessage()).asException();
   }
 
   static Payload payload(int size) {

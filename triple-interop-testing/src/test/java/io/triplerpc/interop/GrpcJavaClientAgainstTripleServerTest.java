@@ -30,12 +30,12 @@ class GrpcJavaClientAgainstTripleServerTest {
     return InteropClient.STANDARD_CASES;
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void grpcJavaClientPasses(String testCase) throws Exception {
     try (JavaProcess client = JavaProcess.start("io.grpc.testing.integration.TestServiceClient",
         "--server_host=127.0.0.1", "--server_port=" + server.port(), "--test_case=" + testCase, "--use_tls=false")) {
-      int exit = client.awaitExit(120);
+      int exit = client.awaitExit(60);
       assertEquals(0, exit, "grpc-java's " + testCase + " failed against Triple:\n" + client.output());
     }
   }

@@ -3,6 +3,9 @@ package io.triplerpc.interop;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +20,6 @@ final class JavaProcess implements AutoCloseable {
   private final Process process;
   private final StringBuffer output = new StringBuffer();
   private final CompletableFuture<Void> outputDone = new CompletableFuture<>();
-  private final List<Runnable> lineWatchers = new ArrayList<>();
-  private volatile String awaitedLine;
-  private final CompletableFuture<Void> lineSeen = new CompletableFuture<>();
 
   private JavaProcess(Process process) {
     this.process = process;
@@ -30,6 +30,7 @@ final class JavaProcess implements AutoCloseable {
 
   /** Starts {@code mainClass} with {@code args} on the test class path. */
   static JavaProcess start(String mainClass, String... args) throws IOException {
+    // Surefire may start tests from a manifest-only jar; it names the real class path here.
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -47,29 +48,37 @@ final class JavaProcess implements AutoCloseable {
       String line;
       while ((line = reader.readLine()) != null) {
         output.append(line).append('\n');
-        String awaited = awaitedLine;
-        if (awaited != null && line.contains(awaited)) {
-          lineSeen.complete(null);
-        }
       }
     } catch (IOException e) {
       output.append("[output read failed: ").append(e).append("]\n");
     } finally {
       outputDone.complete(null);
-      lineSeen.completeExceptionally(new IllegalStateException("process ended before the awaited line"));
     }
   }
 
-  /** Waits until the process prints a line containing {@code text}. */
-  void awaitLine(String text, long seconds) throws Exception {
-    awaitedLine = text;
-    if (output.toString().contains(text)) {
-      return;
-    }
-    try {
-      lineSeen.get(seconds, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      throw new AssertionError("no line with '" + text + "' within " + seconds + " s; output:\n" + output, e);
+  /**
+   * Waits until {@code port} on the loopback address accepts a connection; fails at once, with the
+   * output, if the process ends first.
+   */
+  void awaitListening(int port, long seconds) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (true) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1_000);
+        return;
+      } catch (IOException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("nothing listens on port " + port + " after " + seconds + " s; output:\n" + output);
+        }
+      }
+      // Between attempts, wait on the process itself, so that its death ends the wait.
+      try {
+        process.onExit().get(100, TimeUnit.MILLISECONDS);
+        outputDone.get(10, TimeUnit.SECONDS);
+        throw new AssertionError("process exited with " + process.exitValue() + " before listening; output:\n" + output);
+      } catch (TimeoutException stillRunning) {
+        // Try again.
+      }
     }
   }
 
@@ -87,11 +96,17 @@ final class JavaProcess implements AutoCloseable {
     return output.toString();
   }
 
+  /** Ends the process: politely first (its shutdown hooks run), then by force. */
   @Override
-  public void close() throws Exception {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
       process.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
   }
 }

@@ -20,7 +20,7 @@ class TripleClientAgainstGrpcJavaServerTest {
       port = socket.getLocalPort();
     }
     server = JavaProcess.start("io.grpc.testing.integration.TestServiceServer", "--port=" + port, "--use_tls=false");
-    server.awaitLine("Server started on port", 60);
+    server.awaitListening(port, 60);
     client = new InteropClient("127.0.0.1", port);
   }
 
@@ -45,7 +45,7 @@ class TripleClientAgainstGrpcJavaServerTest {
         .toList();
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void tripleClientPasses(String testCase) throws Exception {
     client.run(testCase);

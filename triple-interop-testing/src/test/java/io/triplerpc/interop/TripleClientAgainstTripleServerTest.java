@@ -2,6 +2,7 @@ package io.triplerpc.interop;
 
 import io.triplerpc.TripleServer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,13 +29,13 @@ class TripleClientAgainstTripleServerTest {
   }
 
   static List<String> cases() {
-    List<String> all = new java.util.ArrayList<>(InteropClient.STANDARD_CASES);
+    List<String> all = new ArrayList<>(InteropClient.STANDARD_CASES);
     all.add("client_compressed_unary_noprobe");
     all.add("client_compressed_streaming_noprobe");
     return all;
   }
 
-  @ParameterizedTest
+  @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void tripleClientPasses(String testCase) throws Exception {
     client.run(testCase);

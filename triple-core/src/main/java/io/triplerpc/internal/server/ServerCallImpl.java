@@ -92,7 +92,10 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   private void closeWithThrowable(Throwable t) {
     Status status = Status.fromThrowable(t);
-    if (status.code() == Status.Code.UNKNOWN) {
+    if (t instanceof StatusException) {
+      // The service chose this status: an answer, not a fault.
+      log.debug("{} answered {}", method.fullMethodName(), status);
+    } else {
       log.warn("{} failed", method.fullMethodName(), t);
     }
     Metadata trailers = t instanceof StatusException ? ((StatusException) t).trailers() : new Metadata();
