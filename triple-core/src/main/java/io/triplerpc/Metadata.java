@@ -71,18 +71,19 @@ public final class Metadata {
 
   /** The last ASCII value of {@code key}, or null. */
   public String get(String key) {
-    Object value = last(key);
+    Object value = last(lowerCase(key));
     return value instanceof String ? (String) value : null;
   }
 
   /** The last binary value of {@code key}, or null. */
   public byte[] getBinary(String key) {
-    Object value = last(key);
+    Object value = last(lowerCase(key));
     return value instanceof byte[] ? (byte[]) value : null;
   }
 
   /** Every ASCII value of {@code key}, in order; empty if none. */
   public List<String> getAll(String key) {
+    key = lowerCase(key);
     List<String> values = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       if (keyAt(i).equals(key) && entries[2 * i + 1] instanceof String) {
@@ -94,6 +95,7 @@ public final class Metadata {
 
   /** Every binary value of {@code key}, in order; empty if none. */
   public List<byte[]> getAllBinary(String key) {
+    key = lowerCase(key);
     List<byte[]> values = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       if (keyAt(i).equals(key) && entries[2 * i + 1] instanceof byte[]) {
@@ -104,11 +106,12 @@ public final class Metadata {
   }
 
   public boolean containsKey(String key) {
-    return last(key) != null;
+    return last(lowerCase(key)) != null;
   }
 
   /** Removes every value of {@code key}; returns whether there was any. */
   public boolean removeAll(String key) {
+    key = lowerCase(key);
     int kept = 0;
     for (int i = 0; i < size; i++) {
       if (!keyAt(i).equals(key)) {
@@ -134,7 +137,8 @@ public final class Metadata {
 
   /** Appends every entry of {@code other}. */
   public Metadata merge(Metadata other) {
-    for (int i = 0; i < other.size; i++) {
+    int count = other.size; // fixed first: other may be this
+    for (int i = 0; i < count; i++) {
       append(other.keyAt(i), other.entries[2 * i + 1]);
     }
     return this;
@@ -179,6 +183,17 @@ public final class Metadata {
     entries[2 * size] = key;
     entries[2 * size + 1] = value;
     size++;
+  }
+
+  /** {@code key} in lower case; allocates nothing when it already is. */
+  private static String lowerCase(String key) {
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c >= 'A' && c <= 'Z') {
+        return key.toLowerCase(Locale.ROOT);
+      }
+    }
+    return key;
   }
 
   private static String checkKey(String key) {

@@ -1,2 +1,6 @@
-/** Test fixtures shared by Triple's modules: Netty leak detection that fails the tests that leak. */
+/**
+ * Test fixtures shared by Triple's modules. {@link io.triplerpc.testing.LeakDetectionExtension} is
+ * registered for auto-detection, so a module's tests fail on a leaked Netty buffer as soon as this
+ * module is on their class path.
+ */
 package io.triplerpc.testing;

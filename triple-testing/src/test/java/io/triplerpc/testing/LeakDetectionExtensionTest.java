@@ -1,7 +1,7 @@
 package io.triplerpc.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -12,12 +12,13 @@ import org.junit.jupiter.api.Test;
 class LeakDetectionExtensionTest {
 
   @Test
-  void recordingDetectorIsTheOneNettyUses() {
-    assertTrue(LeakDetectionExtension.installed());
+  void nettyBuffersUseTheRecordingDetector() {
+    assertTrue(LeakDetectionExtension.installed(),
+        "the extension must install its factory before AbstractByteBuf creates its detector");
   }
 
   @Test
-  void aBufferNeverReleasedIsReported() {
+  void aBufferNeverReleasedIsReportedWithWhereItWasMade() {
     leakOneBuffer();
     List<String> leaks = LeakDetectionExtension.collectLeaks();
     assertEquals(1, leaks.size(), leaks.toString());
@@ -25,15 +26,49 @@ class LeakDetectionExtensionTest {
   }
 
   @Test
+  void aBufferReleasedTooFewTimesIsReported() {
+    retainWithoutRelease();
+    List<String> leaks = LeakDetectionExtension.collectLeaks();
+    assertEquals(1, leaks.size(), leaks.toString());
+    assertTrue(leaks.get(0).contains("retainWithoutRelease"), leaks.get(0));
+  }
+
+  @Test
+  void everyLeakIsReportedNotOnlyTheFirst() {
+    leakOneBuffer();
+    retainWithoutRelease();
+    assertEquals(2, LeakDetectionExtension.collectLeaks().size());
+  }
+
+  @Test
   void releasedBuffersAreNotReported() {
-    ByteBuf buffer = PooledByteBufAllocator.DEFAULT.directBuffer(64);
-    buffer.writeLong(42);
-    buffer.release();
-    assertFalse(LeakDetectionExtension.collectLeaks().stream().anyMatch(l -> l.contains("releasedBuffersAreNotReported")));
+    ByteBuf pooled = PooledByteBufAllocator.DEFAULT.directBuffer(64);
+    pooled.writeLong(42);
+    pooled.release();
+    ByteBuf retained = PooledByteBufAllocator.DEFAULT.heapBuffer(16).writeInt(7);
+    retained.retain();
+    retained.release(2);
+    assertEquals(List.of(), LeakDetectionExtension.collectLeaks());
+  }
+
+  @Test
+  void theClassCheckFailsNamingTheClassAndTheLeak() {
+    leakOneBuffer();
+    AssertionError failure = assertThrows(AssertionError.class, () -> LeakDetectionExtension.failOnLeaks("SomeTest"));
+    assertTrue(failure.getMessage().startsWith("1 Netty leak(s) reported during or before SomeTest"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("leakOneBuffer"), failure.getMessage());
+    // The check forgets what it reported, so the next class starts clean.
+    LeakDetectionExtension.failOnLeaks("NextTest");
   }
 
   private static void leakOneBuffer() {
     ByteBuf leaked = PooledByteBufAllocator.DEFAULT.directBuffer(64);
     leaked.writeInt(7);
+  }
+
+  private static void retainWithoutRelease() {
+    ByteBuf buffer = PooledByteBufAllocator.DEFAULT.heapBuffer(8).writeInt(1);
+    buffer.retain();
+    buffer.release();
   }
 }

@@ -84,7 +84,7 @@ public final class ServiceDescriptor {
     List<MethodBinding> bindings = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (Method method : type.getMethods()) {
-      if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || method.getDeclaringClass() == Object.class) {
+      if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || declaredByObject(method)) {
         continue;
       }
       MethodBinding binding = bind(serviceName, method);
@@ -96,6 +96,16 @@ public final class ServiceDescriptor {
     }
     bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
     return new ServiceDescriptor(type, serviceName, bindings);
+  }
+
+  /** Whether {@code method} is one of Object's, perhaps redeclared by the interface (toString()). */
+  private static boolean declaredByObject(Method method) {
+    try {
+      Object.class.getMethod(method.getName(), method.getParameterTypes());
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
   }
 
   private static MethodBinding bind(String serviceName, Method method) {

@@ -40,8 +40,10 @@ public final class MessageCodecs {
             .withDescription("Compressed " + what + " message received, but no grpc-encoding was negotiated")
             .asException();
       }
-      InputStream in = new SizeLimitedInputStream(encoding.decompress(new ByteBufInputStream(payload)), maxSize);
-      return codec.read(in);
+      // Closed at once: an open inflater holds native memory until the garbage collector runs.
+      try (InputStream in = new SizeLimitedInputStream(encoding.decompress(new ByteBufInputStream(payload)), maxSize)) {
+        return codec.read(in);
+      }
     } catch (StatusException e) {
       throw e;
     } catch (IOException | RuntimeException e) {

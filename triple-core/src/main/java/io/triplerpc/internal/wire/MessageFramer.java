@@ -37,7 +37,12 @@ public final class MessageFramer {
       framed.writerIndex(GrpcHeaders.MESSAGE_HEADER_LENGTH);
       ByteBuf source = payload;
       payload = null;
-      encoding.compress(source, framed);
+      try {
+        encoding.compress(source, framed);
+      } catch (IOException | RuntimeException e) {
+        framed.release();
+        throw e;
+      }
       framed.setByte(0, FLAG_COMPRESSED);
       framed.setInt(1, framed.readableBytes() - GrpcHeaders.MESSAGE_HEADER_LENGTH);
       return framed;

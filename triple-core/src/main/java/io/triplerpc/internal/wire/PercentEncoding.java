@@ -45,21 +45,46 @@ public final class PercentEncoding {
     if (plain) {
       return value.toString();
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(value.length());
+    // Escapes are gathered as UTF-8 bytes; any other character passes through as it is.
+    StringBuilder decoded = new StringBuilder(value.length());
+    ByteArrayOutputStream escaped = new ByteArrayOutputStream();
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c == '%' && i + 2 < value.length()) {
-        int hi = Character.digit(value.charAt(i + 1), 16);
-        int lo = Character.digit(value.charAt(i + 2), 16);
+        int hi = hexValue(value.charAt(i + 1));
+        int lo = hexValue(value.charAt(i + 2));
         if (hi >= 0 && lo >= 0) {
-          out.write((hi << 4) | lo);
+          escaped.write((hi << 4) | lo);
           i += 2;
           continue;
         }
       }
-      out.write(c);
+      flush(escaped, decoded);
+      decoded.append(c);
     }
-    return new String(out.toByteArray(), StandardCharsets.UTF_8);
+    flush(escaped, decoded);
+    return decoded.toString();
+  }
+
+  private static void flush(ByteArrayOutputStream escaped, StringBuilder decoded) {
+    if (escaped.size() > 0) {
+      decoded.append(new String(escaped.toByteArray(), StandardCharsets.UTF_8));
+      escaped.reset();
+    }
+  }
+
+  /** The value of an ASCII hex digit, or -1 (Character.digit also accepts non-ASCII digits). */
+  private static int hexValue(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    return -1;
   }
 
   private static boolean isUnreserved(char c) {

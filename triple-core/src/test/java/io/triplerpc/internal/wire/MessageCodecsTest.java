@@ -1,12 +1,16 @@
 package io.triplerpc.internal.wire;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.google.protobuf.BytesValue;
 import com.google.protobuf.ByteString;
+import com.google.protobuf.BytesValue;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -14,61 +18,169 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
+import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class MessageCodecsTest {
 
+  private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
   private static final MessageCodec<BytesValue> CODEC = Serializations.codecFor(BytesValue.class);
+  private static final BytesValue VALUE = BytesValue.of(ByteString.copyFromUtf8("round trip ".repeat(100)));
+
+  /** Payloads handed to decode, which must neither release nor retain them. */
+  private final List<ByteBuf> payloads = new ArrayList<>();
+
+  @AfterEach
+  void decodeLeavesEveryPayloadToItsCaller() {
+    for (ByteBuf payload : payloads) {
+      assertEquals(1, payload.refCnt(), "decode changed the reference count of its payload");
+      payload.release();
+    }
+  }
 
   @Test
-  void garbageIsInternalWithAClearMessage() {
-    ByteBuf garbage = Unpooled.wrappedBuffer(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
-    StatusException e = assertThrows(StatusException.class,
-        () -> MessageCodecs.decode(CODEC, garbage, false, null, 1024, "request"));
+  void heapAndDirectPayloadsDecode() {
+    assertEquals(VALUE, decode(track(ALLOC.heapBuffer().writeBytes(VALUE.toByteArray())), false, null));
+    assertEquals(VALUE, decode(track(ALLOC.directBuffer().writeBytes(VALUE.toByteArray())), false, null));
+  }
+
+  @Test
+  void aPayloadSpreadOverSeveralBuffersDecodes() {
+    byte[] bytes = VALUE.toByteArray();
+    int half = bytes.length / 2;
+    ByteBuf spread = track(Unpooled.wrappedBuffer(
+        ALLOC.directBuffer().writeBytes(bytes, 0, half), ALLOC.heapBuffer().writeBytes(bytes, half, bytes.length - half)));
+    assertTrue(spread.nioBufferCount() > 1);
+    assertEquals(VALUE, decode(spread, false, null));
+  }
+
+  @Test
+  void aZeroLengthPayloadIsTheDefaultMessage() {
+    assertEquals(BytesValue.getDefaultInstance(), decode(Unpooled.EMPTY_BUFFER, false, null));
+  }
+
+  @Test
+  void decodedBytesDoNotShareMemoryWithThePayload() {
+    ByteBuf payload = track(ALLOC.directBuffer().writeBytes(VALUE.toByteArray()));
+    BytesValue decoded = decode(payload, false, null);
+    payload.setZero(0, payload.capacity());
+    assertEquals(VALUE, decoded, "the decoded message must outlive its pooled buffer");
+  }
+
+  @Test
+  void garbageIsInternalNamingTheMessageAndItsType() {
+    ByteBuf garbage = track(ALLOC.buffer().writeBytes(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff}));
+    StatusException e = assertThrows(StatusException.class, () -> decode(garbage, false, null));
     assertEquals(Status.Code.INTERNAL, e.status().code());
-    assertTrue(e.status().description().startsWith("Could not decode the request message"), e.status().description());
-    garbage.release();
+    String description = e.status().description();
+    assertTrue(description.startsWith("Could not decode the request message"), description);
+    assertTrue(description.contains(BytesValue.class.getName()), description);
+    assertInstanceOf(InvalidProtocolBufferException.class, e.status().cause());
+  }
+
+  @Test
+  void aTruncatedMessageIsInternal() {
+    byte[] bytes = VALUE.toByteArray();
+    ByteBuf truncated = track(ALLOC.buffer().writeBytes(bytes, 0, bytes.length - 3));
+    StatusException e = assertThrows(StatusException.class,
+        () -> MessageCodecs.decode(CODEC, truncated, false, null, 1 << 20, "response"));
+    assertEquals(Status.Code.INTERNAL, e.status().code());
+    assertTrue(e.status().description().startsWith("Could not decode the response message"), e.status().description());
   }
 
   @Test
   void compressedWithoutAnEncodingIsInternal() {
-    ByteBuf payload = Unpooled.wrappedBuffer(new byte[] {1, 2, 3});
+    ByteBuf payload = track(gzip(VALUE.toByteArray()));
     StatusException e = assertThrows(StatusException.class,
-        () -> MessageCodecs.decode(CODEC, payload, true, null, 1024, "response"));
+        () -> MessageCodecs.decode(CODEC, payload, true, null, 1 << 20, "response"));
     assertEquals(Status.Code.INTERNAL, e.status().code());
-    payload.release();
+    assertTrue(e.status().description().contains("Compressed response message"), e.status().description());
+    assertTrue(e.status().description().contains("grpc-encoding"), e.status().description());
   }
 
   @Test
-  void decompressionPastTheLimitIsResourceExhausted() throws Exception {
+  void compressedBytesThatAreNotGzipAreInternal() {
+    ByteBuf payload = track(ALLOC.buffer().writeBytes(VALUE.toByteArray()));
+    StatusException e = assertThrows(StatusException.class, () -> decode(payload, true, MessageEncoding.GZIP));
+    assertEquals(Status.Code.INTERNAL, e.status().code());
+    assertTrue(e.status().description().startsWith("Could not decode the request message"), e.status().description());
+  }
+
+  @Test
+  void gzipMessagesDecode() {
+    assertEquals(VALUE, decode(track(gzip(VALUE.toByteArray())), true, MessageEncoding.GZIP));
+  }
+
+  @Test
+  void aGzipBombIsResourceExhausted() {
     // 1 MiB of zeros gzips to about 1 KiB: a small message that would blow up in memory.
-    ByteBuf bomb = PooledByteBufAllocator.DEFAULT.buffer();
-    byte[] zeros = BytesValue.of(ByteString.copyFrom(new byte[1 << 20])).toByteArray();
-    try (OutputStream out = MessageEncoding.GZIP.compress(new ByteBufOutputStream(bomb))) {
-      out.write(zeros);
-    }
-    assertTrue(bomb.readableBytes() < 4096);
+    byte[] huge = BytesValue.of(ByteString.copyFrom(new byte[1 << 20])).toByteArray();
+    ByteBuf bomb = track(gzip(huge));
+    assertTrue(bomb.readableBytes() < 4096, "a bomb is small: " + bomb.readableBytes());
     StatusException e = assertThrows(StatusException.class,
         () -> MessageCodecs.decode(CODEC, bomb, true, MessageEncoding.GZIP, 64 * 1024, "request"));
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.status().code());
-    bomb.release();
+    assertTrue(e.status().description().contains("exceeds maximum size 65536"), e.status().description());
+  }
+
+  @Test
+  void decompressingToExactlyTheLimitSucceedsAndOneByteMoreDoesNot() {
+    byte[] bytes = VALUE.toByteArray();
+    ByteBuf payload = track(gzip(bytes));
+    assertEquals(VALUE, MessageCodecs.decode(CODEC, payload.duplicate(), true, MessageEncoding.GZIP, bytes.length, "request"));
+    StatusException e = assertThrows(StatusException.class,
+        () -> MessageCodecs.decode(CODEC, payload.duplicate(), true, MessageEncoding.GZIP, bytes.length - 1, "request"));
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.status().code());
   }
 
   @Test
   void framedMessagesRoundTripPlainAndGzipped() {
-    BytesValue value = BytesValue.of(ByteString.copyFromUtf8("round trip ".repeat(100)));
     for (MessageEncoding encoding : new MessageEncoding[] {null, MessageEncoding.GZIP}) {
-      ByteBuf framed = MessageFramer.frame(PooledByteBufAllocator.DEFAULT, CODEC, value, encoding);
+      ByteBuf framed = MessageFramer.frame(ALLOC, CODEC, VALUE, encoding);
       try {
         int flags = framed.readUnsignedByte();
         int length = framed.readInt();
         assertEquals(encoding == null ? 0 : 1, flags);
         assertEquals(framed.readableBytes(), length);
-        assertEquals(value, MessageCodecs.decode(CODEC, framed, flags == 1, encoding, 1 << 20, "test"));
+        assertEquals(VALUE, MessageCodecs.decode(CODEC, framed, flags == 1, encoding, 1 << 20, "test"));
       } finally {
         framed.release();
       }
     }
+  }
+
+  @Test
+  void decodedBytesAreExactlyTheOnesSent() {
+    byte[] all = new byte[256];
+    for (int i = 0; i < all.length; i++) {
+      all[i] = (byte) i;
+    }
+    BytesValue value = BytesValue.of(ByteString.copyFrom(all));
+    BytesValue decoded = decode(track(ALLOC.buffer().writeBytes(value.toByteArray())), false, null);
+    assertArrayEquals(all, decoded.getValue().toByteArray());
+  }
+
+  private ByteBuf track(ByteBuf payload) {
+    payloads.add(payload);
+    return payload;
+  }
+
+  private static BytesValue decode(ByteBuf payload, boolean compressed, MessageEncoding encoding) {
+    return MessageCodecs.decode(CODEC, payload, compressed, encoding, 1 << 20, "request");
+  }
+
+  private static ByteBuf gzip(byte[] bytes) {
+    ByteBuf out = ALLOC.buffer();
+    try (OutputStream gzip = MessageEncoding.GZIP.compress(new ByteBufOutputStream(out))) {
+      gzip.write(bytes);
+    } catch (IOException e) {
+      out.release();
+      throw new AssertionError(e);
+    }
+    return out;
   }
 }

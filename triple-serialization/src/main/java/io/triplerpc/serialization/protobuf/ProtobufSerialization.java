@@ -5,6 +5,7 @@ import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serialization;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 
 /** Serializes generated protobuf message classes (full or lite runtime). */
 public final class ProtobufSerialization implements Serialization {
@@ -16,7 +17,9 @@ public final class ProtobufSerialization implements Serialization {
 
   @Override
   public boolean supports(Class<?> type) {
-    return MessageLite.class.isAssignableFrom(type) && type != MessageLite.class;
+    return MessageLite.class.isAssignableFrom(type)
+        && !type.isInterface()
+        && !Modifier.isAbstract(type.getModifiers());
   }
 
   @Override

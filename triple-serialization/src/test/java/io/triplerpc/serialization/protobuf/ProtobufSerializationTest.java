@@ -2,19 +2,33 @@ package io.triplerpc.serialization.protobuf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.AbstractMessage;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.BytesValue;
+import com.google.protobuf.Empty;
+import com.google.protobuf.GeneratedMessage;
+import com.google.protobuf.Int32Value;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import com.google.protobuf.MessageLite;
+import com.google.protobuf.StringValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.Serialization;
 import io.triplerpc.serialization.Serializations;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ProtobufSerializationTest {
 
@@ -23,27 +37,87 @@ class ProtobufSerializationTest {
       .putFields("age", Value.newBuilder().setNumberValue(36).build())
       .build();
 
+  private final ProtobufSerialization protobuf = new ProtobufSerialization();
+
   @Test
-  void protobufIsFoundForGeneratedMessagesOnly() {
-    ProtobufSerialization protobuf = new ProtobufSerialization();
-    assertTrue(protobuf.supports(Struct.class));
-    assertFalse(protobuf.supports(MessageLite.class));
-    assertFalse(protobuf.supports(String.class));
-    assertTrue(Serializations.installed().stream().anyMatch(s -> s.name().equals("protobuf")));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Serializations.codecFor(String.class));
-    assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
+  void protobufIsInstalledUnderItsName() {
+    assertEquals("protobuf", protobuf.name());
+    assertTrue(Serializations.installed().stream().anyMatch(s -> s instanceof ProtobufSerialization));
+    assertThrows(UnsupportedOperationException.class, () -> Serializations.installed().add(protobuf));
+  }
+
+  @ParameterizedTest
+  @ValueSource(classes = {Struct.class, StringValue.class, Int32Value.class, Empty.class, BytesValue.class})
+  void generatedMessagesAreSupported(Class<?> type) {
+    assertTrue(protobuf.supports(type));
+    assertEquals("proto", Serializations.codecFor(type).subtype());
+  }
+
+  @ParameterizedTest
+  @ValueSource(classes = {String.class, Object.class, int.class, byte[].class, MessageLite.class})
+  void otherTypesAreNotSupported(Class<?> type) {
+    assertFalse(protobuf.supports(type));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> protobuf.codecFor(type));
+    assertTrue(e.getMessage().contains(type.getName()), e.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(classes = {Message.class, AbstractMessage.class, GeneratedMessage.class})
+  void messageInterfacesAndBaseClassesAreNotSupported(Class<?> type) {
+    // Serialization's contract: codecFor throws only when supports is false. These have no
+    // getDefaultInstance(), so codecFor cannot serve them and supports must say so.
+    assertThrows(IllegalArgumentException.class, () -> protobuf.codecFor(type));
+    assertFalse(protobuf.supports(type), type.getName() + " is claimed as supported");
   }
 
   @Test
-  void exactSizeWritesIntoDirectAndHeapBuffers() throws Exception {
+  void codecForATypeNoSerializationCarriesNamesTheTypeAndWhatIsInstalled() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Serializations.codecFor(String.class));
+    assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
+    assertTrue(e.getMessage().contains("protobuf"), e.getMessage());
+  }
+
+  @Test
+  void serializedSizeIsExact() {
+    MessageCodec<Struct> codec = Serializations.codecFor(Struct.class);
+    assertEquals(MESSAGE.toByteArray().length, codec.serializedSize(MESSAGE));
+    assertEquals(0, Serializations.codecFor(Empty.class).serializedSize(Empty.getDefaultInstance()));
+  }
+
+  @Test
+  void exactSizeWritesIntoDirectAndHeapBuffersAndAdvanceThem() throws Exception {
     MessageCodec<Struct> codec = Serializations.codecFor(Struct.class);
     int size = codec.serializedSize(MESSAGE);
     for (ByteBuffer target : new ByteBuffer[] {ByteBuffer.allocateDirect(size), ByteBuffer.allocate(size)}) {
       codec.write(MESSAGE, target);
-      assertEquals(0, target.remaining());
+      assertEquals(size, target.position(), "write moves the position past what it wrote");
       target.flip();
       assertEquals(MESSAGE, codec.read(target));
     }
+  }
+
+  @Test
+  void writesGoIntoTheTargetsWindowOnly() throws Exception {
+    MessageCodec<StringValue> codec = Serializations.codecFor(StringValue.class);
+    StringValue value = StringValue.of("inside");
+    int size = codec.serializedSize(value);
+    ByteBuffer whole = ByteBuffer.allocate(size + 10);
+    whole.position(5).limit(5 + size);
+    codec.write(value, whole.slice());
+    byte[] expected = new byte[size + 10];
+    System.arraycopy(value.toByteArray(), 0, expected, 5, size);
+    assertTrue(Arrays.equals(expected, whole.array()), Arrays.toString(whole.array()));
+  }
+
+  @Test
+  void readsTakeOnlyTheRemainingBytes() throws Exception {
+    MessageCodec<StringValue> codec = Serializations.codecFor(StringValue.class);
+    byte[] message = StringValue.of("middle").toByteArray();
+    byte[] padded = new byte[message.length + 6];
+    Arrays.fill(padded, (byte) 0xff);
+    System.arraycopy(message, 0, padded, 3, message.length);
+    ByteBuffer window = ByteBuffer.wrap(padded, 3, message.length);
+    assertEquals(StringValue.of("middle"), codec.read(window));
   }
 
   @Test
@@ -52,13 +126,59 @@ class ProtobufSerializationTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     codec.write(MESSAGE, out);
     assertEquals(MESSAGE, codec.read(new ByteArrayInputStream(out.toByteArray())));
-    assertEquals("proto", codec.subtype());
+  }
+
+  @Test
+  void noBytesReadAsTheDefaultInstance() throws Exception {
+    assertSame(Empty.getDefaultInstance().getClass(),
+        Serializations.codecFor(Empty.class).read(ByteBuffer.allocate(0)).getClass());
+    assertEquals(StringValue.getDefaultInstance(), Serializations.codecFor(StringValue.class).read(ByteBuffer.allocate(0)));
+    assertEquals(Int32Value.getDefaultInstance(),
+        Serializations.codecFor(Int32Value.class).read(new ByteArrayInputStream(new byte[0])));
+  }
+
+  @Test
+  void decodedBytesDoNotShareTheSourceBuffer() throws Exception {
+    MessageCodec<BytesValue> codec = Serializations.codecFor(BytesValue.class);
+    BytesValue value = BytesValue.of(ByteString.copyFromUtf8("keep me intact"));
+    for (ByteBuffer source : new ByteBuffer[] {ByteBuffer.allocateDirect(64), ByteBuffer.allocate(64)}) {
+      source.put(value.toByteArray()).flip();
+      BytesValue decoded = codec.read(source.duplicate());
+      // A pooled network buffer is reused once released; the message must not see that.
+      source.clear();
+      source.put(new byte[64]);
+      assertEquals(value, decoded);
+      assertNotSame(value, decoded);
+    }
   }
 
   @Test
   void garbageFailsToRead() {
     MessageCodec<Struct> codec = Serializations.codecFor(Struct.class);
-    assertThrows(InvalidProtocolBufferException.class,
-        () -> codec.read(ByteBuffer.wrap(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff})));
+    byte[] garbage = {(byte) 0xff, (byte) 0xff, (byte) 0xff};
+    assertThrows(InvalidProtocolBufferException.class, () -> codec.read(ByteBuffer.wrap(garbage)));
+    assertThrows(InvalidProtocolBufferException.class, () -> codec.read(ByteBuffer.allocateDirect(3).put(garbage).flip()));
+    assertThrows(InvalidProtocolBufferException.class, () -> codec.read(new ByteArrayInputStream(garbage)));
+  }
+
+  @Test
+  void aTruncatedMessageFailsToRead() {
+    MessageCodec<Struct> codec = Serializations.codecFor(Struct.class);
+    byte[] bytes = MESSAGE.toByteArray();
+    byte[] truncated = Arrays.copyOf(bytes, bytes.length - 2);
+    assertThrows(InvalidProtocolBufferException.class, () -> codec.read(ByteBuffer.wrap(truncated)));
+    assertThrows(InvalidProtocolBufferException.class, () -> codec.read(new ByteArrayInputStream(truncated)));
+  }
+
+  @Test
+  void codecsNameTheirType() {
+    assertTrue(Serializations.codecFor(Struct.class).toString().contains(Struct.class.getName()));
+  }
+
+  @Test
+  void theFirstSerializationThatSupportsATypeIsUsed() {
+    Serialization first = Serializations.installed().stream().filter(s -> s.supports(Struct.class)).findFirst()
+        .orElseThrow();
+    assertSame(ProtobufSerialization.class, first.getClass());
   }
 }
