@@ -3,6 +3,7 @@ package io.triplerpc.benchmark.triple;
 import io.triplerpc.CallOptions;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
+import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.CreateUserResponse;

@@ -1,16 +1,17 @@
-package io.triplerpc.benchmark.triple;
+package io.triplerpc.benchmark.harness;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** A contender's server in a JVM of its own, on a free loopback port, started and stopped by the client. */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
   private final Process process;
   private final int port;
@@ -20,11 +21,19 @@ final class ServerProcess implements AutoCloseable {
     this.port = port;
   }
 
-  /** Starts {@code mainClass} with this JVM's class path and waits for its {@code LISTENING <port>} line. */
-  static ServerProcess start(String mainClass) throws Exception {
+  private static volatile ServerProcess current;
+
+  /**
+   * Starts {@code mainClass} with this JVM's class path and waits for its {@code LISTENING <port>} line.
+   * {@code jvmArgs} go before the class name (system properties for an ablation, say).
+   */
+  public static ServerProcess start(String mainClass, String... jvmArgs) throws Exception {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process = new ProcessBuilder(List.of(java, "-Xms512m", "-Xmx512m", "-cp", classPath, mainClass, "--port=0"))
+    List<String> command = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m"));
+    command.addAll(List.of(jvmArgs));
+    command.addAll(List.of("-cp", classPath, mainClass, "--port=0"));
+    Process process = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .start();
     CompletableFuture<Integer> port = new CompletableFuture<>();
@@ -44,24 +53,34 @@ final class ServerProcess implements AutoCloseable {
     reader.setDaemon(true);
     reader.start();
     try {
-      return new ServerProcess(process, port.get(60, TimeUnit.SECONDS));
+      ServerProcess server = new ServerProcess(process, port.get(60, TimeUnit.SECONDS));
+      current = server;
+      return server;
     } catch (Exception e) {
       process.destroyForcibly();
       throw e;
     }
   }
 
-  int port() {
+  /** The server this JVM started last and has not closed, or null: profilers read its CPU time. */
+  public static ServerProcess current() {
+    return current;
+  }
+
+  public int port() {
     return port;
   }
 
   /** The server's process id, for reading its CPU time from /proc. */
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
   @Override
   public void close() throws InterruptedException {
+    if (current == this) {
+      current = null;
+    }
     process.destroy();
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       process.destroyForcibly();
