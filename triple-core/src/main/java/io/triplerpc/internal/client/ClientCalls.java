@@ -10,7 +10,9 @@ import io.triplerpc.MethodDescriptor;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
+import io.triplerpc.internal.Ablations;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /** Drives a {@link ClientCall} for each Java method shape a proxy offers. */
 final class ClientCalls {
@@ -22,6 +24,9 @@ final class ClientCalls {
    * own response.
    */
   static <Q, R> R blockingUnary(ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, Q request) {
+    if (Ablations.CALLBACK_POOL) {
+      return blockingUnaryThroughCallbackPool(calls, method, options, request);
+    }
     ThreadlessExecutor executor = new ThreadlessExecutor();
     ClientCall<Q, R> call = calls.newCall(method, options.withExecutor(executor));
     UnaryResponse<R> response = new UnaryResponse<>(call);
@@ -43,6 +48,24 @@ final class ClientCalls {
       throw e;
     }
     return response.valueOrThrow();
+  }
+
+  /** What the ThreadlessExecutor replaced: the callback pool completes a future the caller waits on. */
+  private static <Q, R> R blockingUnaryThroughCallbackPool(
+      ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, Q request) {
+    CompletableFuture<R> future = futureUnary(calls, method, options, request);
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      future.cancel(false);
+      Thread.currentThread().interrupt();
+      throw Status.CANCELLED.withDescription("Thread interrupted").withCause(e).asException();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof StatusException) {
+        throw (StatusException) e.getCause();
+      }
+      throw Status.UNKNOWN.withCause(e.getCause()).asException();
+    }
   }
 
   /** Calls a unary method; the future completes on the client's callback executor. */

@@ -4,6 +4,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.benchmark.harness.ServerProcess;
+import io.triplerpc.benchmark.harness.WriteStatsProfiler;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
@@ -38,8 +39,10 @@ public class TripleBenchmark {
 
   @Setup(Level.Trial)
   public void start() throws Exception {
-    server = ServerProcess.start(UserServer.class.getName());
+    server = ServerProcess.start(UserServer.class.getName(), ablationFlags());
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
+    TripleClient measured = client;
+    WriteStatsProfiler.source(() -> measured.writeStats().commands(), () -> measured.writeStats().flushes());
     CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
     users = client.proxy(UserService.class, options);
     usersAsync = client.proxy(UserService.Async.class, options);
@@ -57,8 +60,17 @@ public class TripleBenchmark {
     Check.getUser(usersAsync.getUserAsync(UserFixtures.GET_USER).get(60, TimeUnit.SECONDS));
   }
 
+  /** The server runs with the same ablation switches as this JVM, so a mechanism is off on both sides. */
+  static String[] ablationFlags() {
+    return System.getProperties().stringPropertyNames().stream()
+        .filter(name -> name.startsWith("io.triplerpc."))
+        .map(name -> "-D" + name + "=" + System.getProperty(name))
+        .toArray(String[]::new);
+  }
+
   @TearDown(Level.Trial)
   public void stop() throws Exception {
+    WriteStatsProfiler.source(null, null);
     client.close();
     server.close();
   }

@@ -15,6 +15,8 @@ public final class ServerProcess implements AutoCloseable {
 
   private final Process process;
   private final int port;
+  /** CPU ticks read just before the process was stopped, or -1 while it runs. */
+  private volatile long finalCpuTicks = -1;
 
   private ServerProcess(Process process, int port) {
     this.process = process;
@@ -76,8 +78,15 @@ public final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** utime + stime of the server so far, in clock ticks (the last reading once closed), or -1. */
+  public long cpuTicks() {
+    long last = finalCpuTicks;
+    return last >= 0 ? last : ServerCpuProfiler.cpuTicks(process.pid());
+  }
+
   @Override
   public void close() throws InterruptedException {
+    finalCpuTicks = ServerCpuProfiler.cpuTicks(process.pid());
     if (current == this) {
       current = null;
     }

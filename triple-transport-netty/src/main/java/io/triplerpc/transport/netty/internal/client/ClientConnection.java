@@ -2,6 +2,7 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.triplerpc.internal.Ablations;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 
 /**
@@ -51,6 +52,10 @@ final class ClientConnection {
 
   /** Whether new streams may still be opened here (it may still be connecting). */
   boolean isUsable() {
+    if (Ablations.ASK_CHANNEL) {
+      // What the flag replaced: a question to the channel (and through it the socket) per call.
+      return !gone && channel.isOpen() && (channel.isActive() || !active);
+    }
     return !gone;
   }
 

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
+import io.triplerpc.internal.Ablations;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.wire.GrpcHeaders;
@@ -24,6 +25,7 @@ import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
@@ -42,6 +44,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   private int initialRequest;
   private boolean started;
 
+  /** Completed once the stream exists or is closed; only with {@link Ablations#WAIT_FOR_STREAM}. */
+  private final CompletableFuture<Void> createdForAblation = Ablations.WAIT_FOR_STREAM ? new CompletableFuture<>() : null;
+
   /** Set by start (caller thread), read on the event loop after the create command. */
   private final TransportState state = new TransportState();
 
@@ -57,6 +62,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     started = true;
     state.listener = listener;
     state.requested = initialRequest;
+    if (createdForAblation != null && !eventLoop.inEventLoop()) {
+      writeQueue.enqueue(new CreateStreamCommand(this, headers), true);
+      createdForAblation.join();
+      return;
+    }
     writeQueue.enqueue(new CreateStreamCommand(this, headers), false);
   }
 
@@ -134,6 +144,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     /** The create command ran: the stream has its id. */
     void created(int id, Http2LocalFlowController flowController, Channel channel) {
       this.id = id;
+      if (createdForAblation != null) {
+        createdForAblation.complete(null);
+      }
       this.window = new InboundWindow(flowController, channel);
       this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc());
       if (requested > 0) {
@@ -292,6 +305,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       closed = true;
+      if (createdForAblation != null) {
+        createdForAblation.complete(null);
+      }
       if (deframer != null) {
         deframer.close();
       }

@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.write;
 
 import io.netty.channel.Channel;
+import io.triplerpc.internal.Ablations;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jctools.queues.MpscUnboundedArrayQueue;
@@ -8,7 +9,7 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
 /**
  * The one write queue of a connection, shared by all its streams. Any thread enqueues without a
  * lock; the event loop drains, writing each command into the pipeline and flushing once every
- * {@value #FLUSH_EVERY} commands and once at the end, so frames of many streams leave in one syscall.
+ * {@code FLUSH_EVERY} (128) commands and once at the end, so frames of many streams leave in one syscall.
  *
  * <p>Commands wait, in order, until the connection is {@linkplain #markReady() ready} (HTTP/2
  * preface sent), or are failed once it has {@linkplain #markFailed failed}.
@@ -16,7 +17,7 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
 public final class WriteQueue {
 
   /** Commands written between two flushes at most. */
-  public static final int FLUSH_EVERY = 128;
+  public static final int FLUSH_EVERY = Ablations.FLUSH_PER_COMMAND ? 1 : 128;
 
   private final Channel channel;
   private final MpscUnboundedArrayQueue<QueuedCommand> queue = new MpscUnboundedArrayQueue<>(256);
