@@ -31,6 +31,15 @@ public final class SerializingExecutor implements Executor, Runnable {
     schedule();
   }
 
+  /**
+   * Queues {@code task} without starting a drain: it runs, in order, when the next {@link #execute}
+   * does. Saves a thread hand-off for an event that is useless alone; the caller guarantees that a
+   * later event comes.
+   */
+  public void executeLater(Runnable task) {
+    tasks.add(task);
+  }
+
   private void schedule() {
     if (draining.compareAndSet(false, true)) {
       try {

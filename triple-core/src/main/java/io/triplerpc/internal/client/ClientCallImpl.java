@@ -29,6 +29,8 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private final MethodDescriptor<Q, R> method;
   private final CallOptions options;
   private final Executor callExecutor;
+  /** The caller's own executor when it waits for a single response, else null. */
+  private final ThreadlessExecutor threadless;
   private final int maxInboundMessageSize;
   private final MessageEncoding requestEncoding;
 
@@ -59,6 +61,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     this.options = options;
     this.callExecutor =
         options.executor() != null ? options.executor() : new SerializingExecutor(callbackExecutor);
+    this.threadless = callExecutor instanceof ThreadlessExecutor && method.type().serverSendsOneMessage()
+        ? (ThreadlessExecutor) callExecutor
+        : null;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.requestEncoding = encodingOf(options.compression());
   }
@@ -168,9 +173,21 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   // ClientStreamListener: called on the event loop; each event moves to the call executor.
 
+  /**
+   * Runs an event that only matters together with a later one: for a blocking unary call, the
+   * caller is woken once, by the close, and runs the headers and message events then, in order.
+   */
+  private void executeBeforeClose(Runnable task) {
+    if (threadless != null) {
+      threadless.executeLater(task);
+    } else {
+      callExecutor.execute(task);
+    }
+  }
+
   @Override
   public void onHeaders(Metadata headers, MessageEncoding encoding) {
-    callExecutor.execute(() -> {
+    executeBeforeClose(() -> {
       responseEncoding = encoding;
       if (localFailure == null) {
         listener.onHeaders(headers);
@@ -180,7 +197,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onMessage(ByteBuf payload, boolean compressed) {
-    callExecutor.execute(() -> deliverMessage(payload, compressed));
+    executeBeforeClose(() -> deliverMessage(payload, compressed));
   }
 
   private void deliverMessage(ByteBuf payload, boolean compressed) {

@@ -2,6 +2,7 @@ package io.triplerpc.internal.client;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,15 +12,23 @@ import org.slf4j.LoggerFactory;
  * that made the call runs them itself, in {@link #waitAndDrain}, so the response is deserialized on
  * the calling thread with no hand-off to a pool.
  *
- * <p>{@link #execute} may be called from any thread; {@link #waitAndDrain} only by the one thread that
- * owns the call.
+ * <p>Waking a parked thread is the dearest part of handing it work (a futex call on each side), so it
+ * happens at most once per park: {@link #execute} wakes the caller only if it is still parked and
+ * nobody woke it yet, and {@link #executeLater} queues an event that can wait for the next wake-up
+ * (a unary call's headers and message are of no use to its caller before the call closes).
+ *
+ * <p>{@link #execute} and {@link #executeLater} may be called from any thread; {@link #waitAndDrain}
+ * only by the one thread that owns the call.
  */
 final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implements Executor {
 
   private static final long serialVersionUID = 1L;
   private static final Logger log = LoggerFactory.getLogger(ThreadlessExecutor.class);
 
-  /** The thread parked in {@link #waitAndDrain}, or null when none is. */
+  private static final AtomicReferenceFieldUpdater<ThreadlessExecutor, Thread> WAITER =
+      AtomicReferenceFieldUpdater.newUpdater(ThreadlessExecutor.class, Thread.class, "waiter");
+
+  /** The thread parked (or about to park) in {@link #waitAndDrain} and not yet woken, or null. */
   private transient volatile Thread waiter;
 
   /**
@@ -30,9 +39,15 @@ final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implement
   void waitAndDrain() throws InterruptedException {
     Runnable task = poll();
     if (task == null) {
-      waiter = Thread.currentThread();
+      Thread self = Thread.currentThread();
       try {
-        while ((task = poll()) == null) {
+        while (true) {
+          // Published before the queue is checked, and execute() adds before it reads the waiter:
+          // one of the two always sees the other.
+          waiter = self;
+          if ((task = poll()) != null) {
+            break;
+          }
           LockSupport.park(this);
           if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -59,9 +74,14 @@ final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implement
   public void execute(Runnable task) {
     add(task);
     Thread w = waiter;
-    if (w != null) {
+    if (w != null && WAITER.compareAndSet(this, w, null)) {
       LockSupport.unpark(w);
     }
+  }
+
+  /** Queues {@code task} without waking the caller: it runs before anything queued after it. */
+  void executeLater(Runnable task) {
+    add(task);
   }
 
   private static void runQuietly(Runnable task) {

@@ -34,7 +34,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   private final ServerStream stream;
   private final MethodDescriptor<Q, R> method;
   private final InboundRequest request;
-  private final Executor callExecutor;
+  private final SerializingExecutor callExecutor;
   private final int maxInboundMessageSize;
   private final ServerCallContext context;
 
@@ -76,8 +76,9 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     }
     // The first request messages are asked for here, on the event loop, so that a unary call costs
     // no hop back to it; streaming handlers ask for the rest as they consume.
-    stream.request(method.type().clientSendsOneMessage() ? 2 : 1);
-    callExecutor.execute(() -> {
+    boolean oneRequest = method.type().clientSendsOneMessage();
+    stream.request(oneRequest ? 2 : 1);
+    Runnable startCall = () -> {
       ServerContext previous = context.enter();
       try {
         listener = handler.startCall(this, request.headers());
@@ -87,7 +88,14 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       } finally {
         context.exit(previous);
       }
-    });
+    };
+    if (oneRequest) {
+      // The handler can do nothing before its one request (or the half-close, cancel or deadline
+      // that replaces it), and that event always follows: start with it, one hand-off for both.
+      callExecutor.executeLater(startCall);
+    } else {
+      callExecutor.execute(startCall);
+    }
   }
 
   private void closeWithThrowable(Throwable t) {

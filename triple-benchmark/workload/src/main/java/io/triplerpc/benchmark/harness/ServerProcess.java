@@ -27,13 +27,19 @@ public final class ServerProcess implements AutoCloseable {
 
   /**
    * Starts {@code mainClass} with this JVM's class path and waits for its {@code LISTENING <port>} line.
-   * {@code jvmArgs} go before the class name (system properties for an ablation, say).
+   * {@code jvmArgs} go before the class name (system properties for an ablation, say), followed by
+   * those in the system property {@code bench.server.jvmArgs} (space-separated).
    */
   public static ServerProcess start(String mainClass, String... jvmArgs) throws Exception {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m"));
     command.addAll(List.of(jvmArgs));
+    String extra = System.getProperty("bench.server.jvmArgs", "").trim();
+    if (!extra.isEmpty()) {
+      // Set by scripts/bench.sh, to run the server under a profiler, for example.
+      command.addAll(List.of(extra.split("\\s+")));
+    }
     command.addAll(List.of("-cp", classPath, mainClass, "--port=0"));
     Process process = new ProcessBuilder(command)
         .redirectErrorStream(true)

@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite: Triple, grpc-java and Apache Dubbo side by side (JMH, interleaved),
+# Triple's ablation table, and an h2load server ceiling; then writes the results folder and the
+# report (summary table, summary.json, charts).
+#
+#   scripts/bench.sh                 full run (about 90 minutes on 2 cores)
+#   scripts/bench.sh --quick         short iterations, one round (under 15 minutes on 2 cores)
+#   scripts/bench.sh --profile getUser [--contender triple]
+#                                    one benchmark under async-profiler: client and server flame graphs
+#   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
+#            --no-build, --threads N (sync benchmarks, default 32)
+set -euo pipefail
+command_line="scripts/bench.sh $*"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+mode=full
+profile=""
+profile_contender=triple
+out=""
+docs=false
+build=true
+threads=32
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) mode=quick ;;
+    --profile) profile="$2"; mode=profile; shift ;;
+    --profile=*) profile="${1#--profile=}"; mode=profile ;;
+    --contender) profile_contender="$2"; shift ;;
+    --contender=*) profile_contender="${1#--contender=}" ;;
+    --out) out="$2"; shift ;;
+    --out=*) out="${1#--out=}" ;;
+    --docs) docs=true ;;
+    --no-build) build=false ;;
+    --threads) threads="$2"; shift ;;
+    --threads=*) threads="${1#--threads=}" ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+benchmarks=(existUser createUser getUser listUser listUserLarge streamUsers getUserAsync)
+contenders=(triple grpc dubbo)
+ablations=(flushPerCommand waitForStream callbackPool askChannel)
+if [ "$mode" = quick ]; then
+  rounds=1
+  thrpt_opts=(-wi 3 -w 2s -i 3 -r 2s)
+  sample_opts=(-wi 2 -w 2s -i 2 -r 2s)
+  sample_benchmarks=(getUser listUserLarge streamUsers)
+  ablation_benchmarks=(getUser getUserAsync)
+  h2load_seconds=5
+else
+  rounds=3
+  thrpt_opts=(-wi 3 -w 10s -i 3 -r 10s)
+  sample_opts=(-wi 2 -w 10s -i 3 -r 5s)
+  sample_benchmarks=(existUser createUser getUser listUser listUserLarge streamUsers)
+  ablation_benchmarks=(getUser getUserAsync listUserLarge streamUsers)
+  h2load_seconds=10
+fi
+
+jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
+server_of() {
+  case "$1" in
+    triple) echo io.triplerpc.benchmark.triple.UserServer ;;
+    grpc) echo io.triplerpc.benchmark.grpc.GrpcUserServer ;;
+    dubbo) echo io.triplerpc.benchmark.dubbo.DubboUserServer ;;
+    netty) echo io.triplerpc.benchmark.triple.MinimalGrpcServer ;;
+  esac
+}
+path_of() {
+  case "$1" in
+    dubbo) echo /io.triplerpc.benchmark.dubbo.DubboUserService/getUser ;;
+    *) echo /triple.benchmark.UserService/getUser ;;
+  esac
+}
+
+if [ "$build" = true ]; then
+  echo "== building (mvn -B -q install -DskipTests)"
+  mvn -B -q install -DskipTests
+fi
+[ "$mode" = profile ] && contenders=("$profile_contender")
+for c in "${contenders[@]}"; do
+  [ -f "$(jar_of "$c")" ] || { echo "bench.sh: $(jar_of "$c") is missing; build first" >&2; exit 1; }
+done
+
+out="${out:-bench-results/$(date -u +%Y%m%d-%H%M%S)-$mode}"
+mkdir -p "$out/raw" "$out/logs"
+out="$(cd "$out" && pwd)"
+{
+  echo "command: $command_line"
+  echo "mode: $mode"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "cpus: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "memory: $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -r)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "threads: $threads"
+} > "$out/machine.txt"
+cat "$out/machine.txt"
+
+# One JMH run: contender, label for the results, benchmark, mode, round, then extra JMH arguments;
+# extra JVM arguments for the benchmark JVM in $jvm_extra (JMH keeps only one -jvmArgsAppend).
+jvm_extra=""
+run_jmh() {
+  local contender="$1" label="$2" bench="$3" bm="$4" round="$5"
+  shift 5
+  local t="$threads"
+  [ "$bench" = getUserAsync ] && t=2
+  local file="$out/raw/$bm-$bench-$label-r$round.json"
+  echo "-- $bm $bench $label (round $round)"
+  java -jar "$(jar_of "$contender")" "\\.$bench\$" -f 1 -t "$t" -bm "$bm" -tu "$( [ "$bm" = thrpt ] && echo s || echo ms )" \
+    -jvmArgsAppend "-Xms1g -Xmx1g $jvm_extra" \
+    -prof gc -prof io.triplerpc.benchmark.harness.ServerCpuProfiler -prof io.triplerpc.benchmark.harness.WriteStatsProfiler \
+    -rf json -rff "$file" "$@" > "$out/logs/$bm-$bench-$label-r$round.log" 2>&1 \
+    || { echo "   FAILED: see $out/logs/$bm-$bench-$label-r$round.log"; tail -5 "$out/logs/$bm-$bench-$label-r$round.log"; rm -f "$file"; }
+}
+
+start_server() {
+  local name="$1" jar log
+  jar="$(jar_of "$( [ "$name" = netty ] && echo triple || echo "$name")")"
+  log="$out/logs/server-$name.log"
+  java -Xms512m -Xmx512m -cp "$jar" "$(server_of "$name")" --port=0 > "$log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 120); do
+    server_port="$(awk '/^LISTENING / {print $2; exit}' "$log")"
+    [ -n "$server_port" ] && return 0
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  echo "bench.sh: server $name did not start; see $log" >&2
+  return 1
+}
+
+stop_server() {
+  kill "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+}
+
+ensure_h2load() {
+  command -v h2load >/dev/null && return 0
+  if command -v apt-get >/dev/null; then
+    echo "== installing h2load (apt-get install nghttp2-client)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    { $sudo apt-get install -y -q nghttp2-client || { $sudo apt-get update -q && $sudo apt-get install -y -q nghttp2-client; }; } \
+      > "$out/logs/apt-get.log" 2>&1 || true
+  fi
+  command -v h2load >/dev/null
+}
+
+run_h2load() {
+  local request="$out/raw/getUser-request.bin"
+  # A framed GetUserRequest{id: 42}: no compression, length 2, field 1 varint 42.
+  printf '\x00\x00\x00\x00\x02\x08\x2a' > "$request"
+  local servers=(triple grpc dubbo netty)
+  for round in $(seq 1 "$rounds"); do
+    for name in "${servers[@]}"; do
+      start_server "$name" || continue
+      local url="http://127.0.0.1:$server_port$(path_of "$name")"
+      # h2load counts HTTP 200 as success and ignores trailers: check grpc-status once first.
+      local status
+      status="$(curl -s --http2-prior-knowledge -X POST -H 'content-type: application/grpc' -H 'te: trailers' \
+        --data-binary @"$request" -o /dev/null -D - "$url" | tr -d '\r' | awk -F': ' 'tolower($1)=="grpc-status" {print $2}')"
+      if [ "$status" != 0 ]; then
+        echo "-- h2load $name: grpc-status '$status', skipped"
+        stop_server
+        continue
+      fi
+      echo "-- h2load $name (round $round)"
+      h2load -c 1 -t 1 -m 100 -D 2 -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" > /dev/null 2>&1 || true
+      h2load -c 1 -t 1 -m 100 -D "$h2load_seconds" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" \
+        > "$out/raw/h2load-$name-r$round.txt" 2>&1 || true
+      grep -E 'finished in' "$out/raw/h2load-$name-r$round.txt" | sed 's/^/   /' || true
+      stop_server
+    done
+  done
+}
+
+report() {
+  local args=("$out")
+  [ "$docs" = true ] && args+=(--docs "$root/docs")
+  java -jar triple-benchmark/report/target/bench-report.jar "${args[@]}"
+}
+
+if [ "$mode" = profile ]; then
+  ap_version=4.6
+  conv_version=4.5
+  ap_dir="$root/triple-benchmark/target/async-profiler-$ap_version"
+  if [ ! -f "$ap_dir/libasyncProfiler.so" ] || [ ! -f "$ap_dir/jfr-converter-$conv_version.jar" ]; then
+    mkdir -p "$ap_dir"
+    mvn -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$ap_version" -DoutputDirectory="$ap_dir"
+    mvn -B -q dependency:copy -Dartifact="tools.profiler:jfr-converter:$conv_version" -DoutputDirectory="$ap_dir"
+    (cd "$ap_dir" && unzip -o -q -j "async-profiler-$ap_version.jar" 'linux-x64/libasyncProfiler.so')
+  fi
+  lib="$ap_dir/libasyncProfiler.so"
+  # perf_events is often closed in containers (perf_event_paranoid > 1); itimer works everywhere.
+  event=cpu
+  [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" -le 1 ] || event=itimer
+  mkdir -p "$out/profile"
+  echo "== profiling $profile ($profile_contender), event $event"
+  jvm_extra="-Dbench.server.jvmArgs=-agentpath:$lib=start,event=$event,interval=1ms,jfr,file=$out/profile/server.jfr"
+  run_jmh "$profile_contender" "$profile_contender" "$profile" thrpt 1 -wi 2 -w 5s -i 2 -r 10s \
+    -prof "async:libPath=$lib;event=$event;output=jfr;dir=$out/profile/client"
+  jvm_extra=""
+  while IFS= read -r jfr; do
+    side=client
+    [ "$jfr" = "$out/profile/server.jfr" ] && side=server
+    java -jar "$ap_dir/jfr-converter-$conv_version.jar" -o html --cpu "$jfr" "$out/profile/$side-flamegraph.html" >/dev/null </dev/null
+    java -jar "$ap_dir/jfr-converter-$conv_version.jar" -o collapsed --cpu "$jfr" "$out/profile/$side.collapsed" >/dev/null </dev/null
+    echo "   $out/profile/$side-flamegraph.html; hottest frames (self time):"
+    awk '{n=$NF; $NF=""; k=split($0, f, ";"); sub(/ +$/, "", f[k]); self[f[k]]+=n; total+=n}
+         END {for (m in self) printf "%6.2f%%  %s\n", 100*self[m]/total, m}' "$out/profile/$side.collapsed" \
+      | sort -rn | head -15 | sed 's/^/     /'
+  done < <(find "$out/profile" -name '*.jfr')
+  exit 0
+fi
+
+echo "== JMH: ${#benchmarks[@]} benchmarks x ${#contenders[@]} contenders, $rounds round(s), interleaved"
+for round in $(seq 1 "$rounds"); do
+  for bench in "${benchmarks[@]}"; do
+    for c in "${contenders[@]}"; do
+      run_jmh "$c" "$c" "$bench" thrpt "$round" "${thrpt_opts[@]}"
+    done
+    if [[ " ${sample_benchmarks[*]} " == *" $bench "* ]]; then
+      for c in "${contenders[@]}"; do
+        run_jmh "$c" "$c" "$bench" sample "$round" "${sample_opts[@]}"
+      done
+    fi
+  done
+  echo "== ablations (round $round)"
+  for bench in "${ablation_benchmarks[@]}"; do
+    for a in "${ablations[@]}"; do
+      jvm_extra="-Dio.triplerpc.ablation.$a=true"
+      run_jmh triple "triple-$a" "$bench" thrpt "$round" "${thrpt_opts[@]}"
+      jvm_extra=""
+    done
+  done
+done
+
+echo "== h2load: one connection, 100 streams"
+if ensure_h2load; then
+  run_h2load
+else
+  echo "bench.sh: h2load not available; skipping the server ceiling" | tee "$out/logs/h2load-missing.txt"
+fi
+
+echo "== report"
+report
+echo "results: $out"
