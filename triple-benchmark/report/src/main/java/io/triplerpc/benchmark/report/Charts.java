@@ -1,0 +1,144 @@
+package io.triplerpc.benchmark.report;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/** The PNG charts of a report, drawn with XChart from the same medians as the tables. */
+final class Charts {
+
+  static final String THROUGHPUT = "bench-throughput.png";
+  static final String LATENCY = "bench-latency-getUser.png";
+  static final String ABLATION = "bench-ablation.png";
+  static final String H2LOAD = "bench-h2load.png";
+
+  /** A chart and the file it goes to. */
+  record Chart(String fileName, CategoryChart chart) {
+    void save(Path path) throws IOException {
+      String name = path.toString();
+      BitmapEncoder.saveBitmap(chart, name.substring(0, name.length() - ".png".length()), BitmapEncoder.BitmapFormat.PNG);
+    }
+  }
+
+  private Charts() {}
+
+  static List<Chart> all(Results results) {
+    List<Chart> charts = new ArrayList<>();
+    throughput(results, charts);
+    latency(results, charts);
+    ablation(results, charts);
+    h2load(results, charts);
+    return charts;
+  }
+
+  private static CategoryChart chart(String title, String xTitle, String yTitle) {
+    CategoryChart chart = new CategoryChartBuilder().width(1000).height(520).title(title)
+        .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setPlotGridVerticalLinesVisible(false);
+    chart.getStyler().setLabelsVisible(true);
+    chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
+    chart.getStyler().setLabelsFontColor(java.awt.Color.BLACK);
+    chart.getStyler().setLabelsPosition(0.98);
+    chart.getStyler().setXAxisLabelRotation(0);
+    chart.getStyler().setAvailableSpaceFill(0.8);
+    return chart;
+  }
+
+  /** Throughput of each contender relative to grpc-java (1.0), per benchmark: one scale for all. */
+  private static void throughput(Results results, List<Chart> charts) {
+    List<String> benchmarks = new ArrayList<>();
+    for (String benchmark : Report.BENCHMARKS) {
+      if (results.ops(benchmark, "grpc") != null) {
+        benchmarks.add(benchmark);
+      }
+    }
+    if (benchmarks.isEmpty()) {
+      return;
+    }
+    CategoryChart chart = chart("Throughput relative to grpc-java (higher is better)", "benchmark", "× grpc-java ops/s");
+    for (String contender : Report.CONTENDERS) {
+      List<Double> ratios = new ArrayList<>();
+      for (String benchmark : benchmarks) {
+        Double ops = results.ops(benchmark, contender);
+        ratios.add(ops == null ? 0.0 : ops / results.ops(benchmark, "grpc"));
+      }
+      chart.addSeries(Report.displayName(contender), benchmarks, ratios);
+    }
+    chart.getStyler().setDecimalPattern("0.00");
+    charts.add(new Chart(THROUGHPUT, chart));
+  }
+
+  private static void latency(Results results, List<Chart> charts) {
+    List<String> percentiles = List.of("p50", "p99", "p99.9");
+    CategoryChart chart = chart("getUser latency (lower is better)", "percentile", "ms");
+    boolean any = false;
+    for (String contender : Report.CONTENDERS) {
+      Results.Figures f = results.figures("getUser", contender);
+      if (f == null || f.p50.isEmpty()) {
+        continue;
+      }
+      any = true;
+      chart.addSeries(Report.displayName(contender), percentiles,
+          List.of(Results.median(f.p50), Results.median(f.p99), Results.median(f.p999)));
+    }
+    if (any) {
+      chart.getStyler().setDecimalPattern("0.00");
+      charts.add(new Chart(LATENCY, chart));
+    }
+  }
+
+  private static void ablation(Results results, List<Chart> charts) {
+    List<String> benchmarks = new ArrayList<>();
+    for (String benchmark : Report.BENCHMARKS) {
+      boolean any = Report.ABLATIONS.stream().anyMatch(a -> results.ops(benchmark, "triple-" + a) != null);
+      if (any && results.ops(benchmark, "triple") != null) {
+        benchmarks.add(benchmark);
+      }
+    }
+    if (benchmarks.isEmpty()) {
+      return;
+    }
+    CategoryChart chart = chart("Triple with one mechanism off, relative to all on", "benchmark", "× all-on ops/s");
+    List<String> variants = new ArrayList<>(List.of("triple"));
+    Report.ABLATIONS.forEach(a -> variants.add("triple-" + a));
+    for (String variant : variants) {
+      List<Double> ratios = new ArrayList<>();
+      for (String benchmark : benchmarks) {
+        Double ops = results.ops(benchmark, variant);
+        ratios.add(ops == null ? 0.0 : ops / results.ops(benchmark, "triple"));
+      }
+      String name = variant.equals("triple") ? "all on" : variant.substring("triple-".length()) + " off";
+      chart.addSeries(name, benchmarks, ratios);
+    }
+    chart.getStyler().setDecimalPattern("0.00");
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    charts.add(new Chart(ABLATION, chart));
+  }
+
+  private static void h2load(Results results, List<Chart> charts) {
+    List<String> servers = new ArrayList<>();
+    List<Double> rates = new ArrayList<>();
+    for (String server : Report.H2LOAD_SERVERS) {
+      var rate = results.h2loadRate(server);
+      if (rate.isPresent()) {
+        servers.add(Report.displayName(server));
+        rates.add(rate.getAsDouble());
+      }
+    }
+    if (servers.isEmpty()) {
+      return;
+    }
+    CategoryChart chart = chart("h2load, one connection, 100 streams (higher is better)", "server", "requests/s");
+    chart.getStyler().setLegendVisible(false);
+    chart.getStyler().setDecimalPattern("#,###");
+    chart.addSeries("req/s", servers, rates);
+    charts.add(new Chart(H2LOAD, chart));
+  }
+}

@@ -1,0 +1,59 @@
+package io.triplerpc.benchmark.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+
+/** The speed goals of the benchmark issue, checked against one run. */
+final class Goals {
+
+  /** One goal: what is measured, the target, the measured ratio, and whether it is met (null: not measured). */
+  record Goal(String measure, String goal, String measured, Boolean met) {}
+
+  private Goals() {}
+
+  static List<Goal> evaluate(Results r) {
+    List<Goal> goals = new ArrayList<>();
+    for (String benchmark : List.of("existUser", "createUser", "getUser", "listUser")) {
+      goals.add(atLeast(benchmark + " vs grpc-java", 1.25, r.ops(benchmark, "triple"), r.ops(benchmark, "grpc")));
+      goals.add(atLeast(benchmark + " vs Dubbo", 1.5, r.ops(benchmark, "triple"), r.ops(benchmark, "dubbo")));
+    }
+    goals.add(atLeast("getUserAsync vs grpc-java", 1.25, r.ops("getUserAsync", "triple"), r.ops("getUserAsync", "grpc")));
+    goals.add(atLeast("listUserLarge vs grpc-java", 1.2, r.ops("listUserLarge", "triple"), r.ops("listUserLarge", "grpc")));
+    Double grpcStream = r.ops("streamUsers", "grpc");
+    Double dubboStream = r.ops("streamUsers", "dubbo");
+    Double fasterPeer = grpcStream;
+    if (fasterPeer == null || (dubboStream != null && dubboStream > fasterPeer)) {
+      fasterPeer = dubboStream;
+    }
+    goals.add(atLeast("streamUsers vs the faster peer", 1.0, r.ops("streamUsers", "triple"), fasterPeer));
+    goals.add(atMost("getUser p99 vs grpc-java", 0.8,
+        Report.median(r, "getUser", "triple", f -> f.p99), Report.median(r, "getUser", "grpc", f -> f.p99)));
+    goals.add(atMost("getUser client bytes/call vs grpc-java", 0.8,
+        Report.median(r, "getUser", "triple", f -> f.bytesPerCall), Report.median(r, "getUser", "grpc", f -> f.bytesPerCall)));
+    OptionalDouble triple = r.h2loadRate("triple");
+    OptionalDouble netty = r.h2loadRate("netty");
+    goals.add(atLeast("h2load Triple server vs minimal Netty", 0.6,
+        triple.isPresent() ? triple.getAsDouble() : null, netty.isPresent() ? netty.getAsDouble() : null));
+    return goals;
+  }
+
+  private static Goal atLeast(String measure, double target, Double ours, Double theirs) {
+    String goal = String.format(Locale.ROOT, "≥ %.2f×", target);
+    if (ours == null || theirs == null || theirs == 0) {
+      return new Goal(measure, goal, "–", null);
+    }
+    double ratio = ours / theirs;
+    return new Goal(measure, goal, String.format(Locale.ROOT, "%.2f×", ratio), ratio >= target);
+  }
+
+  private static Goal atMost(String measure, double target, Double ours, Double theirs) {
+    String goal = String.format(Locale.ROOT, "≤ %.2f×", target);
+    if (ours == null || theirs == null || theirs == 0) {
+      return new Goal(measure, goal, "–", null);
+    }
+    double ratio = ours / theirs;
+    return new Goal(measure, goal, String.format(Locale.ROOT, "%.2f×", ratio), ratio <= target);
+  }
+}
