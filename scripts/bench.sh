@@ -213,7 +213,7 @@ if [ "$mode" = profile ]; then
     echo "   $out/profile/$side-flamegraph.html; hottest frames (self time):"
     awk '{n=$NF; $NF=""; k=split($0, f, ";"); sub(/ +$/, "", f[k]); self[f[k]]+=n; total+=n}
          END {for (m in self) printf "%6.2f%%  %s\n", 100*self[m]/total, m}' "$out/profile/$side.collapsed" \
-      | sort -rn | head -15 | sed 's/^/     /'
+      | sort -rn | head -15 | sed 's/^/     /' || true
   done < <(find "$out/profile" -name '*.jfr')
   exit 0
 fi

@@ -38,7 +38,22 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   private final int maxInboundMessageSize;
   private final ServerCallContext context;
 
-  /** Set by the start task; read by later tasks on the same serializing executor. */
+  /** Whether a listener class does anything in onComplete; decided once per class. */
+  private static final ClassValue<Boolean> OVERRIDES_ON_COMPLETE = new ClassValue<>() {
+    @Override
+    protected Boolean computeValue(Class<?> type) {
+      try {
+        return type.getMethod("onComplete").getDeclaringClass() != Listener.class;
+      } catch (NoSuchMethodException e) {
+        return true;
+      }
+    }
+  };
+
+  /**
+   * Set by the start task; read by later tasks on the same serializing executor, and by onComplete,
+   * which follows the close that follows the start.
+   */
   private Listener<Q> listener;
 
   // Touched by the thread sending responses, one at a time.
@@ -217,7 +232,12 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public void onMessage(ByteBuf payload, boolean compressed) {
-    callExecutor.execute(() -> deliverMessage(payload, compressed));
+    if (method.type().clientSendsOneMessage()) {
+      // The half-close (or a cancel) follows the one request: the handler gets both in one hand-off.
+      callExecutor.executeLater(() -> deliverMessage(payload, compressed));
+    } else {
+      callExecutor.execute(() -> deliverMessage(payload, compressed));
+    }
   }
 
   private void deliverMessage(ByteBuf payload, boolean compressed) {
@@ -279,6 +299,11 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   @Override
   public void onComplete() {
     cancelDeadline();
+    Listener<Q> current = listener;
+    if (current != null && !OVERRIDES_ON_COMPLETE.get(current.getClass())) {
+      // Nobody listens: waking a worker to run an empty method cost a thread hand-off per call.
+      return;
+    }
     callExecutor.execute(() -> listener.onComplete());
   }
 
