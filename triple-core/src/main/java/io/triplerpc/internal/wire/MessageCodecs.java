@@ -33,7 +33,7 @@ public final class MessageCodecs {
         if (payload.nioBufferCount() == 1) {
           return codec.read(payload.nioBuffer());
         }
-        return codec.read(new ByteBufInputStream(payload));
+        return readContiguous(codec, payload);
       }
       if (encoding == null) {
         throw Status.INTERNAL
@@ -56,6 +56,21 @@ public final class MessageCodecs {
           .withDescription("Could not decode the " + what + " message (" + codec + "): " + e.getMessage())
           .withCause(e)
           .asException();
+    }
+  }
+
+  /**
+   * A message that spans several DATA frames arrives as a composite buffer. Decoders read one flat
+   * array several times faster than a stream over the pieces (protobuf's array decoder against its
+   * stream decoder), and one pooled copy costs far less than the difference.
+   */
+  private static <T> T readContiguous(MessageCodec<T> codec, ByteBuf payload) throws IOException {
+    ByteBuf flat = payload.alloc().heapBuffer(payload.readableBytes());
+    try {
+      flat.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+      return codec.read(flat.nioBuffer());
+    } finally {
+      flat.release();
     }
   }
 

@@ -26,6 +26,7 @@ import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
@@ -39,6 +40,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   private final Http2Headers headers;
   private final int maxInboundMessageSize;
   private final OutboundReadiness readiness = new OutboundReadiness();
+
+  private static final AtomicIntegerFieldUpdater<NettyClientStream> PENDING_REQUESTS =
+      AtomicIntegerFieldUpdater.newUpdater(NettyClientStream.class, "pendingRequests");
+
+  /** Messages requested off the event loop and not yet handed to it. */
+  private volatile int pendingRequests;
+  private final Runnable requestTask = this::takePendingRequests;
 
   // Caller thread, before start.
   private int initialRequest;
@@ -78,8 +86,17 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     }
     if (eventLoop.inEventLoop()) {
       state.request(count);
-    } else {
-      eventLoop.execute(() -> state.request(count));
+    } else if (PENDING_REQUESTS.getAndAdd(this, count) == 0) {
+      // The first request since the last hand-over schedules it; later ones ride along.
+      eventLoop.execute(requestTask);
+    }
+  }
+
+  /** Moves the requests made off the event loop to the deframer, all at once. Event loop. */
+  private void takePendingRequests() {
+    int count = PENDING_REQUESTS.getAndSet(this, 0);
+    if (count > 0) {
+      state.request(count);
     }
   }
 
