@@ -124,6 +124,7 @@ public final class Report {
         put(node, "p999_ms", Results.median(f.p999));
         put(node, "bytes_per_call", Results.median(f.bytesPerCall));
         put(node, "server_cpu_us_per_call", Results.median(f.serverCpuMicros));
+        put(node, "client_cpu_us_per_call", Results.median(f.clientCpuMicros));
         put(node, "write_queue_commands_per_flush", Results.median(f.commandsPerFlush));
         put(node, "write_queue_flushes_per_call", Results.median(f.flushesPerCall));
         node.put("iterations", f.opsPerSecond.size());
@@ -207,10 +208,12 @@ public final class Report {
     }
 
     md.append("\n### Cost per call\n\n");
-    md.append("Client bytes allocated per call (`-prof gc`, the JMH JVM only) and server CPU time per call "
-        + "(utime + stime of the server JVM from `/proc/<pid>/stat` around each iteration).\n\n");
-    md.append("| benchmark | Triple B/call | grpc-java B/call | Dubbo B/call | Triple server µs/call | grpc-java server µs/call | Dubbo server µs/call |\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+    md.append("Client bytes allocated per call (`-prof gc`, the JMH JVM only) and CPU time per call of the "
+        + "server JVM and of the client (JMH) JVM (utime + stime from `/proc/<pid>/stat` around each iteration). "
+        + "Both JVMs share the machine's cores, so their sum bounds the throughput.\n\n");
+    md.append("| benchmark | Triple B/call | grpc-java B/call | Dubbo B/call | Triple server µs | grpc-java server µs | Dubbo server µs "
+        + "| Triple client µs | grpc-java client µs | Dubbo client µs |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (String benchmark : BENCHMARKS) {
       if (!results.jmh.containsKey(benchmark)) {
         continue;
@@ -221,6 +224,9 @@ public final class Report {
       }
       for (String contender : CONTENDERS) {
         md.append(" | ").append(decimal(median(results, benchmark, contender, f -> f.serverCpuMicros)));
+      }
+      for (String contender : CONTENDERS) {
+        md.append(" | ").append(decimal(median(results, benchmark, contender, f -> f.clientCpuMicros)));
       }
       md.append(" |\n");
     }

@@ -39,6 +39,7 @@ final class Results {
     final List<Double> p999 = new ArrayList<>();
     final List<Double> bytesPerCall = new ArrayList<>();
     final List<Double> serverCpuMicros = new ArrayList<>();
+    final List<Double> clientCpuMicros = new ArrayList<>();
     final List<Double> commandsPerFlush = new ArrayList<>();
     final List<Double> flushesPerCall = new ArrayList<>();
 
@@ -101,6 +102,7 @@ final class Results {
         JsonNode secondary = run.path("secondaryMetrics");
         addSecondary(secondary, "gc.alloc.rate.norm", figures.bytesPerCall);
         addSecondary(secondary, "server.cpu", figures.serverCpuMicros);
+        addSecondary(secondary, "client.cpu", figures.clientCpuMicros);
         addSecondary(secondary, "wq.commands.per.flush", figures.commandsPerFlush);
         addSecondary(secondary, "wq.flushes.per.op", figures.flushesPerCall);
       } else {

@@ -14,7 +14,7 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
- * CPU time the server JVM spent per benchmark operation, read from {@code /proc/<pid>/stat} around each
+ * CPU time the server JVM (and, for comparison, this client JVM) spent per benchmark operation, read from {@code /proc/<pid>/stat} around each
  * iteration ({@code -prof io.triplerpc.benchmark.harness.ServerCpuProfiler}). The client's own CPU is
  * not in it: each contender's server runs in a JVM of its own, so this is the server's cost alone.
  *
@@ -28,6 +28,7 @@ public final class ServerCpuProfiler implements InternalProfiler {
   /** The server measured this iteration: the trial's tear-down may close it before afterIteration. */
   private ServerProcess server;
   private long ticksBefore;
+  private long clientTicksBefore;
 
   @Override
   public String getDescription() {
@@ -38,6 +39,7 @@ public final class ServerCpuProfiler implements InternalProfiler {
   public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
     server = ServerProcess.current();
     ticksBefore = server == null ? -1 : server.cpuTicks();
+    clientTicksBefore = cpuTicks(ProcessHandle.current().pid());
   }
 
   @Override
@@ -52,7 +54,12 @@ public final class ServerCpuProfiler implements InternalProfiler {
       return List.of();
     }
     double microsPerOp = (ticks - ticksBefore) * NANOS_PER_TICK / 1000.0 / ops;
-    return List.of(new ScalarResult("server.cpu", microsPerOp, "us/op", AggregationPolicy.AVG));
+    long clientTicks = cpuTicks(ProcessHandle.current().pid());
+    double clientMicrosPerOp = (clientTicks - clientTicksBefore) * NANOS_PER_TICK / 1000.0 / ops;
+    return List.of(
+        new ScalarResult("server.cpu", microsPerOp, "us/op", AggregationPolicy.AVG),
+        // The benchmark JVM's own CPU, JMH's threads included: the client's side of the cost.
+        new ScalarResult("client.cpu", clientMicrosPerOp, "us/op", AggregationPolicy.AVG));
   }
 
   /** utime + stime of the process, in clock ticks, or -1 when it cannot be read. */
