@@ -1,0 +1,114 @@
+package io.triplerpc.benchmark.dubbo;
+
+import io.triplerpc.benchmark.workload.UserFixtures;
+import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
+import io.triplerpc.benchmark.workload.proto.ExistUserRequest;
+import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
+import io.triplerpc.benchmark.workload.proto.GetUserRequest;
+import io.triplerpc.benchmark.workload.proto.ListUserRequest;
+import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
+import io.triplerpc.benchmark.workload.proto.User;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.dubbo.common.stream.StreamObserver;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.RegistryConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+
+/**
+ * Dubbo's server of the benchmark: the service exported over {@code tri} with the bootstrap API, no
+ * registry, QoS off, Dubbo's default thread model, listening on every interface. {@code --port=N} (0: a free port, chosen here since
+ * Dubbo needs a real one); prints {@code LISTENING <port>} once the port accepts connections.
+ */
+public final class DubboUserServer implements DubboUserService {
+
+  @Override
+  public ExistUserResponse existUser(ExistUserRequest request) {
+    return UserFixtures.existUser(request);
+  }
+
+  @Override
+  public CreateUserResponse createUser(User user) {
+    return UserFixtures.createUser(user);
+  }
+
+  @Override
+  public User getUser(GetUserRequest request) {
+    return UserFixtures.getUser(request);
+  }
+
+  @Override
+  public CompletableFuture<User> getUserAsync(GetUserRequest request) {
+    return CompletableFuture.completedFuture(UserFixtures.getUser(request));
+  }
+
+  @Override
+  public Page listUser(ListUserRequest request) {
+    return UserFixtures.listUser(request);
+  }
+
+  @Override
+  public Page listUserLarge(ListUserRequest request) {
+    return UserFixtures.listUserLarge(request);
+  }
+
+  @Override
+  public void streamUsers(StreamUsersRequest request, StreamObserver<User> users) {
+    for (User user : UserFixtures.streamUsers(request)) {
+      users.onNext(user);
+    }
+    users.onCompleted();
+  }
+
+  public static void main(String[] args) throws Exception {
+    int port = 0;
+    for (String arg : args) {
+      if (arg.startsWith("--port=")) {
+        port = Integer.parseInt(arg.substring("--port=".length()));
+      }
+    }
+    if (port == 0) {
+      try (ServerSocket probe = new ServerSocket(0)) {
+        port = probe.getLocalPort();
+      }
+    }
+    ApplicationConfig application = new ApplicationConfig("triple-benchmark-dubbo-server");
+    application.setQosEnable(false);
+    ServiceConfig<DubboUserService> service = new ServiceConfig<>();
+    service.setInterface(DubboUserService.class);
+    service.setRef(new DubboUserServer());
+    // No host: Dubbo's client may rewrite 127.0.0.1 to this machine's address, so the server listens
+    // on every interface (the benchmark only ever connects over loopback).
+    ProtocolConfig protocol = new ProtocolConfig("tri", port);
+    DubboBootstrap bootstrap = DubboBootstrap.getInstance()
+        .application(application)
+        .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
+        .protocol(protocol)
+        .service(service)
+        .start();
+    waitUntilAccepting(port);
+    Runtime.getRuntime().addShutdownHook(new Thread(bootstrap::stop));
+    System.out.println("LISTENING " + port);
+    new CountDownLatch(1).await();
+  }
+
+  private static void waitUntilAccepting(int port) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return;
+      } catch (java.io.IOException e) {
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+    }
+    throw new IllegalStateException("Dubbo did not open port " + port);
+  }
+}

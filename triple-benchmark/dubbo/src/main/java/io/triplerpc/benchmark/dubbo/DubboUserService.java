@@ -1,0 +1,38 @@
+package io.triplerpc.benchmark.dubbo;
+
+import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
+import io.triplerpc.benchmark.workload.proto.ExistUserRequest;
+import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
+import io.triplerpc.benchmark.workload.proto.GetUserRequest;
+import io.triplerpc.benchmark.workload.proto.ListUserRequest;
+import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
+import io.triplerpc.benchmark.workload.proto.User;
+import java.util.concurrent.CompletableFuture;
+import org.apache.dubbo.common.stream.StreamObserver;
+
+/**
+ * The workload as a Dubbo triple interface: protobuf messages in and out, so Dubbo carries them as
+ * plain protobuf, as gRPC does. Served at {@code /io.triplerpc.benchmark.dubbo.DubboUserService/<method>}.
+ */
+public interface DubboUserService {
+
+  ExistUserResponse existUser(ExistUserRequest request);
+
+  CreateUserResponse createUser(User user);
+
+  User getUser(GetUserRequest request);
+
+  Page listUser(ListUserRequest request);
+
+  Page listUserLarge(ListUserRequest request);
+
+  /** Server streaming, in Dubbo's shape: request and response observer, no result. */
+  void streamUsers(StreamUsersRequest request, StreamObserver<User> users);
+
+  /**
+   * getUser without blocking: Dubbo calls a method that returns a future asynchronously (and maps
+   * the {@code Async} suffix to the remote {@code getUser}).
+   */
+  CompletableFuture<User> getUserAsync(GetUserRequest request);
+}
