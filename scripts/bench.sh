@@ -3,12 +3,12 @@
 # Triple's ablation table, and an h2load server ceiling; then writes the results folder and the
 # report (summary table, summary.json, charts).
 #
-#   scripts/bench.sh                 full run (about 90 minutes on 2 cores)
-#   scripts/bench.sh --quick         short iterations, one round (under 15 minutes on 2 cores)
+#   scripts/bench.sh                 full run: 3 rounds (about 2 hours on 2 cores; --rounds 1: 45 minutes)
+#   scripts/bench.sh --quick         one round, short measurements (about 13 minutes on 2 cores)
 #   scripts/bench.sh --profile getUser [--contender triple]
 #                                    one benchmark under async-profiler: client and server flame graphs
 #   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
-#            --no-build, --threads N (sync benchmarks, default 32)
+#            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32)
 set -euo pipefail
 command_line="scripts/bench.sh $*"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +21,7 @@ out=""
 docs=false
 build=true
 threads=32
+rounds_override=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick ;;
@@ -32,6 +33,8 @@ while [ $# -gt 0 ]; do
     --out=*) out="${1#--out=}" ;;
     --docs) docs=true ;;
     --no-build) build=false ;;
+    --rounds) rounds_override="$2"; shift ;;
+    --rounds=*) rounds_override="${1#--rounds=}" ;;
     --threads) threads="$2"; shift ;;
     --threads=*) threads="${1#--threads=}" ;;
     -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
@@ -43,21 +46,26 @@ done
 benchmarks=(existUser createUser getUser listUser listUserLarge streamUsers getUserAsync)
 contenders=(triple grpc dubbo)
 ablations=(flushPerCommand waitForStream callbackPool askChannel)
+# Warm-up is long enough for the JIT of every contender (grpc-java needs the most: about 20 s of
+# 32 threads on 2 cores before its throughput settles); quick mode measures less, not colder.
 if [ "$mode" = quick ]; then
   rounds=1
-  thrpt_opts=(-wi 3 -w 2s -i 3 -r 2s)
-  sample_opts=(-wi 2 -w 2s -i 2 -r 2s)
-  sample_benchmarks=(getUser listUserLarge streamUsers)
-  ablation_benchmarks=(getUser getUserAsync)
+  thrpt_opts=(-wi 2 -w 8s -i 3 -r 2s)
+  sample_opts=(-wi 2 -w 8s -i 2 -r 2s)
+  sample_benchmarks=(getUser)
+  ablation_benchmarks=(getUser)
+  h2load_warmup=10
   h2load_seconds=5
 else
   rounds=3
-  thrpt_opts=(-wi 3 -w 10s -i 3 -r 10s)
+  thrpt_opts=(-wi 3 -w 10s -i 3 -r 5s)
   sample_opts=(-wi 2 -w 10s -i 3 -r 5s)
   sample_benchmarks=(existUser createUser getUser listUser listUserLarge streamUsers)
   ablation_benchmarks=(getUser getUserAsync listUserLarge streamUsers)
+  h2load_warmup=15
   h2load_seconds=10
 fi
+[ -n "$rounds_override" ] && rounds="$rounds_override"
 
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
 server_of() {
@@ -170,7 +178,7 @@ run_h2load() {
         continue
       fi
       echo "-- h2load $name (round $round)"
-      h2load -c 1 -t 1 -m 100 -D 2 -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" > /dev/null 2>&1 || true
+      h2load -c 1 -t 1 -m 100 -D "$h2load_warmup" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" > /dev/null 2>&1 || true
       h2load -c 1 -t 1 -m 100 -D "$h2load_seconds" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" \
         > "$out/raw/h2load-$name-r$round.txt" 2>&1 || true
       grep -E 'finished in' "$out/raw/h2load-$name-r$round.txt" | sed 's/^/   /' || true
