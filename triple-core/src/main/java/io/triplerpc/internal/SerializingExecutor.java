@@ -40,6 +40,13 @@ public final class SerializingExecutor implements Executor, Runnable {
     tasks.add(task);
   }
 
+  /** Starts a drain if tasks queued by {@link #executeLater} wait. */
+  public void flush() {
+    if (!tasks.isEmpty()) {
+      schedule();
+    }
+  }
+
   private void schedule() {
     if (draining.compareAndSet(false, true)) {
       try {

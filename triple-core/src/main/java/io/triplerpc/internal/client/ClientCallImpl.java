@@ -31,6 +31,8 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private final Executor callExecutor;
   /** The caller's own executor when it waits for a single response, else null. */
   private final ThreadlessExecutor threadless;
+  /** The per-call executor over the callback pool, unless the call brought an executor of its own. */
+  private final SerializingExecutor serializing;
   private final int maxInboundMessageSize;
   private final MessageEncoding requestEncoding;
 
@@ -64,6 +66,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     this.threadless = callExecutor instanceof ThreadlessExecutor && method.type().serverSendsOneMessage()
         ? (ThreadlessExecutor) callExecutor
         : null;
+    this.serializing = callExecutor instanceof SerializingExecutor ? (SerializingExecutor) callExecutor : null;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.requestEncoding = encodingOf(options.compression());
   }
@@ -197,7 +200,21 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onMessage(ByteBuf payload, boolean compressed) {
-    executeBeforeClose(() -> deliverMessage(payload, compressed));
+    Runnable delivery = () -> deliverMessage(payload, compressed);
+    if (threadless == null && serializing != null) {
+      // Handed over with the rest of its read in onMessagesDelivered: one wake-up of a callback
+      // thread per read, not per message (a stream of small messages arrives many to a read).
+      serializing.executeLater(delivery);
+    } else {
+      executeBeforeClose(delivery);
+    }
+  }
+
+  @Override
+  public void onMessagesDelivered() {
+    if (serializing != null) {
+      serializing.flush();
+    }
   }
 
   private void deliverMessage(ByteBuf payload, boolean compressed) {

@@ -14,6 +14,13 @@ public interface ClientStreamListener {
   /** One message (without its prefix); the listener owns {@code payload}. */
   void onMessage(ByteBuf payload, boolean compressed);
 
+  /**
+   * Every message of one read (or of one grant of demand) has been passed to {@link #onMessage}: a
+   * listener that queued them without waking anyone may hand them over now, all at once. Follows
+   * one or more {@code onMessage}.
+   */
+  default void onMessagesDelivered() {}
+
   /** The stream ended; the last event. */
   void onClose(Status status, Metadata trailers);
 

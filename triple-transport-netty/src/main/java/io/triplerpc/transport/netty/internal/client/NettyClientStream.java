@@ -157,6 +157,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private Status trailerStatus;
     private Metadata trailers;
     private boolean closed;
+    /** A message was delivered since the last {@link #endDelivery}. */
+    private boolean messagesPending;
 
     /** The create command ran: the stream has its id. */
     void created(int id, Http2LocalFlowController flowController, Channel channel) {
@@ -168,6 +170,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc());
       if (requested > 0) {
         deframer.request(requested);
+        endDelivery();
       }
       listener.onReady();
     }
@@ -186,6 +189,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         requested += count;
       } else if (!closed) {
         deframer.request(count);
+        endDelivery();
         window.flushUpdate();
       }
     }
@@ -265,6 +269,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       deframer.deframe(Unpooled.EMPTY_BUFFER, true);
+      endDelivery();
     }
 
     /** DATA arrived; the bytes are acknowledged to flow control as messages are delivered. */
@@ -279,6 +284,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       deframer.deframe(data, false);
+      endDelivery();
       if (endOfStream && !closed) {
         cancelWithStatus(Status.INTERNAL.withDescription("Server ended the stream on DATA, without trailers"));
       }
@@ -335,7 +341,16 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     @Override
     public void onMessage(ByteBuf payload, boolean compressed) {
+      messagesPending = true;
       listener.onMessage(payload, compressed);
+    }
+
+    /** After every call into the deframer: the messages it delivered go over as one batch. */
+    private void endDelivery() {
+      if (messagesPending) {
+        messagesPending = false;
+        listener.onMessagesDelivered();
+      }
     }
 
     @Override
