@@ -35,6 +35,7 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
+import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -151,6 +152,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       sendData(ctx, (SendDataCommand) msg, promise);
     } else if (msg instanceof SendHeadersCommand) {
       sendHeaders(ctx, (SendHeadersCommand) msg, promise);
+    } else if (msg instanceof SendResponseCommand) {
+      sendResponse(ctx, (SendResponseCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
       cancelStream(ctx, (CancelStreamCommand) msg, promise);
     } else {
@@ -172,6 +175,35 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
       stopClientSending(ctx, stream.id());
     }
+  }
+
+  private void sendResponse(ChannelHandlerContext ctx, SendResponseCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    NettyServerStream.TransportState state = stream.state();
+    if (state.ended()) {
+      command.release();
+      promise.setSuccess();
+      return;
+    }
+    int id = stream.id();
+    if (command.headers() != null) {
+      state.headersWritten(false);
+      // A failure here fails the trailers' write too, which reports it through the command.
+      encoder().writeHeaders(ctx, id, command.headers(), 0, false, ctx.newPromise());
+    }
+    ByteBuf message = command.content();
+    int size = message.readableBytes();
+    ChannelPromise dataWritten = ctx.newPromise();
+    dataWritten.addListener(future -> {
+      if (future.isSuccess()) {
+        stream.onDataSent(size);
+      }
+    });
+    encoder().writeData(ctx, id, message, 0, false, dataWritten);
+    state.headersWritten(true);
+    encoder().writeHeaders(ctx, id, command.trailers(), 0, true, promise);
+    promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
+    stopClientSending(ctx, id);
   }
 
   private void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {

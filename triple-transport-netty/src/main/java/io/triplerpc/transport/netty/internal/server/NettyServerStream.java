@@ -22,6 +22,7 @@ import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
+import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.net.SocketAddress;
@@ -63,6 +64,11 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
   }
 
+  // Written by the thread sending the response (one at a time): a single-message response's headers
+  // and message wait here for its close, to be queued with the trailers as one command.
+  private Http2Headers heldHeaders;
+  private ByteBuf heldMessage;
+
   TransportState state() {
     return state;
   }
@@ -87,13 +93,35 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     }
     headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
     GrpcHttp2Headers.addMetadata(headers, metadata);
+    if (!flush && heldHeaders == null && heldMessage == null) {
+      heldHeaders = headers;
+      return;
+    }
+    releaseHeld();
     writeQueue.enqueue(new SendHeadersCommand(this, headers, false), flush);
   }
 
   @Override
   public void writeMessage(ByteBuf framed, boolean flush) {
     readiness.queued(framed.readableBytes());
+    if (!flush && heldMessage == null) {
+      heldMessage = framed;
+      return;
+    }
+    releaseHeld();
     writeQueue.enqueue(new SendDataCommand(this, framed, false), flush);
+  }
+
+  /** Queues what was held back, as separate commands, ahead of what comes next. */
+  private void releaseHeld() {
+    if (heldHeaders != null) {
+      writeQueue.enqueue(new SendHeadersCommand(this, heldHeaders, false), false);
+      heldHeaders = null;
+    }
+    if (heldMessage != null) {
+      writeQueue.enqueue(new SendDataCommand(this, heldMessage, false), false);
+      heldMessage = null;
+    }
   }
 
   @Override
@@ -106,11 +134,23 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     }
     GrpcHttp2Headers.addStatus(headers, status);
     GrpcHttp2Headers.addMetadata(headers, trailers);
+    if (heldMessage != null) {
+      writeQueue.enqueue(new SendResponseCommand(this, heldHeaders, heldMessage, headers), true);
+      heldHeaders = null;
+      heldMessage = null;
+      return;
+    }
+    releaseHeld();
     writeQueue.enqueue(new SendHeadersCommand(this, headers, true), true);
   }
 
   @Override
   public void cancel(Status status) {
+    if (heldMessage != null) {
+      heldMessage.release();
+      heldMessage = null;
+    }
+    heldHeaders = null;
     writeQueue.enqueue(new CancelStreamCommand(this, status), true);
   }
 
