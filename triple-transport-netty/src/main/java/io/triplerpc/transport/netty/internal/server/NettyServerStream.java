@@ -27,6 +27,7 @@ import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.net.SocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * The server side of one gRPC call on one HTTP/2 stream. Service threads queue commands; the event
@@ -64,10 +65,16 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
   }
 
-  // Written by the thread sending the response (one at a time): a single-message response's headers
-  // and message wait here for its close, to be queued with the trailers as one command.
+  private static final AtomicReferenceFieldUpdater<NettyServerStream, ByteBuf> HELD_MESSAGE =
+      AtomicReferenceFieldUpdater.newUpdater(NettyServerStream.class, ByteBuf.class, "heldMessage");
+  /** In {@link #heldMessage} once the call ended under it: nothing may be held any more. */
+  private static final ByteBuf DISCARDED = Unpooled.unreleasableBuffer(Unpooled.EMPTY_BUFFER);
+
+  // A single-message response's headers and message wait here for its close, to be queued with the
+  // trailers as one command. The headers are the sending thread's alone; the message may also be
+  // taken by the event loop when the call ends first (a client reset), so that it is not lost.
   private Http2Headers heldHeaders;
-  private ByteBuf heldMessage;
+  private volatile ByteBuf heldMessage;
 
   TransportState state() {
     return state;
@@ -104,8 +111,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   @Override
   public void writeMessage(ByteBuf framed, boolean flush) {
     readiness.queued(framed.readableBytes());
-    if (!flush && heldMessage == null) {
-      heldMessage = framed;
+    if (!flush && HELD_MESSAGE.compareAndSet(this, null, framed)) {
       return;
     }
     releaseHeld();
@@ -118,9 +124,26 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       writeQueue.enqueue(new SendHeadersCommand(this, heldHeaders, false), false);
       heldHeaders = null;
     }
-    if (heldMessage != null) {
-      writeQueue.enqueue(new SendDataCommand(this, heldMessage, false), false);
-      heldMessage = null;
+    ByteBuf message = takeHeldMessage();
+    if (message != null) {
+      writeQueue.enqueue(new SendDataCommand(this, message, false), false);
+    }
+  }
+
+  /** The held message, now the caller's, or null. */
+  private ByteBuf takeHeldMessage() {
+    ByteBuf message = heldMessage;
+    if (message == null || message == DISCARDED || !HELD_MESSAGE.compareAndSet(this, message, null)) {
+      return null;
+    }
+    return message;
+  }
+
+  /** The call ended: a message still held is released and no other will be. Event loop. */
+  void discardHeld() {
+    ByteBuf message = HELD_MESSAGE.getAndSet(this, DISCARDED);
+    if (message != null && message != DISCARDED) {
+      message.release();
     }
   }
 
@@ -134,10 +157,10 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     }
     GrpcHttp2Headers.addStatus(headers, status);
     GrpcHttp2Headers.addMetadata(headers, trailers);
-    if (heldMessage != null) {
-      writeQueue.enqueue(new SendResponseCommand(this, heldHeaders, heldMessage, headers), true);
+    ByteBuf message = takeHeldMessage();
+    if (message != null) {
+      writeQueue.enqueue(new SendResponseCommand(this, heldHeaders, message, headers), true);
       heldHeaders = null;
-      heldMessage = null;
       return;
     }
     releaseHeld();
@@ -146,9 +169,9 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
   @Override
   public void cancel(Status status) {
-    if (heldMessage != null) {
-      heldMessage.release();
-      heldMessage = null;
+    ByteBuf message = takeHeldMessage();
+    if (message != null) {
+      message.release();
     }
     heldHeaders = null;
     writeQueue.enqueue(new CancelStreamCommand(this, status), true);
@@ -280,6 +303,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       }
       ended = true;
       deframer.close();
+      discardHeld();
       listener.onCancel(status);
     }
 
