@@ -7,12 +7,17 @@ import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
 import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.User;
+import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.rpc.RpcContext;
 import org.apache.dubbo.rpc.model.ApplicationModel;
 import org.apache.dubbo.rpc.model.FrameworkModel;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,8 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The workload through Dubbo: one reference with a direct {@code tri://} URL (one connection) shared
  * by every JMH thread, timeout 60 s and no retries (a failure must fail, not be retried); the server
- * in a JVM of its own. Each trial has a framework model of its own, destroyed at tear-down, so that
- * several trials can run in one JVM. Every call is made and checked once first.
+ * in a JVM of its own. Each trial builds a Dubbo framework model of its own and destroys it at
+ * tear-down, instead of using Dubbo's process-wide default model, so several trials can run in one
+ * JVM (as with forks(0)). Every call is made and checked once first.
  */
 @State(Scope.Benchmark)
 public class DubboBenchmark {
@@ -35,26 +41,43 @@ public class DubboBenchmark {
   static final int ASYNC_WINDOW = 64;
 
   private ServerProcess server;
+  /** Kills the server should JMH skip the tear-down (it does when a benchmark fails). */
+  private Thread serverKiller;
   private FrameworkModel framework;
   private DubboUserService users;
+  /** The getUserAsync windows of this trial, drained before Dubbo is destroyed. */
+  private final Queue<Window> windows = new ConcurrentLinkedQueue<>();
 
   @Setup(Level.Trial)
   public void start() throws Exception {
     server = ServerProcess.start(DubboUserServer.class.getName());
-    framework = new FrameworkModel();
-    ApplicationModel application = framework.newApplication();
-    ApplicationConfig config = new ApplicationConfig("triple-benchmark-dubbo-client");
-    config.setQosEnable(false);
-    application.getApplicationConfigManager().setApplication(config);
-    ReferenceConfig<DubboUserService> reference = new ReferenceConfig<>(application.newModule());
-    reference.setInterface(DubboUserService.class);
-    reference.setUrl("tri://127.0.0.1:" + server.port());
-    reference.setTimeout(60_000);
-    reference.setRetries(0);
-    users = reference.get();
-    verify();
+    long pid = server.pid();
+    serverKiller = new Thread(() -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy));
+    Runtime.getRuntime().addShutdownHook(serverKiller);
+    try {
+      framework = new FrameworkModel();
+      ApplicationModel application = framework.newApplication();
+      ApplicationConfig config = new ApplicationConfig("triple-benchmark-dubbo-client");
+      config.setQosEnable(false);
+      application.getApplicationConfigManager().setApplication(config);
+      ReferenceConfig<DubboUserService> reference = new ReferenceConfig<>(application.newModule());
+      reference.setInterface(DubboUserService.class);
+      reference.setUrl("tri://127.0.0.1:" + server.port());
+      reference.setTimeout(60_000);
+      reference.setRetries(0);
+      // Connecting includes the HTTP/2 handshake, which Dubbo gives 3 s: too little on a busy machine
+      // with a server JVM that just started.
+      reference.setParameters(Map.of("connect.timeout", "60000"));
+      users = reference.get();
+      verify();
+    } catch (Exception | Error e) {
+      // JMH skips the tear-down of a failed set-up: the server must not outlive it.
+      stop();
+      throw e;
+    }
   }
 
+  /** One call of each kind, answers checked: a broken adapter must not post a score. */
   void verify() throws Exception {
     Check.existUser(existUser());
     Check.createUser(createUser());
@@ -62,13 +85,31 @@ public class DubboBenchmark {
     Check.listUser(listUser());
     Check.listUserLarge(listUserLarge());
     Check.streamUsers(streamUsers());
-    Check.getUser(users.getUserAsync(UserFixtures.GET_USER).get(60, TimeUnit.SECONDS));
+    Check.getUser(getUserAsync().get(60, TimeUnit.SECONDS));
   }
 
   @TearDown(Level.Trial)
   public void stop() throws Exception {
-    framework.destroy();
-    server.close();
+    try {
+      // JMH lets the first thread done with its own window tear the trial down while others may still
+      // have calls in flight; destroyed, Dubbo would never complete them and their drain would hang.
+      for (Window window : windows) {
+        window.await();
+      }
+      windows.clear();
+      if (framework != null) {
+        // Destroys the reference and its connection with the rest of this trial's Dubbo.
+        framework.destroy();
+      }
+    } finally {
+      framework = null;
+      server.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(serverKiller);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook runs anyway; the server is already closed.
+      }
+    }
   }
 
   @Benchmark
@@ -104,23 +145,63 @@ public class DubboBenchmark {
     return observer.done.get(60, TimeUnit.SECONDS);
   }
 
-  /** Per-thread window of non-blocking calls: each invocation waits only for a free slot. */
+  /**
+   * Per-thread window of non-blocking calls: each invocation waits only for a free slot. A failed call
+   * fails the run instead of counting as an operation (Dubbo breaks its connection with a few hundred
+   * calls in flight on it: keep getUserAsync at a few threads).
+   */
   @State(Scope.Thread)
   public static class Window {
     final Semaphore slots = new Semaphore(ASYNC_WINDOW);
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    void completed(Throwable error) {
+      if (error != null) {
+        failure.compareAndSet(null, error);
+      }
+      slots.release();
+    }
+
+    void check() {
+      Throwable error = failure.get();
+      if (error != null) {
+        throw new IllegalStateException("getUserAsync failed", error);
+      }
+    }
+
+    @Setup(Level.Trial)
+    public void register(DubboBenchmark benchmark) {
+      benchmark.windows.add(this);
+    }
+
+    /** Waits until none of this thread's calls is in flight. */
+    void await() throws InterruptedException {
+      if (!slots.tryAcquire(ASYNC_WINDOW, 120, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("getUserAsync calls still in flight after 120 s");
+      }
+      slots.release(ASYNC_WINDOW);
+    }
 
     @TearDown(Level.Iteration)
     public void drain() throws InterruptedException {
-      slots.acquire(ASYNC_WINDOW);
-      slots.release(ASYNC_WINDOW);
+      await();
+      check();
     }
   }
 
   @Benchmark
   public void getUserAsync(Window window) throws InterruptedException {
+    window.check();
     window.slots.acquire();
-    CompletableFuture<User> call = users.getUserAsync(UserFixtures.GET_USER);
-    call.whenComplete((user, error) -> window.slots.release());
+    getUserAsync().whenComplete((user, error) -> window.completed(error));
+  }
+
+  /**
+   * The remote getUser, not blocking: Dubbo's async call returns at once and completes the future
+   * from its response callback.
+   */
+  CompletableFuture<User> getUserAsync() {
+    return RpcContext.getServiceContext().asyncCall(() -> users.getUser(UserFixtures.GET_USER));
   }
 
   private static final class CountingObserver implements StreamObserver<User> {

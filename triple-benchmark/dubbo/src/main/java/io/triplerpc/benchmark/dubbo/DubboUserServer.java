@@ -9,10 +9,10 @@ import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.common.stream.StreamObserver;
@@ -23,9 +23,10 @@ import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 
 /**
- * Dubbo's server of the benchmark: the service exported over {@code tri} with the bootstrap API, no
- * registry, QoS off, Dubbo's default thread model, listening on every interface. {@code --port=N} (0: a free port, chosen here since
- * Dubbo needs a real one); prints {@code LISTENING <port>} once the port accepts connections.
+ * Dubbo's server of the benchmark, run in a JVM of its own: the service exported over {@code tri} with
+ * the bootstrap API, no registry, QoS off, Dubbo's default thread model. {@code --port=N} (0: a free
+ * port, picked here because the harness needs the real one and Dubbo would not report it); prints
+ * {@code LISTENING <port>} once the port accepts connections, then runs until killed.
  */
 public final class DubboUserServer implements DubboUserService {
 
@@ -42,11 +43,6 @@ public final class DubboUserServer implements DubboUserService {
   @Override
   public User getUser(GetUserRequest request) {
     return UserFixtures.getUser(request);
-  }
-
-  @Override
-  public CompletableFuture<User> getUserAsync(GetUserRequest request) {
-    return CompletableFuture.completedFuture(UserFixtures.getUser(request));
   }
 
   @Override
@@ -84,17 +80,16 @@ public final class DubboUserServer implements DubboUserService {
     ServiceConfig<DubboUserService> service = new ServiceConfig<>();
     service.setInterface(DubboUserService.class);
     service.setRef(new DubboUserServer());
-    // No host: Dubbo's client may rewrite 127.0.0.1 to this machine's address, so the server listens
-    // on every interface (the benchmark only ever connects over loopback).
-    ProtocolConfig protocol = new ProtocolConfig("tri", port);
+    // No host: Dubbo's client turns 127.0.0.1 into this machine's address, so the server listens on
+    // every interface (as Dubbo does anyway); the traffic stays on this machine.
     DubboBootstrap bootstrap = DubboBootstrap.getInstance()
         .application(application)
         .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
-        .protocol(protocol)
+        .protocol(new ProtocolConfig("tri", port))
         .service(service)
         .start();
-    waitUntilAccepting(port);
     Runtime.getRuntime().addShutdownHook(new Thread(bootstrap::stop));
+    waitUntilAccepting(port);
     System.out.println("LISTENING " + port);
     new CountDownLatch(1).await();
   }
@@ -105,7 +100,7 @@ public final class DubboUserServer implements DubboUserService {
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
         return;
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         TimeUnit.MILLISECONDS.sleep(50);
       }
     }

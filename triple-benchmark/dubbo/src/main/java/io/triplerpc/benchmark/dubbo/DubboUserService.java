@@ -8,12 +8,16 @@ import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
-import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.common.stream.StreamObserver;
 
 /**
  * The workload as a Dubbo triple interface: protobuf messages in and out, so Dubbo carries them as
  * plain protobuf, as gRPC does. Served at {@code /io.triplerpc.benchmark.dubbo.DubboUserService/<method>}.
+ *
+ * <p>No {@code getUserAsync} here: Dubbo 3.3 sends a method under its Java name (a
+ * {@code CompletableFuture<User> getUserAsync} would be a second remote method, not {@code getUser}),
+ * so the benchmark calls {@code getUser} itself without blocking, through
+ * {@code RpcContext.getServiceContext().asyncCall}.
  */
 public interface DubboUserService {
 
@@ -29,10 +33,4 @@ public interface DubboUserService {
 
   /** Server streaming, in Dubbo's shape: request and response observer, no result. */
   void streamUsers(StreamUsersRequest request, StreamObserver<User> users);
-
-  /**
-   * getUser without blocking: Dubbo calls a method that returns a future asynchronously (and maps
-   * the {@code Async} suffix to the remote {@code getUser}).
-   */
-  CompletableFuture<User> getUserAsync(GetUserRequest request);
 }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -108,23 +109,43 @@ public class TripleBenchmark {
     return observer.done.get(60, TimeUnit.SECONDS);
   }
 
-  /** Per-thread window of non-blocking calls: each invocation waits only for a free slot. */
+  /**
+   * Per-thread window of non-blocking calls: each invocation waits only for a free slot. A failed call
+   * fails the run instead of counting as an operation.
+   */
   @State(Scope.Thread)
   public static class Window {
     final Semaphore slots = new Semaphore(ASYNC_WINDOW);
+    final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    void completed(Throwable error) {
+      if (error != null) {
+        failure.compareAndSet(null, error);
+      }
+      slots.release();
+    }
+
+    void check() {
+      Throwable error = failure.get();
+      if (error != null) {
+        throw new IllegalStateException("getUserAsync failed", error);
+      }
+    }
 
     @TearDown(Level.Iteration)
     public void drain() throws InterruptedException {
       slots.acquire(ASYNC_WINDOW);
       slots.release(ASYNC_WINDOW);
+      check();
     }
   }
 
   @Benchmark
   public void getUserAsync(Window window) throws InterruptedException {
+    window.check();
     window.slots.acquire();
     CompletableFuture<User> call = usersAsync.getUserAsync(UserFixtures.GET_USER);
-    call.whenComplete((user, error) -> window.slots.release());
+    call.whenComplete((user, error) -> window.completed(error));
   }
 
   private static final class CountingObserver implements StreamObserver<User> {
