@@ -1,0 +1,123 @@
+package io.triplerpc.serialization.hessian;
+
+import com.alibaba.com.caucho.hessian.io.Hessian2Input;
+import com.alibaba.com.caucho.hessian.io.Hessian2Output;
+import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.ObjectCodec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Type;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Hessian 2 codec of one declared type. Hessian names every object's class in the stream, so the declared
+ * type is only a hint: it picks the reader of the top-level value and, for collections and maps, of the
+ * elements whose class the stream does not tell ({@code Short} and {@code Byte} travel as {@code int},
+ * {@code Float} as {@code double}, {@code Character} as a one-character string).
+ */
+final class HessianCodec implements ObjectCodec {
+
+  private final Type type;
+  private final Class<?> rawClass;
+  /** The class every non-null value read must be an instance of: the boxed raw class. */
+  private final Class<?> expectedClass;
+  /**
+   * The element class (collections) or key and value classes (maps) hessian must be told, {@code null} for
+   * those it reads right by itself; {@code null} when it needs none.
+   */
+  private final Class<?>[] elementClasses;
+  private final SerializerFactory factory;
+
+  HessianCodec(Type type, SerializerFactory factory) {
+    this.type = type;
+    this.rawClass = Types.rawClass(type);
+    this.expectedClass = Types.boxed(rawClass);
+    this.elementClasses = elementClasses(rawClass, Types.rawTypeArguments(type));
+    this.factory = factory;
+  }
+
+  @Override
+  public Type type() {
+    return type;
+  }
+
+  @Override
+  public void write(Object value, OutputStream out) throws IOException {
+    HessianStreams streams = HessianStreams.current();
+    Hessian2Output output = streams.acquireOutput(factory, out);
+    try {
+      output.writeObject(value);
+      output.flushBuffer();
+    } catch (IOException | RuntimeException e) {
+      // hessian-lite reports a class it cannot write (not Serializable, a lambda, ...) as a RuntimeException.
+      throw new IOException("Cannot write " + describe(value) + " as hessian2: " + e.getMessage(), e);
+    } finally {
+      streams.release(output);
+    }
+  }
+
+  @Override
+  public Object read(InputStream in) throws IOException {
+    HessianStreams streams = HessianStreams.current();
+    Hessian2Input input = streams.acquireInput(factory, in);
+    Object value;
+    boolean trailingBytes;
+    try {
+      value = elementClasses == null ? input.readObject(rawClass) : input.readObject(rawClass, elementClasses);
+      trailingBytes = input.read() != -1;
+    } catch (IOException | RuntimeException e) {
+      // Garbage makes hessian-lite fail in many ways (protocol errors, class casts, indexes out of
+      // bounds, ...); to the caller all of them are malformed input.
+      throw new IOException("Malformed hessian2 " + type.getTypeName() + ": " + e, e);
+    } finally {
+      streams.release(input);
+    }
+    if (trailingBytes) {
+      throw new IOException("Malformed hessian2 " + type.getTypeName() + ": bytes follow the value");
+    }
+    if (value == null) {
+      return rawClass == Optional.class ? Optional.empty() : null;
+    }
+    if (!expectedClass.isInstance(value)) {
+      throw new IOException("Expected hessian2 " + type.getTypeName() + " but read a " + value.getClass().getName()
+          + (value instanceof Map ? " (is the class on the class path and allowed?)" : ""));
+    }
+    return value;
+  }
+
+  @Override
+  public String toString() {
+    return "HessianCodec{" + type.getTypeName() + '}';
+  }
+
+  private static Class<?>[] elementClasses(Class<?> rawClass, Class<?>[] arguments) {
+    boolean collection = Collection.class.isAssignableFrom(rawClass) && arguments.length == 1;
+    boolean map = Map.class.isAssignableFrom(rawClass) && arguments.length == 2;
+    if (!collection && !map) {
+      return null;
+    }
+    boolean any = false;
+    Class<?>[] classes = new Class<?>[arguments.length];
+    for (int i = 0; i < arguments.length; i++) {
+      // hessian-lite reads every element with the reader of a class it is told; that suits only the
+      // basic classes it would otherwise read as another (it cannot read an object that way).
+      if (isNarrowedBasic(arguments[i])) {
+        classes[i] = arguments[i];
+        any = true;
+      }
+    }
+    return any ? classes : null;
+  }
+
+  private static boolean isNarrowedBasic(Class<?> type) {
+    return type == Short.class || type == Byte.class || type == Float.class || type == Character.class;
+  }
+
+  private static String describe(Object value) {
+    return value == null ? "null" : "a " + value.getClass().getName();
+  }
+}

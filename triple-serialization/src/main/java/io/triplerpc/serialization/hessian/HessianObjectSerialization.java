@@ -1,0 +1,70 @@
+package io.triplerpc.serialization.hessian;
+
+import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.triplerpc.serialization.object.ObjectCodec;
+import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.object.ObjectSerializations;
+import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Hessian 2 through Apache Dubbo's hessian-lite: the default serialization of non-protobuf services, and
+ * the one Dubbo's Triple uses by default, so its bytes are what a Dubbo peer reads and writes.
+ *
+ * <p>Over plain hessian-lite it adds {@link java.util.Optional} support and allows classes that are not
+ * {@link java.io.Serializable} (records and POJOs need not declare it); records, enums, {@code java.time},
+ * {@code BigDecimal}, collections and exceptions use hessian-lite's own serializers. Classes a peer names
+ * are loaded through hessian-lite's class factory, which refuses the classes on its deny list.
+ *
+ * <p>Thread-safe. One {@code SerializerFactory} (and its serializer caches) is shared per class loader;
+ * each thread reuses one pair of hessian streams.
+ */
+public final class HessianObjectSerialization implements ObjectSerialization {
+
+  /** Dubbo writes hessian2 as {@code "hessian4"} in its wrappers and reads either. */
+  private static final String WIRE_NAME = "hessian4";
+
+  /**
+   * One factory per class loader, each caching its serializers. A factory holds its loader, so both live as
+   * long as this serialization: an application that discards class loaders uses its own instance.
+   */
+  private final Map<ClassLoader, SerializerFactory> factories = new ConcurrentHashMap<>();
+
+  /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
+  public HessianObjectSerialization() {}
+
+  @Override
+  public String name() {
+    return ObjectSerializations.HESSIAN2;
+  }
+
+  @Override
+  public String wireName() {
+    return WIRE_NAME;
+  }
+
+  @Override
+  public boolean readsWireName(String serializeType) {
+    return WIRE_NAME.equals(serializeType) || ObjectSerializations.HESSIAN2.equals(serializeType);
+  }
+
+  @Override
+  public ObjectCodec codecFor(Type type, ClassLoader classLoader) {
+    return new HessianCodec(type, factory(classLoader == null ? getClass().getClassLoader() : classLoader));
+  }
+
+  private SerializerFactory factory(ClassLoader classLoader) {
+    return factories.computeIfAbsent(classLoader, loader -> {
+      SerializerFactory factory = new SerializerFactory(loader);
+      factory.setAllowNonSerializable(true);
+      factory.addFactory(new OptionalSerializerFactory());
+      return factory;
+    });
+  }
+
+  @Override
+  public String toString() {
+    return "HessianObjectSerialization";
+  }
+}

@@ -1,0 +1,58 @@
+package io.triplerpc.serialization.json;
+
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.ObjectCodec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Type;
+import java.util.Optional;
+
+/** Jackson codec of one declared type: a reader and a writer bound to it once, generics included. */
+final class JsonCodec implements ObjectCodec {
+
+  private final Type type;
+  private final boolean optional;
+  private final ObjectReader reader;
+  private final ObjectWriter writer;
+
+  JsonCodec(Type type, ObjectReader reader, ObjectWriter writer) {
+    this.type = type;
+    this.optional = Types.rawClass(type) == Optional.class;
+    this.reader = reader;
+    this.writer = writer;
+  }
+
+  @Override
+  public Type type() {
+    return type;
+  }
+
+  @Override
+  public void write(Object value, OutputStream out) throws IOException {
+    try {
+      writer.writeValue(out, value);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("Cannot write " + (value == null ? "null" : "a " + value.getClass().getName())
+          + " as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Object read(InputStream in) throws IOException {
+    Object value;
+    try {
+      value = reader.readValue(in);
+    } catch (IOException | RuntimeException e) {
+      throw new IOException("Malformed JSON " + type.getTypeName() + ": " + e.getMessage(), e);
+    }
+    return value == null && optional ? Optional.empty() : value;
+  }
+
+  @Override
+  public String toString() {
+    return "JsonCodec{" + type.getTypeName() + '}';
+  }
+}

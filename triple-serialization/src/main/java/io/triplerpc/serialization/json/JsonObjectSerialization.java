@@ -1,0 +1,103 @@
+package io.triplerpc.serialization.json;
+
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.triplerpc.serialization.object.ObjectCodec;
+import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.object.ObjectSerializations;
+import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * JSON through Jackson, for services that want a readable wire format. On the wrapper's wire it is named
+ * {@code "jackson"}, as Dubbo's Jackson serialization (dubbo-spi-extensions) names its bytes, which this
+ * reads (it writes one JSON value per argument and a newline) and which reads this.
+ *
+ * <p>The mapping aims at the same values hessian carries: fields are properties whatever their access (so
+ * a POJO needs no getters), {@code java.time} values are ISO-8601 strings with their zone kept, {@code
+ * Optional} is its value or {@code null}, {@code BigDecimal} keeps its scale, unknown properties are
+ * ignored, and a subclass declared as its superclass or an exception carries its class in an {@code
+ * "@class"} property (see {@link TypeIdPolicy}); an exception class Jackson cannot construct reads as a
+ * {@link io.triplerpc.serialization.object.RemoteServiceException}. Generic declared types are honoured:
+ * a {@code List<User>} reads {@code User}s. A value declared {@code Object} reads as plain JSON values
+ * (maps, lists, strings, numbers): no class is constructed from a name unless the declared type bounds it.
+ *
+ * <p>Thread-safe; one mapper (and its serializer caches) per class loader.
+ */
+public final class JsonObjectSerialization implements ObjectSerialization {
+
+  private static final String WIRE_NAME = "jackson";
+
+  /** One mapper per class loader; like hessian's factories, each lives as long as this serialization. */
+  private final Map<ClassLoader, ObjectMapper> mappers = new ConcurrentHashMap<>();
+
+  /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
+  public JsonObjectSerialization() {}
+
+  @Override
+  public String name() {
+    return ObjectSerializations.JSON;
+  }
+
+  @Override
+  public String wireName() {
+    return WIRE_NAME;
+  }
+
+  @Override
+  public boolean readsWireName(String serializeType) {
+    return WIRE_NAME.equals(serializeType) || ObjectSerializations.JSON.equals(serializeType);
+  }
+
+  @Override
+  public ObjectCodec codecFor(Type type, ClassLoader classLoader) {
+    ObjectMapper mapper = mapper(classLoader == null ? getClass().getClassLoader() : classLoader);
+    JavaType javaType = mapper.getTypeFactory().constructType(type);
+    return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType));
+  }
+
+  private ObjectMapper mapper(ClassLoader classLoader) {
+    return mappers.computeIfAbsent(classLoader, JsonObjectSerialization::newMapper);
+  }
+
+  /** The mapper every JSON codec of {@code classLoader} shares. */
+  static ObjectMapper newMapper(ClassLoader classLoader) {
+    ObjectMapper mapper = JsonMapper.builder()
+        .typeFactory(TypeFactory.defaultInstance().withClassLoader(classLoader))
+        .addModule(new JavaTimeModule())
+        .addModule(new Jdk8Module())
+        .addModule(new SimpleModule("triple-throwables").setDeserializerModifier(new ThrowableFallback()))
+        .setDefaultTyping(new TypeIdPolicy())
+        .enable(MapperFeature.USE_BASE_TYPE_AS_DEFAULT_IMPL)
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+        .enable(SerializationFeature.WRITE_DATES_WITH_ZONE_ID)
+        .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        // The codec writes into and reads from the caller's stream, which the caller closes.
+        .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+        .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
+        .build();
+    mapper.setVisibility(new FieldVisibility());
+    return mapper;
+  }
+
+  @Override
+  public String toString() {
+    return "JsonObjectSerialization";
+  }
+}

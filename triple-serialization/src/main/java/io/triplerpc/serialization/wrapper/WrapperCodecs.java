@@ -1,0 +1,179 @@
+package io.triplerpc.serialization.wrapper;
+
+import static java.util.Objects.requireNonNull;
+
+import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.ObjectSerialization;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The codecs of one service method whose parameters and result are plain Java types: its argument list,
+ * its result and the exceptions it throws travel in the wrapper messages Apache Dubbo 3's Triple uses for
+ * non-protobuf interfaces, so a Dubbo peer calls and serves the same method.
+ *
+ * <p>On the wire (Dubbo 3.3, {@code dubbo-rpc-triple}'s {@code ReflectionPackableMethod} and
+ * {@code triple_wrapper.proto}):
+ * <ul>
+ *   <li>the request is a {@code TripleRequestWrapper}: {@code serializeType} (1), each argument serialized
+ *       on its own as {@code args} (2), and {@code Class.getName()} of each declared parameter type as
+ *       {@code argTypes} (3); the call's content type is {@code application/grpc+proto};
+ *   <li>the response is a {@code TripleResponseWrapper}: {@code serializeType} (1), the serialized result
+ *       as {@code data} (2), and {@code Class.getName()} of the declared result type as {@code type} (3);
+ *   <li>an exception the service throws is a response too: the wrapper's {@code data} is the serialized
+ *       exception, the response headers carry {@value #EXCEPTION_CODE_HEADER} (non-zero, normally
+ *       {@value #BUSINESS_EXCEPTION_CODE}) and the trailers {@code grpc-status: 0}. Dubbo does this for the
+ *       exceptions the method declares ({@link #declares}); others end the call with a gRPC status.
+ * </ul>
+ *
+ * <p>Built once per method when a service is exported or referred; the codecs are immutable and
+ * thread-safe. Generic parameter and result types keep their type arguments, resolved against the service
+ * interface, so {@code List<User>} reads {@code User}s.
+ */
+public final class WrapperCodecs {
+
+  /**
+   * The response header that marks a response whose message is an exception thrown by the service, not its
+   * result; any value but {@code "0"} means so.
+   */
+  public static final String EXCEPTION_CODE_HEADER = "tri-exception-code";
+
+  /** The {@value #EXCEPTION_CODE_HEADER} value for an exception the service threw (Dubbo's BIZ_EXCEPTION). */
+  public static final int BUSINESS_EXCEPTION_CODE = 3;
+
+  /** The media subtype of the wrappers, which are protobuf messages: Dubbo sends {@code application/grpc+proto}. */
+  public static final String SUBTYPE = "proto";
+
+  private final Method method;
+  private final ObjectSerialization serialization;
+  private final MessageCodec<Object[]> arguments;
+  private final MessageCodec<Object> result;
+  private final MessageCodec<Throwable> exception;
+
+  private WrapperCodecs(Method method, ObjectSerialization serialization, MessageCodec<Object[]> arguments,
+      MessageCodec<Object> result, MessageCodec<Throwable> exception) {
+    this.method = method;
+    this.serialization = serialization;
+    this.arguments = arguments;
+    this.result = result;
+    this.exception = exception;
+  }
+
+  /** The codecs of unary {@code method}, its types seen from the interface that declares it. */
+  public static WrapperCodecs forMethod(Method method, ObjectSerialization serialization) {
+    return forMethod(method.getDeclaringClass(), method, serialization);
+  }
+
+  /**
+   * The codecs of unary {@code method} of {@code service}: {@code R m(A, B, ...)} or
+   * {@code CompletableFuture<R> m(A, B, ...)} (the result is then {@code R}). Type variables of generic
+   * supertypes of {@code service} are resolved, so a {@code UserRepository extends Repository<User>} reads
+   * {@code User}s; classes named on the wire are loaded by {@code service}'s class loader.
+   *
+   * @throws IllegalArgumentException if {@code service} does not have {@code method}
+   */
+  public static WrapperCodecs forMethod(Class<?> service, Method method, ObjectSerialization serialization) {
+    requireNonNull(service, "service");
+    requireNonNull(method, "method");
+    requireNonNull(serialization, "serialization");
+    if (!method.getDeclaringClass().isAssignableFrom(service)) {
+      throw new IllegalArgumentException(service.getName() + " has no method " + method);
+    }
+    String where = service.getName() + "." + method.getName();
+    List<Type> parameters = new ArrayList<>();
+    for (Type parameter : method.getGenericParameterTypes()) {
+      parameters.add(Types.resolve(parameter, service));
+    }
+    Type resultType = Types.resolve(method.getGenericReturnType(), service);
+    if (CompletionStage.class.isAssignableFrom(Types.rawClass(resultType))) {
+      resultType = resultType instanceof ParameterizedType
+          ? ((ParameterizedType) resultType).getActualTypeArguments()[0]
+          : Object.class;
+    }
+    ClassLoader loader = service.getClassLoader();
+    return new WrapperCodecs(method, serialization,
+        new RequestWrapperCodec(where, serialization, loader, parameters),
+        new ResponseWrapperCodec<>(where, serialization, loader, resultType, Object.class, resultType),
+        new ResponseWrapperCodec<>(where, serialization, loader, resultType, Throwable.class, Throwable.class));
+  }
+
+  /**
+   * A request codec for an explicit list of parameter types, for call shapes {@link #forMethod} does not
+   * take apart: each message of a streaming call is a wrapper of one argument, as in Dubbo.
+   *
+   * @param where names the method in error messages
+   */
+  public static MessageCodec<Object[]> requestCodec(
+      String where, ObjectSerialization serialization, ClassLoader classLoader, List<Type> parameterTypes) {
+    return new RequestWrapperCodec(requireNonNull(where, "where"), requireNonNull(serialization, "serialization"),
+        classLoader, List.copyOf(parameterTypes));
+  }
+
+  /** A response codec for an explicit result type, such as the element type of a response stream. */
+  public static MessageCodec<Object> responseCodec(
+      String where, ObjectSerialization serialization, ClassLoader classLoader, Type resultType) {
+    return new ResponseWrapperCodec<>(requireNonNull(where, "where"),
+        requireNonNull(serialization, "serialization"), classLoader, resultType, Object.class, resultType);
+  }
+
+  /** The codec of a method's argument list; {@code null} or an empty array for a method without parameters. */
+  public MessageCodec<Object[]> arguments() {
+    return arguments;
+  }
+
+  /** The codec of the method's result; {@code null} for a {@code void} method. */
+  public MessageCodec<Object> result() {
+    return result;
+  }
+
+  /**
+   * The codec of an exception the service threw, checked or runtime: its class, message, cause chain and
+   * stack trace as far as the serialization carries them (hessian: every field; JSON: class, message,
+   * cause, suppressed exceptions, stack trace and the application fields of the exception class).
+   */
+  public MessageCodec<Throwable> exception() {
+    return exception;
+  }
+
+  /**
+   * Whether {@code thrown} is an instance of an exception type the method's {@code throws} clause names:
+   * those are the exceptions Dubbo 3.3 carries in the response body (others become a gRPC status).
+   */
+  public boolean declares(Throwable thrown) {
+    return Arrays.stream(method.getExceptionTypes()).anyMatch(type -> type.isInstance(thrown));
+  }
+
+  /**
+   * Whether a response whose {@value #EXCEPTION_CODE_HEADER} header is {@code value} (or absent, when
+   * {@code null}) holds an exception rather than a result.
+   */
+  public static boolean isExceptionCode(CharSequence value) {
+    if (value == null) {
+      return false;
+    }
+    String code = value.toString().trim();
+    return !code.isEmpty() && !code.equals("0");
+  }
+
+  /** The method these codecs serve. */
+  public Method method() {
+    return method;
+  }
+
+  /** The serialization of every value. */
+  public ObjectSerialization serialization() {
+    return serialization;
+  }
+
+  @Override
+  public String toString() {
+    return "WrapperCodecs{" + method.getDeclaringClass().getName() + "." + method.getName() + ", "
+        + serialization.name() + '}';
+  }
+}

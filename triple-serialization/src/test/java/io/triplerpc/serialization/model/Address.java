@@ -1,0 +1,4 @@
+package io.triplerpc.serialization.model;
+
+/** A record, not {@code Serializable}. */
+public record Address(String street, String city, int zip) {}
