@@ -1,5 +1,6 @@
 package io.triplerpc.benchmark.dubbo;
 
+import io.triplerpc.benchmark.harness.CallWindow;
 import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
@@ -8,12 +9,8 @@ import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.User;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ReferenceConfig;
@@ -46,7 +43,7 @@ public class DubboBenchmark {
   private FrameworkModel framework;
   private DubboUserService users;
   /** The getUserAsync windows of this trial, drained before Dubbo is destroyed. */
-  private final Queue<Window> windows = new ConcurrentLinkedQueue<>();
+  private final CallWindow.Group windows = new CallWindow.Group();
 
   @Setup(Level.Trial)
   public void start() throws Exception {
@@ -91,12 +88,7 @@ public class DubboBenchmark {
   @TearDown(Level.Trial)
   public void stop() throws Exception {
     try {
-      // JMH lets the first thread done with its own window tear the trial down while others may still
-      // have calls in flight; destroyed, Dubbo would never complete them and their drain would hang.
-      for (Window window : windows) {
-        window.await();
-      }
-      windows.clear();
+      windows.awaitIdle();
       if (framework != null) {
         // Destroys the reference and its connection with the rest of this trial's Dubbo.
         framework.destroy();
@@ -146,27 +138,14 @@ public class DubboBenchmark {
   }
 
   /**
-   * Per-thread window of non-blocking calls: each invocation waits only for a free slot. A failed call
-   * fails the run instead of counting as an operation (Dubbo breaks its connection with a few hundred
-   * calls in flight on it: keep getUserAsync at a few threads).
+   * Per-thread window of non-blocking calls: each invocation waits only for a free slot. Registered
+   * with the trial, whose tear-down waits for every window (Dubbo breaks its connection with a few
+   * hundred calls in flight on it: keep getUserAsync at a few threads).
    */
   @State(Scope.Thread)
-  public static class Window {
-    final Semaphore slots = new Semaphore(ASYNC_WINDOW);
-    final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-    void completed(Throwable error) {
-      if (error != null) {
-        failure.compareAndSet(null, error);
-      }
-      slots.release();
-    }
-
-    void check() {
-      Throwable error = failure.get();
-      if (error != null) {
-        throw new IllegalStateException("getUserAsync failed", error);
-      }
+  public static class Window extends CallWindow {
+    public Window() {
+      super(ASYNC_WINDOW);
     }
 
     @Setup(Level.Trial)
@@ -174,25 +153,15 @@ public class DubboBenchmark {
       benchmark.windows.add(this);
     }
 
-    /** Waits until none of this thread's calls is in flight. */
-    void await() throws InterruptedException {
-      if (!slots.tryAcquire(ASYNC_WINDOW, 120, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("getUserAsync calls still in flight after 120 s");
-      }
-      slots.release(ASYNC_WINDOW);
-    }
-
     @TearDown(Level.Iteration)
-    public void drain() throws InterruptedException {
-      await();
-      check();
+    public void drainIteration() throws InterruptedException {
+      drain();
     }
   }
 
   @Benchmark
   public void getUserAsync(Window window) throws InterruptedException {
-    window.check();
-    window.slots.acquire();
+    window.acquire();
     getUserAsync().whenComplete((user, error) -> window.completed(error));
   }
 

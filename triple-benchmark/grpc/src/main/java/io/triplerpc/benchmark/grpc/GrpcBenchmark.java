@@ -7,6 +7,7 @@ import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import io.triplerpc.benchmark.harness.CallWindow;
 import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
@@ -16,9 +17,7 @@ import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserServiceGrpc;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -36,6 +35,9 @@ public class GrpcBenchmark {
 
   /** Calls in flight per thread in getUserAsync, as in every contender. */
   static final int ASYNC_WINDOW = 64;
+
+  /** The getUserAsync windows of this trial, idle before the client closes. */
+  private final CallWindow.Group windows = new CallWindow.Group();
 
   private ServerProcess server;
   private ManagedChannel channel;
@@ -65,6 +67,7 @@ public class GrpcBenchmark {
 
   @TearDown(Level.Trial)
   public void stop() throws Exception {
+    windows.awaitIdle();
     channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     server.close();
   }
@@ -107,41 +110,27 @@ public class GrpcBenchmark {
     return observer.done.get(60, TimeUnit.SECONDS);
   }
 
-  /**
-   * Per-thread window of non-blocking calls: each invocation waits only for a free slot. A failed call
-   * fails the run instead of counting as an operation.
-   */
+  /** Per-thread window of non-blocking calls: each invocation waits only for a free slot. */
   @State(Scope.Thread)
-  public static class Window {
-    final Semaphore slots = new Semaphore(ASYNC_WINDOW);
-    final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-    void completed(Throwable error) {
-      if (error != null) {
-        failure.compareAndSet(null, error);
-      }
-      slots.release();
+  public static class Window extends CallWindow {
+    public Window() {
+      super(ASYNC_WINDOW);
     }
 
-    void check() {
-      Throwable error = failure.get();
-      if (error != null) {
-        throw new IllegalStateException("getUserAsync failed", error);
-      }
+    @Setup(Level.Trial)
+    public void register(GrpcBenchmark benchmark) {
+      benchmark.windows.add(this);
     }
 
     @TearDown(Level.Iteration)
-    public void drain() throws InterruptedException {
-      slots.acquire(ASYNC_WINDOW);
-      slots.release(ASYNC_WINDOW);
-      check();
+    public void drainIteration() throws InterruptedException {
+      drain();
     }
   }
 
   @Benchmark
   public void getUserAsync(Window window) throws InterruptedException {
-    window.check();
-    window.slots.acquire();
+    window.acquire();
     ListenableFuture<User> call = future.withDeadlineAfter(60, TimeUnit.SECONDS).getUser(UserFixtures.GET_USER);
     Futures.addCallback(call, new FutureCallback<>() {
       @Override

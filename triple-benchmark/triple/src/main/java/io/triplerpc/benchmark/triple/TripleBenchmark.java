@@ -3,6 +3,7 @@ package io.triplerpc.benchmark.triple;
 import io.triplerpc.CallOptions;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
+import io.triplerpc.benchmark.harness.CallWindow;
 import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.harness.WriteStatsProfiler;
 import io.triplerpc.benchmark.workload.UserFixtures;
@@ -13,9 +14,7 @@ import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.User;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -32,6 +31,9 @@ public class TripleBenchmark {
 
   /** Calls in flight per thread in getUserAsync. */
   static final int ASYNC_WINDOW = 64;
+
+  /** The getUserAsync windows of this trial, idle before the client closes. */
+  private final CallWindow.Group windows = new CallWindow.Group();
 
   private ServerProcess server;
   private TripleClient client;
@@ -71,6 +73,7 @@ public class TripleBenchmark {
 
   @TearDown(Level.Trial)
   public void stop() throws Exception {
+    windows.awaitIdle();
     WriteStatsProfiler.source(null, null);
     client.close();
     server.close();
@@ -109,41 +112,27 @@ public class TripleBenchmark {
     return observer.done.get(60, TimeUnit.SECONDS);
   }
 
-  /**
-   * Per-thread window of non-blocking calls: each invocation waits only for a free slot. A failed call
-   * fails the run instead of counting as an operation.
-   */
+  /** Per-thread window of non-blocking calls: each invocation waits only for a free slot. */
   @State(Scope.Thread)
-  public static class Window {
-    final Semaphore slots = new Semaphore(ASYNC_WINDOW);
-    final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-    void completed(Throwable error) {
-      if (error != null) {
-        failure.compareAndSet(null, error);
-      }
-      slots.release();
+  public static class Window extends CallWindow {
+    public Window() {
+      super(ASYNC_WINDOW);
     }
 
-    void check() {
-      Throwable error = failure.get();
-      if (error != null) {
-        throw new IllegalStateException("getUserAsync failed", error);
-      }
+    @Setup(Level.Trial)
+    public void register(TripleBenchmark benchmark) {
+      benchmark.windows.add(this);
     }
 
     @TearDown(Level.Iteration)
-    public void drain() throws InterruptedException {
-      slots.acquire(ASYNC_WINDOW);
-      slots.release(ASYNC_WINDOW);
-      check();
+    public void drainIteration() throws InterruptedException {
+      drain();
     }
   }
 
   @Benchmark
   public void getUserAsync(Window window) throws InterruptedException {
-    window.check();
-    window.slots.acquire();
+    window.acquire();
     CompletableFuture<User> call = usersAsync.getUserAsync(UserFixtures.GET_USER);
     call.whenComplete((user, error) -> window.completed(error));
   }

@@ -51,6 +51,9 @@ public final class ServerProcess implements AutoCloseable {
         while ((line = lines.readLine()) != null) {
           if (line.startsWith("LISTENING ")) {
             port.complete(Integer.parseInt(line.substring("LISTENING ".length()).trim()));
+          } else {
+            // The server's own complaints explain a failed call on this side.
+            System.err.println("[server] " + line);
           }
         }
       } catch (IOException e) {
