@@ -240,6 +240,8 @@ for round in $(seq 1 "$rounds"); do
   done
   echo "== ablations (round $round)"
   for bench in "${ablation_benchmarks[@]}"; do
+    # All on again, right before the ablations: the machine's speed drifts over a long run.
+    run_jmh triple "triple-allOn" "$bench" thrpt "$round" "${thrpt_opts[@]}"
     for a in "${ablations[@]}"; do
       jvm_extra="-Dio.triplerpc.ablation.$a=true"
       run_jmh triple "triple-$a" "$bench" thrpt "$round" "${thrpt_opts[@]}"

@@ -98,7 +98,7 @@ final class Charts {
     List<String> benchmarks = new ArrayList<>();
     for (String benchmark : Report.BENCHMARKS) {
       boolean any = Report.ABLATIONS.stream().anyMatch(a -> results.ops(benchmark, "triple-" + a) != null);
-      if (any && results.ops(benchmark, "triple") != null) {
+      if (any && Report.ablationBase(results, benchmark) != null) {
         benchmarks.add(benchmark);
       }
     }
@@ -112,7 +112,11 @@ final class Charts {
       List<Double> ratios = new ArrayList<>();
       for (String benchmark : benchmarks) {
         Double ops = results.ops(benchmark, variant);
-        ratios.add(ops == null ? 0.0 : ops / results.ops(benchmark, "triple"));
+        Double base = Report.ablationBase(results, benchmark);
+        if (variant.equals("triple")) {
+          ops = base;
+        }
+        ratios.add(ops == null ? 0.0 : ops / base);
       }
       String name = variant.equals("triple") ? "all on" : variant.substring("triple-".length()) + " off";
       chart.addSeries(name, benchmarks, ratios);
