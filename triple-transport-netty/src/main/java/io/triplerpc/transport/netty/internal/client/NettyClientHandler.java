@@ -3,13 +3,11 @@ package io.triplerpc.transport.netty.internal.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -72,10 +70,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   static NettyClientHandler create(ClientConnection owner, TransportOptions options) {
-    Http2Connection connection = new DefaultHttp2Connection(false);
-    // The connection window refills as bytes arrive; each stream's window only as its messages are
-    // read, so a slow reader stalls its own stream and never the connection.
-    connection.local().flowController(new DefaultHttp2LocalFlowController(connection, 0.5f, true));
+    Http2Connection connection = newConnection(false);
     DefaultHttp2FrameReader reader =
         new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
     Http2ConnectionEncoder encoder =

@@ -3,14 +3,12 @@ package io.triplerpc.transport.netty.internal.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -88,8 +86,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   static NettyServerHandler create(
       ServerTransportListener listener, TransportOptions options, NettyServerTransport transport) {
-    Http2Connection connection = new DefaultHttp2Connection(true);
-    connection.local().flowController(new DefaultHttp2LocalFlowController(connection, 0.5f, true));
+    Http2Connection connection = newConnection(true);
     DefaultHttp2FrameReader reader =
         new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
     Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
