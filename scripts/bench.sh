@@ -4,7 +4,7 @@
 # report (summary table, summary.json, charts).
 #
 #   scripts/bench.sh                 full run: 3 rounds (about 2 hours on 2 cores; --rounds 1: 45 minutes)
-#   scripts/bench.sh --quick         one round, short measurements (about 13 minutes on 2 cores)
+#   scripts/bench.sh --quick         one round, short measurements (about 14 minutes on 2 cores)
 #   scripts/bench.sh --profile getUser [--contender triple]
 #                                    one benchmark under async-profiler: client and server flame graphs
 #   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
@@ -46,15 +46,16 @@ done
 benchmarks=(existUser createUser getUser listUser listUserLarge streamUsers getUserAsync)
 contenders=(triple grpc dubbo)
 ablations=(flushPerCommand waitForStream callbackPool askChannel)
-# Warm-up is long enough for the JIT of every contender (grpc-java needs the most: about 20 s of
-# 32 threads on 2 cores before its throughput settles); quick mode measures less, not colder.
+# The full run's warm-up is long enough for the JIT of every contender (grpc-java needs the most:
+# about 20 s of 32 threads on 2 cores before its throughput settles). Quick mode fits in 15 minutes
+# and is colder: its figures flatter the contender that warms up fastest; publish full runs only.
 if [ "$mode" = quick ]; then
   rounds=1
-  thrpt_opts=(-wi 2 -w 8s -i 3 -r 2s)
-  sample_opts=(-wi 2 -w 8s -i 2 -r 2s)
+  thrpt_opts=(-wi 2 -w 6s -i 3 -r 2s)
+  sample_opts=(-wi 2 -w 6s -i 2 -r 2s)
   sample_benchmarks=(getUser)
   ablation_benchmarks=(getUser)
-  h2load_warmup=10
+  h2load_warmup=6
   h2load_seconds=5
 else
   rounds=3
