@@ -1,5 +1,6 @@
 package io.triplerpc;
 
+import io.triplerpc.internal.health.HealthService;
 import io.triplerpc.internal.server.ServerDispatcher;
 import io.triplerpc.internal.server.ServerMethodDefinition;
 import io.triplerpc.internal.server.ServiceAdapters;
@@ -11,9 +12,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -45,16 +48,27 @@ public final class TripleServer {
   private final List<ServerInterceptor> interceptors;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
+  private final HealthStatusManager health = new HealthStatusManager();
   private volatile ServerTransport transport;
 
   private TripleServer(Builder builder) {
     this.bindAddress = new InetSocketAddress(builder.host, builder.port);
     this.options = builder.transportOptions();
-    this.definitions = List.copyOf(builder.definitions);
+    List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(builder.definitions);
+    Set<String> served = new LinkedHashSet<>();
+    all.forEach(definition -> served.add(definition.method().serviceName()));
+    if (!served.contains(HEALTH_SERVICE)) {
+      all.addAll(ServiceAdapters.definitions(HealthService.class, health.service()));
+    }
+    this.definitions = List.copyOf(all);
+    health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
+    served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
     this.interceptors = List.copyOf(builder.interceptors);
     this.ownedExecutor = builder.executor == null ? newServiceExecutor() : null;
     this.executor = builder.executor != null ? builder.executor : ownedExecutor;
   }
+
+  private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
 
   /** A builder serving on all interfaces at a port chosen by the system, until set. */
   public static Builder builder() {
@@ -88,6 +102,14 @@ public final class TripleServer {
     return this;
   }
 
+  /**
+   * The serving status reported by the built-in health service ({@code grpc.health.v1.Health}): the
+   * server ({@code ""}) and each service start SERVING.
+   */
+  public HealthStatusManager health() {
+    return health;
+  }
+
   /** The port the server listens on (the real one when 0 was asked for). */
   public int port() {
     return started().localAddress().getPort();
@@ -103,6 +125,7 @@ public final class TripleServer {
    * closes when its last call ends. Never blocks.
    */
   public void shutdown() {
+    health.enterTerminalState();
     ServerTransport t = transport;
     if (t != null) {
       t.shutdown();
@@ -111,6 +134,7 @@ public final class TripleServer {
 
   /** Closes every connection at once; calls in flight are cancelled. Never blocks. */
   public void shutdownNow() {
+    health.enterTerminalState();
     ServerTransport t = transport;
     if (t != null) {
       t.shutdownNow();
