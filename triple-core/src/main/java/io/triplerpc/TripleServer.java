@@ -1,6 +1,10 @@
 package io.triplerpc;
 
 import io.triplerpc.internal.health.HealthService;
+import io.triplerpc.internal.reflection.DescriptorIndex;
+import io.triplerpc.internal.reflection.ReflectionServiceImpl;
+import io.triplerpc.internal.reflection.ReflectionV1AlphaService;
+import io.triplerpc.internal.reflection.ReflectionV1Service;
 import io.triplerpc.internal.server.ServerDispatcher;
 import io.triplerpc.internal.server.ServerMethodDefinition;
 import io.triplerpc.internal.server.ServiceAdapters;
@@ -24,6 +28,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
  * Serves {@link TripleService} implementations over gRPC on one port.
@@ -36,6 +41,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *     .start();
  * server.awaitTermination();
  * }</pre>
+ *
+ * <p>Every server also serves gRPC's health service ({@code grpc.health.v1.Health}, see
+ * {@link #health()}) and server reflection ({@code grpc.reflection.v1} and {@code v1alpha}), which
+ * describes each service whose messages are protobuf messages, so {@code grpcurl} needs no .proto
+ * file.
  *
  * <p>Thread-safe. {@link #shutdown()} drains gracefully: GOAWAY goes out, calls in flight finish,
  * then connections close.
@@ -60,6 +70,13 @@ public final class TripleServer {
     if (!served.contains(HEALTH_SERVICE)) {
       all.addAll(ServiceAdapters.definitions(HealthService.class, health.service()));
     }
+    if (!served.contains(REFLECTION_V1) && !served.contains(REFLECTION_V1ALPHA)) {
+      List<ServerMethodDefinition<?, ?>> described = all;
+      ReflectionServiceImpl reflection = new ReflectionServiceImpl(() -> DescriptorIndex.of(
+          described.stream().map(ServerMethodDefinition::method).collect(Collectors.toList())));
+      all.addAll(ServiceAdapters.definitions(ReflectionV1Service.class, reflection));
+      all.addAll(ServiceAdapters.definitions(ReflectionV1AlphaService.class, reflection.v1alpha()));
+    }
     this.definitions = List.copyOf(all);
     health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
     served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
@@ -69,6 +86,8 @@ public final class TripleServer {
   }
 
   private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
+  private static final String REFLECTION_V1 = "grpc.reflection.v1.ServerReflection";
+  private static final String REFLECTION_V1ALPHA = "grpc.reflection.v1alpha.ServerReflection";
 
   /** A builder serving on all interfaces at a port chosen by the system, until set. */
   public static Builder builder() {

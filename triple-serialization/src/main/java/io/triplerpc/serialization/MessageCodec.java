@@ -18,6 +18,15 @@ public interface MessageCodec<T> {
   String subtype();
 
   /**
+   * The class of the messages this codec reads and writes, when they are of one class (a generated
+   * protobuf message, say), else null. Server reflection describes the methods whose codecs name a
+   * protobuf message class.
+   */
+  default Class<?> messageType() {
+    return null;
+  }
+
+  /**
    * Returns the exact number of bytes {@link #write(Object, ByteBuffer)} will produce for {@code value},
    * or {@code -1} when it cannot be known without serializing (then {@link #write(Object, OutputStream)}
    * is used).

@@ -31,6 +31,11 @@ final class ProtobufCodec<T> implements MessageCodec<T> {
   }
 
   @Override
+  public Class<?> messageType() {
+    return type;
+  }
+
+  @Override
   public int serializedSize(T value) {
     return ((MessageLite) value).getSerializedSize();
   }
