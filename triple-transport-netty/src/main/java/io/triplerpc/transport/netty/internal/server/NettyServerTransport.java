@@ -72,21 +72,7 @@ final class NettyServerTransport implements ServerTransport {
           @Override
           protected void initChannel(Channel channel) {
             self[0].connections.add(channel);
-            // The first bytes decide: the HTTP/2 preface puts the HTTP/2 handler alone in the pipeline;
-            // anything else is HTTP/1.1, which may upgrade to h2c (then the same handler takes over).
-            NettyServerHandler http2 = NettyServerHandler.create(listener, options, self[0]);
-            HttpServerCodec http1Codec = new HttpServerCodec(
-                HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
-                HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE);
-            HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1Codec,
-                protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-                    ? new Http2ServerUpgradeCodec(http2) : null,
-                options.maxInboundMessageSize());
-            channel.pipeline()
-                .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
-                .addLast(Http1ServerHandler.AGGREGATOR_NAME,
-                    new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
-                .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
+            self[0].initConnection(channel, listener, options);
           }
         });
     ChannelFuture bind = bootstrap.bind(address);
@@ -107,6 +93,27 @@ final class NettyServerTransport implements ServerTransport {
     self[0] = transport;
     log.info("Triple server listening on {} ({})", transport.localAddress(), EventLoops.epoll() ? "epoll" : "nio");
     return transport;
+  }
+
+  /**
+   * The pipeline of a new connection, before its first bytes. The first bytes decide: the HTTP/2
+   * preface leaves the HTTP/2 handler alone in the pipeline; anything else is HTTP/1.1, which may
+   * upgrade to h2c (then the same handler takes over and the HTTP/1.1 handlers leave).
+   */
+  void initConnection(Channel channel, ServerTransportListener listener, TransportOptions options) {
+    NettyServerHandler http2 = NettyServerHandler.create(listener, options, this);
+    HttpServerCodec http1Codec = new HttpServerCodec(
+        HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
+        HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE);
+    HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1Codec,
+        protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+            ? new Http2ServerUpgradeCodec(http2) : null,
+        options.maxInboundMessageSize());
+    channel.pipeline()
+        .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
+        .addLast(Http1ServerHandler.AGGREGATOR_NAME,
+            new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
+        .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
   }
 
   boolean isShuttingDown() {
