@@ -155,6 +155,25 @@ class CurlHttpUnaryTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
+  void emptyJsonBodyIs400AndEmptyObjectIsTheDefaultMessage(String version) throws Exception {
+    Answer empty = post(version, ECHO, "application/json", "");
+    assertEquals(400, empty.status(), empty::toString);
+    assertTrue(empty.body().startsWith("{\"code\":\"INVALID_ARGUMENT\""), empty::body);
+    Answer object = post(version, ECHO, "application/json", "{}", "-H", "x-echo: empty");
+    assertEquals(200, object.status(), object::toString);
+    assertEquals("{\"detail\":\"empty\"}", object.body());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
+  void grpcTimeoutIsTheCallsDeadline(String version) throws Exception {
+    Answer answer = post(version, ECHO, "application/json", "{\"delayMillis\":\"5000\"}", "-H", "grpc-timeout: 200m");
+    assertEquals(504, answer.status(), answer::toString);
+    assertTrue(answer.body().startsWith("{\"code\":\"DEADLINE_EXCEEDED\",\"status\":4,"), answer::body);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
   void unknownMethodIs404(String version) throws Exception {
     Answer answer = post(version, "/triple.test.EchoService/nope", "application/json", "{}");
     assertEquals(404, answer.status(), answer::toString);
