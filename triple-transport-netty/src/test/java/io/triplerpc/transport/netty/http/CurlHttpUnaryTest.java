@@ -182,7 +182,7 @@ class CurlHttpUnaryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
+  @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge", "--http2"})
   void oversizedBodyIs413(String version) throws Exception {
     String big = "{\"message\":\"" + "x".repeat(MAX_MESSAGE) + "\"}";
     Answer answer = post(version, ECHO, "application/json", big);

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.triplerpc.Metadata;
@@ -197,23 +198,41 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-      boolean keepAlive = HttpUtil.isKeepAlive(oversized) && HttpUtil.isContentLengthSet(oversized)
-          && !(oversized instanceof FullHttpRequest);
-      Status status = Status.RESOURCE_EXHAUSTED.withDescription(
-          "Request body larger than the server's maximum message size of " + maxContentLength() + " bytes");
-      ByteBuf body = ctx.alloc().buffer();
-      body.writeCharSequence(HttpUnary.errorBody(status), StandardCharsets.UTF_8);
-      FullHttpResponse response =
-          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body);
-      response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpUnary.APPLICATION_JSON_UTF8);
-      response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-      if (!keepAlive) {
-        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-      }
-      ChannelFuture written = ctx.writeAndFlush(response);
-      if (!keepAlive) {
-        written.addListener(ChannelFutureListener.CLOSE);
-      }
+      answerOversized(ctx, oversized, maxContentLength());
+    }
+  }
+
+  /** The h2c upgrade handler, with the same answer to an oversized upgrade request. */
+  static final class UpgradeHandler extends HttpServerUpgradeHandler {
+
+    UpgradeHandler(SourceCodec sourceCodec, UpgradeCodecFactory upgradeCodecFactory, int maxContentLength) {
+      super(sourceCodec, upgradeCodecFactory, maxContentLength);
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      answerOversized(ctx, oversized, maxContentLength());
+    }
+  }
+
+  /** 413 with the JSON error body; the connection stays only if the rest of the body can be skipped. */
+  private static void answerOversized(ChannelHandlerContext ctx, HttpMessage oversized, int maxContentLength) {
+    boolean keepAlive = HttpUtil.isKeepAlive(oversized) && HttpUtil.isContentLengthSet(oversized)
+        && !(oversized instanceof FullHttpRequest);
+    Status status = Status.RESOURCE_EXHAUSTED.withDescription(
+        "Request body larger than the server's maximum message size of " + maxContentLength + " bytes");
+    ByteBuf body = ctx.alloc().buffer();
+    body.writeCharSequence(HttpUnary.errorBody(status), StandardCharsets.UTF_8);
+    FullHttpResponse response =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body);
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpUnary.APPLICATION_JSON_UTF8);
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    if (!keepAlive) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+    ChannelFuture written = ctx.writeAndFlush(response);
+    if (!keepAlive) {
+      written.addListener(ChannelFutureListener.CLOSE);
     }
   }
 }

@@ -105,7 +105,7 @@ final class NettyServerTransport implements ServerTransport {
     HttpServerCodec http1Codec = new HttpServerCodec(
         HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
         HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE);
-    HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1Codec,
+    HttpServerUpgradeHandler upgrade = new Http1ServerHandler.UpgradeHandler(http1Codec,
         protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
             ? new Http2ServerUpgradeCodec(http2) : null,
         options.maxInboundMessageSize());
