@@ -51,4 +51,13 @@ public interface MessageCodec<T> {
   default T read(ByteBuffer source) throws IOException {
     return read(new ByteBufferInputStream(source));
   }
+
+  /**
+   * The codec of the same type for another media subtype, such as {@code "json"} for an HTTP unary
+   * call with a JSON body, or null if this type has no such encoding. Called once per method when a
+   * server starts, never per call; the default knows only its own subtype.
+   */
+  default MessageCodec<T> withSubtype(String subtype) {
+    return subtype().equals(subtype) ? this : null;
+  }
 }

@@ -3,6 +3,8 @@ package io.triplerpc.internal.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.MethodType;
 import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.Status;
@@ -10,6 +12,7 @@ import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
+import io.triplerpc.serialization.MessageCodec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +24,14 @@ import java.util.concurrent.Executor;
  */
 public final class ServerDispatcher implements ServerTransportListener {
 
+  private static final String[] HTTP_SUBTYPES = {"json", "proto"};
+
   private final Map<AsciiString, ServerMethodDefinition<?, ?>> methods;
+  /**
+   * Per HTTP unary body subtype, each method that can take it, its descriptor's codecs swapped for
+   * that subtype's and its handler chain the same as for gRPC.
+   */
+  private final Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> httpMethods;
   private final Executor executor;
   private final int maxInboundMessageSize;
 
@@ -31,14 +41,22 @@ public final class ServerDispatcher implements ServerTransportListener {
       Executor executor,
       int maxInboundMessageSize) {
     Map<AsciiString, ServerMethodDefinition<?, ?>> map = new HashMap<>();
+    Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> http = new HashMap<>();
     for (ServerMethodDefinition<?, ?> definition : definitions) {
       ServerMethodDefinition<?, ?> intercepted = intercept(definition, interceptors);
       AsciiString path = AsciiString.of(definition.method().path());
       if (map.put(path, intercepted) != null) {
         throw new IllegalArgumentException("Two services serve " + path);
       }
+      for (String subtype : HTTP_SUBTYPES) {
+        ServerMethodDefinition<?, ?> swapped = withCodecsFor(intercepted, subtype);
+        if (swapped != null) {
+          http.computeIfAbsent(subtype, s -> new HashMap<>()).put(path, swapped);
+        }
+      }
     }
     this.methods = map;
+    this.httpMethods = http;
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
   }
@@ -54,6 +72,20 @@ public final class ServerDispatcher implements ServerTransportListener {
     return new ServerMethodDefinition<>(definition.method(), handler);
   }
 
+  /** The definition with codecs for an HTTP unary body of {@code subtype}, or null if its types have none. */
+  private static <Q, R> ServerMethodDefinition<Q, R> withCodecsFor(
+      ServerMethodDefinition<Q, R> definition, String subtype) {
+    MethodDescriptor<Q, R> method = definition.method();
+    MessageCodec<Q> requestCodec = method.requestCodec().withSubtype(subtype);
+    MessageCodec<R> responseCodec = method.responseCodec().withSubtype(subtype);
+    if (requestCodec == null || responseCodec == null) {
+      return null;
+    }
+    MethodDescriptor<Q, R> swapped = MethodDescriptor.of(
+        method.serviceName(), method.methodName(), method.type(), requestCodec, responseCodec, method.isIdempotent());
+    return new ServerMethodDefinition<>(swapped, definition.handler());
+  }
+
   /** Whether a method is served at {@code path}. */
   public boolean hasMethod(CharSequence path) {
     return methods.containsKey(AsciiString.of(path));
@@ -63,12 +95,39 @@ public final class ServerDispatcher implements ServerTransportListener {
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
     ServerMethodDefinition<?, ?> definition = methods.get(AsciiString.of(request.path()));
     if (definition == null) {
-      CharSequence path = request.path();
-      String name = path.length() > 0 && path.charAt(0) == '/' ? path.subSequence(1, path.length()).toString() : path.toString();
-      stream.close(Status.UNIMPLEMENTED.withDescription("Method not found: " + name), new Metadata());
-      return IgnoringListener.INSTANCE;
+      return reject(stream, Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())));
+    }
+    if (request.httpSubtype() != null) {
+      return startHttpUnary(definition, stream, request);
     }
     return start(definition, stream, request);
+  }
+
+  /** An HTTP unary call: the same handler chain and executor as gRPC, with the body's codecs. */
+  private ServerStreamListener startHttpUnary(
+      ServerMethodDefinition<?, ?> grpcDefinition, ServerStream stream, InboundRequest request) {
+    MethodType type = grpcDefinition.method().type();
+    if (!type.clientSendsOneMessage() || !type.serverSendsOneMessage()) {
+      return reject(stream, Status.FAILED_PRECONDITION.withDescription(
+          grpcDefinition.method().fullMethodName() + " is a " + type
+              + " method: streaming needs gRPC or gRPC-Web; HTTP unary (JSON or proto bodies) serves unary methods only"));
+    }
+    Map<AsciiString, ServerMethodDefinition<?, ?>> bySubtype = httpMethods.get(request.httpSubtype());
+    ServerMethodDefinition<?, ?> definition = bySubtype == null ? null : bySubtype.get(AsciiString.of(request.path()));
+    if (definition == null) {
+      return reject(stream, Status.INVALID_ARGUMENT.withDescription(
+          grpcDefinition.method().fullMethodName() + " does not take application/" + request.httpSubtype() + " bodies"));
+    }
+    return start(definition, stream, request);
+  }
+
+  private static ServerStreamListener reject(ServerStream stream, Status status) {
+    stream.close(status, new Metadata());
+    return IgnoringListener.INSTANCE;
+  }
+
+  private static String methodName(CharSequence path) {
+    return path.length() > 0 && path.charAt(0) == '/' ? path.subSequence(1, path.length()).toString() : path.toString();
   }
 
   private <Q, R> ServerStreamListener start(

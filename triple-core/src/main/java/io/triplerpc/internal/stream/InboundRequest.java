@@ -11,10 +11,21 @@ import io.triplerpc.internal.wire.MessageEncoding;
  * @param timeoutNanos the client's {@code grpc-timeout}, or 0 for none
  * @param requestEncoding how the client compresses its messages, or null
  * @param acceptEncoding the client's {@code grpc-accept-encoding}, or null
+ * @param httpSubtype null for a gRPC call; for an HTTP unary call, the codec subtype of its unframed
+ *     body ({@code "json"} or {@code "proto"}), which the server decodes and encodes with
  */
 public record InboundRequest(
     CharSequence path,
     Metadata headers,
     long timeoutNanos,
     MessageEncoding requestEncoding,
-    CharSequence acceptEncoding) {}
+    CharSequence acceptEncoding,
+    String httpSubtype) {
+
+  /** A gRPC call. */
+  public InboundRequest(
+      CharSequence path, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding,
+      CharSequence acceptEncoding) {
+    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null);
+  }
+}

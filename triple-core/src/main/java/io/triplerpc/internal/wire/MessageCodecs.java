@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
+import io.triplerpc.serialization.MalformedMessageException;
 import io.triplerpc.serialization.MessageCodec;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -46,6 +47,9 @@ public final class MessageCodecs {
       }
     } catch (StatusException e) {
       throw e;
+    } catch (MalformedMessageException e) {
+      // A text format the client wrote by hand (JSON): its mistake, said as such.
+      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).withCause(e).asException();
     } catch (IOException | RuntimeException e) {
       for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
         if (cause instanceof StatusException) {

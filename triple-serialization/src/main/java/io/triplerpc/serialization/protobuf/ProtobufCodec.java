@@ -3,6 +3,7 @@ package io.triplerpc.serialization.protobuf;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.ExtensionRegistryLite;
+import com.google.protobuf.Message;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
 import io.triplerpc.serialization.MessageCodec;
@@ -18,10 +19,12 @@ import java.nio.ByteBuffer;
 final class ProtobufCodec<T> implements MessageCodec<T> {
 
   private final Class<T> type;
+  private final MessageLite defaultInstance;
   private final Parser<? extends MessageLite> parser;
 
   ProtobufCodec(Class<T> type, MessageLite defaultInstance) {
     this.type = type;
+    this.defaultInstance = defaultInstance;
     this.parser = defaultInstance.getParserForType();
   }
 
@@ -66,6 +69,15 @@ final class ProtobufCodec<T> implements MessageCodec<T> {
     input.setSizeLimit(Integer.MAX_VALUE);
     MessageLite message = parser.parseFrom(input, ExtensionRegistryLite.getEmptyRegistry());
     return type.cast(message);
+  }
+
+  /** {@code "json"}: protobuf's canonical JSON mapping, for full-runtime messages (lite ones have no descriptors). */
+  @Override
+  public MessageCodec<T> withSubtype(String subtype) {
+    if (ProtobufJsonCodec.SUBTYPE.equals(subtype) && defaultInstance instanceof Message) {
+      return new ProtobufJsonCodec<>(type, (Message) defaultInstance);
+    }
+    return MessageCodec.super.withSubtype(subtype);
   }
 
   @Override

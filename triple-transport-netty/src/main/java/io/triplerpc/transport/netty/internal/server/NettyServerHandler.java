@@ -1,8 +1,13 @@
 package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
@@ -18,6 +23,7 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
@@ -50,11 +56,15 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
   private static final AsciiString ALLOW = AsciiString.cached("allow");
   private static final long GOAWAY_PING_DATA = 0x7472697065L;
+  /** The stream an h2c upgrade request becomes (RFC 7540 3.2). */
+  private static final int UPGRADE_STREAM_ID = 1;
 
   private final ServerTransportListener listener;
   private final TransportOptions options;
   private final NettyServerTransport transport;
   private final Http2Connection.PropertyKey streamKey;
+  /** An HTTP unary exchange's state on its stream: {@link Http2UnaryBody}, then {@link HttpUnaryServerStream}. */
+  private final Http2Connection.PropertyKey httpUnaryKey;
   private WriteQueue writeQueue;
   private boolean shuttingDown;
 
@@ -70,6 +80,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     this.options = options;
     this.transport = transport;
     this.streamKey = connection().newKey();
+    this.httpUnaryKey = connection().newKey();
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
@@ -77,6 +88,14 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         NettyServerStream s = stream.getProperty(streamKey);
         if (s != null) {
           s.state().cancelled(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"));
+          return;
+        }
+        Object exchange = stream.getProperty(httpUnaryKey);
+        if (exchange instanceof Http2UnaryBody) {
+          ((Http2UnaryBody) exchange).discard();
+        } else if (exchange instanceof HttpUnaryServerStream) {
+          ((HttpUnaryServerStream) exchange).lost(
+              Status.CANCELLED.withDescription("HTTP/2 stream closed before the response"));
         }
       }
     });
@@ -102,6 +121,65 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
     writeQueue = new WriteQueue(ctx.channel());
     super.handlerAdded(ctx);
+    if (ctx.channel().isActive()) {
+      // Added after protocol detection or an h2c upgrade: the connection was active before this handler.
+      writeQueue.markReady();
+      if (transport.isShuttingDown()) {
+        startGracefulShutdown(ctx);
+      }
+    }
+  }
+
+  /**
+   * Protocol detection chose HTTP/2: the HTTP/1.1 handlers leave the pipeline, so that nothing but
+   * this handler sees the connection's frames; an h2c upgrade request is answered on stream 1.
+   */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    if (evt instanceof CleartextHttp2ServerUpgradeHandler.PriorKnowledgeUpgradeEvent) {
+      removeHttp1Handlers(ctx);
+      return;
+    }
+    if (evt instanceof HttpServerUpgradeHandler.UpgradeEvent) {
+      HttpServerUpgradeHandler.UpgradeEvent upgrade = (HttpServerUpgradeHandler.UpgradeEvent) evt;
+      try {
+        removeHttp1Handlers(ctx);
+        upgraded(ctx, upgrade.upgradeRequest());
+      } finally {
+        upgrade.release();
+      }
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  private static void removeHttp1Handlers(ChannelHandlerContext ctx) {
+    if (ctx.pipeline().get(Http1ServerHandler.AGGREGATOR_NAME) != null) {
+      ctx.pipeline().remove(Http1ServerHandler.AGGREGATOR_NAME);
+    }
+    if (ctx.pipeline().get(Http1ServerHandler.NAME) != null) {
+      ctx.pipeline().remove(Http1ServerHandler.NAME);
+    }
+  }
+
+  /** The HTTP/1.1 request that upgraded the connection, now stream 1 (half-closed by the client). */
+  private void upgraded(ChannelHandlerContext ctx, FullHttpRequest request) {
+    Http2Headers headers = HttpUnaryRequests.toHttp2Headers(request);
+    if (GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
+      // gRPC clients never upgrade; core's streams expect their messages as DATA frames.
+      respondGrpcError(ctx, UPGRADE_STREAM_ID,
+          Status.UNIMPLEMENTED.withDescription("gRPC needs HTTP/2 with prior knowledge, not an h2c upgrade"));
+      flush(ctx);
+      return;
+    }
+    InboundRequest inbound;
+    try {
+      inbound = HttpUnaryRequests.parse(headers);
+    } catch (HttpUnaryRequests.Rejection rejection) {
+      http2Writer(ctx, UPGRADE_STREAM_ID).writeError(ctx.alloc(), rejection.httpStatus, rejection.status, rejection.allow);
+      return;
+    }
+    startHttpUnary(ctx, UPGRADE_STREAM_ID, inbound, request.content().retain());
   }
 
   @Override
@@ -278,15 +356,14 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   private void streamOpened(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
+    if (!GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
+      // Not gRPC: an HTTP unary call (JSON or protobuf body), or an error in that protocol's terms.
+      httpUnaryOpened(ctx, streamId, headers, endOfStream);
+      return;
+    }
     if (!GrpcHeaders.POST.contentEquals(headers.method())) {
       respondHttpError(ctx, streamId, 405,
           Status.INTERNAL.withDescription("Method not allowed: " + headers.method() + "; gRPC uses POST"), "POST");
-      return;
-    }
-    CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
-    if (!GrpcHeaders.isGrpcContentType(contentType)) {
-      respondHttpError(ctx, streamId, 415,
-          Status.INTERNAL.withDescription("Unsupported content-type: " + contentType), null);
       return;
     }
     CharSequence path = headers.path();
@@ -333,6 +410,96 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
+  private void httpUnaryOpened(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
+    InboundRequest request;
+    try {
+      request = HttpUnaryRequests.parse(headers);
+    } catch (HttpUnaryRequests.Rejection rejection) {
+      http2Writer(ctx, streamId).writeError(ctx.alloc(), rejection.httpStatus, rejection.status, rejection.allow);
+      return;
+    }
+    if (endOfStream) {
+      startHttpUnary(ctx, streamId, request, io.netty.buffer.Unpooled.EMPTY_BUFFER);
+      return;
+    }
+    connection().stream(streamId).setProperty(httpUnaryKey, new Http2UnaryBody(request, ctx.alloc()));
+  }
+
+  private void startHttpUnary(ChannelHandlerContext ctx, int streamId, InboundRequest request, ByteBuf body) {
+    HttpUnaryServerStream stream =
+        new HttpUnaryServerStream(ctx.channel(), http2Writer(ctx, streamId), request.httpSubtype());
+    Http2Stream http2Stream = connection().stream(streamId);
+    if (http2Stream != null) {
+      http2Stream.setProperty(httpUnaryKey, stream);
+    }
+    stream.start(listener.streamCreated(stream, request), body);
+  }
+
+  /** Writes an HTTP unary response on {@code streamId}: one header block and one DATA frame that ends it. */
+  private HttpResponseWriter http2Writer(ChannelHandlerContext ctx, int streamId) {
+    return (status, contentType, metadata, allow, body) -> {
+      Http2Headers headers = new DefaultHttp2Headers(false).status(AsciiString.of(Integer.toString(status)));
+      headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
+      if (allow != null) {
+        headers.add(ALLOW, allow);
+      }
+      GrpcHttp2Headers.addMetadata(headers, metadata);
+      ChannelPromise written = ctx.newPromise();
+      encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
+      encoder().writeData(ctx, streamId, body, 0, true, written);
+      stopClientSending(ctx, streamId);
+      // This handler's flush: DATA waits in the flow controller until it runs.
+      flush(ctx);
+      return written;
+    };
+  }
+
+  /** An HTTP unary request whose body is still arriving, bounded by the max inbound message size. */
+  private final class Http2UnaryBody {
+
+    private final InboundRequest request;
+    private final CompositeByteBuf body;
+    /** Whether the body was too large and answered with 413: the rest is dropped. */
+    private boolean rejected;
+
+    Http2UnaryBody(InboundRequest request, ByteBufAllocator alloc) {
+      this.request = request;
+      this.body = alloc.compositeBuffer(Integer.MAX_VALUE);
+    }
+
+    void dataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, boolean endOfStream) {
+      if (rejected) {
+        return;
+      }
+      if ((long) body.readableBytes() + data.readableBytes() > options.maxInboundMessageSize()) {
+        rejected = true;
+        body.release();
+        http2Writer(ctx, streamId).writeError(ctx.alloc(), 413, Status.RESOURCE_EXHAUSTED.withDescription(
+            "Request body larger than the server's maximum message size of " + options.maxInboundMessageSize()
+                + " bytes"), null);
+        return;
+      }
+      body.addComponent(true, data.retain());
+      if (endOfStream) {
+        end(ctx, streamId);
+      }
+    }
+
+    void end(ChannelHandlerContext ctx, int streamId) {
+      if (!rejected) {
+        rejected = true;
+        startHttpUnary(ctx, streamId, request, body);
+      }
+    }
+
+    void discard() {
+      if (!rejected) {
+        rejected = true;
+        body.release();
+      }
+    }
+  }
+
   /** Frames from the client. */
   private final class FrameListener extends HeadersListener {
 
@@ -344,6 +511,15 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         stream.state().trailersRead(endOfStream);
         return;
       }
+      Http2Stream http2Stream = connection().stream(streamId);
+      Object exchange = http2Stream == null ? null : http2Stream.getProperty(httpUnaryKey);
+      if (exchange != null) {
+        // Trailers of an HTTP unary request: nothing in them matters but the end of the body.
+        if (endOfStream && exchange instanceof Http2UnaryBody) {
+          ((Http2UnaryBody) exchange).end(ctx, streamId);
+        }
+        return;
+      }
       streamOpened(ctx, streamId, headers, endOfStream);
     }
 
@@ -351,6 +527,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
       NettyServerStream stream = streamOf(streamId);
       if (stream == null) {
+        Http2Stream http2Stream = connection().stream(streamId);
+        Object exchange = http2Stream == null ? null : http2Stream.getProperty(httpUnaryKey);
+        if (exchange instanceof Http2UnaryBody) {
+          ((Http2UnaryBody) exchange).dataRead(ctx, streamId, data, endOfStream);
+        }
         return data.readableBytes() + padding;
       }
       stream.state().dataRead(data.retain(), endOfStream);

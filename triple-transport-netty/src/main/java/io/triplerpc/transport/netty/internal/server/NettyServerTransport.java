@@ -8,6 +8,13 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.codec.http.HttpObjectDecoder;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.util.AsciiString;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.internal.stream.ServerTransport;
@@ -23,7 +30,11 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The listening socket of a server and its connections, each with a {@link NettyServerHandler}. */
+/**
+ * The listening socket of a server and its connections. Each connection starts with protocol
+ * detection and ends up with a {@link NettyServerHandler} (HTTP/2, by prior knowledge or h2c upgrade)
+ * or an {@link Http1ServerHandler} (HTTP/1.1).
+ */
 final class NettyServerTransport implements ServerTransport {
 
   private static final Logger log = LoggerFactory.getLogger(NettyServerTransport.class);
@@ -61,7 +72,7 @@ final class NettyServerTransport implements ServerTransport {
           @Override
           protected void initChannel(Channel channel) {
             self[0].connections.add(channel);
-            channel.pipeline().addLast(NettyServerHandler.create(listener, options, self[0]));
+            self[0].initConnection(channel, listener, options);
           }
         });
     ChannelFuture bind = bootstrap.bind(address);
@@ -84,6 +95,27 @@ final class NettyServerTransport implements ServerTransport {
     return transport;
   }
 
+  /**
+   * The pipeline of a new connection, before its first bytes. The first bytes decide: the HTTP/2
+   * preface leaves the HTTP/2 handler alone in the pipeline; anything else is HTTP/1.1, which may
+   * upgrade to h2c (then the same handler takes over and the HTTP/1.1 handlers leave).
+   */
+  void initConnection(Channel channel, ServerTransportListener listener, TransportOptions options) {
+    NettyServerHandler http2 = NettyServerHandler.create(listener, options, this);
+    HttpServerCodec http1Codec = new HttpServerCodec(
+        HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
+        HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE);
+    HttpServerUpgradeHandler upgrade = new Http1ServerHandler.UpgradeHandler(http1Codec,
+        protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+            ? new Http2ServerUpgradeCodec(http2) : null,
+        options.maxInboundMessageSize());
+    channel.pipeline()
+        .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
+        .addLast(Http1ServerHandler.AGGREGATOR_NAME,
+            new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
+        .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
+  }
+
   boolean isShuttingDown() {
     return shuttingDown;
   }
@@ -103,8 +135,13 @@ final class NettyServerTransport implements ServerTransport {
       for (Channel connection : connections) {
         connection.eventLoop().execute(() -> {
           NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
+          Http1ServerHandler http1 = connection.pipeline().get(Http1ServerHandler.class);
           if (handler != null) {
             handler.startGracefulShutdown(connection.pipeline().context(handler));
+          } else if (http1 != null) {
+            http1.startGracefulShutdown();
+          } else {
+            connection.close();
           }
         });
       }
