@@ -16,6 +16,11 @@ import java.lang.annotation.Target;
  *       annotated {@code @TripleMethod(clientStreaming = true)}.
  * </ul>
  *
+ * <p>Parameters and results may be protobuf messages or plain Java types (POJOs, records, enums,
+ * collections, {@code java.time}, {@code BigDecimal}, null); a unary method with plain Java types may
+ * take any number of parameters ({@code R m(A, B)}, {@code void m()}), and the exceptions it declares
+ * reach the caller as themselves. See {@link #serialization()}.
+ *
  * <p>Default and static methods are not RPC methods.
  */
 @Documented
@@ -34,4 +39,12 @@ public @interface TripleService {
 
   /** The service group, for registries; empty for none. */
   String group() default "";
+
+  /**
+   * How parameters and results that are not protobuf messages travel: {@code "hessian2"} (the
+   * default, hessian-lite) or {@code "json"} (Jackson), inside the request and response wrapper
+   * messages Apache Dubbo 3 Triple uses, so a Dubbo peer interoperates. Protobuf messages always
+   * travel as plain protobuf.
+   */
+  String serialization() default "";
 }

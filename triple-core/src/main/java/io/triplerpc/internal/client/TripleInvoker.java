@@ -1,15 +1,23 @@
 package io.triplerpc.internal.client;
 
 import io.triplerpc.CallOptions;
+import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;
+import io.triplerpc.ForwardingClientCall;
+import io.triplerpc.ForwardingClientCallListener;
+import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.StreamObserver;
+import io.triplerpc.internal.descriptor.CallShape;
 import io.triplerpc.internal.descriptor.MethodBinding;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import io.triplerpc.internal.descriptor.WrappedMethod;
+import io.triplerpc.serialization.wrapper.WrapperCodecs;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.Objects;
+import java.util.concurrent.CompletionException;
 
 /**
  * The invocation handler behind every proxy: finds the method's binding (computed once when the
@@ -20,11 +28,50 @@ public final class TripleInvoker implements InvocationHandler {
   private final ServiceDescriptor service;
   private final ClientCallFactory calls;
   private final CallOptions options;
+  private final ClientCallFactory exceptionAwareCalls;
 
   private TripleInvoker(ServiceDescriptor service, ClientCallFactory calls, CallOptions options) {
     this.service = service;
     this.calls = calls;
     this.options = options;
+    this.exceptionAwareCalls = new ClientCallFactory() {
+      @Override
+      public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions callOptions) {
+        return new ExceptionHeaderCall<>(calls.newCall(method, callOptions));
+      }
+    };
+  }
+
+  /**
+   * A unary call of a method with plain Java types: its response is an exception the service threw
+   * when the response headers carry a non-zero exception code, which marks the undecoded response.
+   */
+  private static final class ExceptionHeaderCall<Q, R> extends ForwardingClientCall<Q, R> {
+
+    ExceptionHeaderCall(ClientCall<Q, R> delegate) {
+      super(delegate);
+    }
+
+    @Override
+    public void start(Listener<R> listener, Metadata headers) {
+      super.start(new ForwardingClientCallListener<R>(listener) {
+        private boolean exception;
+
+        @Override
+        public void onHeaders(Metadata responseHeaders) {
+          exception = WrapperCodecs.isExceptionCode(responseHeaders.get(WrappedMethod.EXCEPTION_CODE_HEADER));
+          super.onHeaders(responseHeaders);
+        }
+
+        @Override
+        public void onMessage(R message) {
+          if (exception && message instanceof WrappedMethod.RawResponse) {
+            ((WrappedMethod.RawResponse) message).markException();
+          }
+          super.onMessage(message);
+        }
+      }, headers);
+    }
   }
 
   /** A proxy of {@code serviceInterface} whose calls go through {@code calls}. */
@@ -44,6 +91,20 @@ public final class TripleInvoker implements InvocationHandler {
       return invokeObjectMethod(proxy, method, args);
     }
     MethodDescriptor<Object, Object> descriptor = binding.descriptor();
+    WrappedMethod wrapped = binding.wrapped();
+    if (wrapped != null && wrapped.isUnary()) {
+      Object[] arguments = args == null ? new Object[0] : args;
+      if (binding.shape() == CallShape.BLOCKING_UNARY) {
+        return wrapped.decode(ClientCalls.blockingUnary(exceptionAwareCalls, descriptor, options, arguments));
+      }
+      return ClientCalls.futureUnary(exceptionAwareCalls, descriptor, options, arguments).thenApply(response -> {
+        try {
+          return wrapped.decode(response);
+        } catch (Throwable t) {
+          throw t instanceof CompletionException ? (CompletionException) t : new CompletionException(t);
+        }
+      });
+    }
     switch (binding.shape()) {
       case BLOCKING_UNARY:
         return ClientCalls.blockingUnary(calls, descriptor, options, args[0]);

@@ -7,11 +7,16 @@ import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleService;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
+import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.object.ObjectSerializations;
+import io.triplerpc.serialization.protobuf.ProtobufSerialization;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ServiceDescriptor {
 
   private static final Map<Class<?>, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+  private static final ProtobufSerialization PROTOBUF = new ProtobufSerialization();
 
   private final Class<?> serviceInterface;
   private final String serviceName;
@@ -87,7 +93,7 @@ public final class ServiceDescriptor {
       if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || declaredByObject(method)) {
         continue;
       }
-      MethodBinding binding = bind(serviceName, method);
+      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method);
       if (!names.add(binding.descriptor().methodName())) {
         throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
             + binding.descriptor().methodName() + " (overloads are not supported)");
@@ -108,38 +114,40 @@ public final class ServiceDescriptor {
     }
   }
 
-  private static MethodBinding bind(String serviceName, Method method) {
+  private static MethodBinding bind(Class<?> service, String serviceName, String serialization, Method method) {
     TripleMethod options = method.getAnnotation(TripleMethod.class);
     String name = options != null && !options.name().isEmpty() ? options.name() : method.getName();
     boolean idempotent = options != null && options.idempotent();
     Type[] params = method.getGenericParameterTypes();
+    Class<?>[] rawParams = method.getParameterTypes();
     Class<?> returnType = method.getReturnType();
     String where = method.getDeclaringClass().getName() + "." + method.getName();
+    boolean takesObserver = Arrays.asList(rawParams).contains(StreamObserver.class);
 
     CallShape shape;
     MethodType type;
-    Class<?> requestType;
-    Class<?> responseType;
+    Type requestType;
+    Type responseType;
     if (params.length == 1 && returnType == StreamObserver.class) {
       shape = CallShape.REQUEST_STREAMING;
       type = options != null && options.clientStreaming() ? MethodType.CLIENT_STREAMING : MethodType.BIDI_STREAMING;
       requestType = typeArgument(method.getGenericReturnType(), where, "return type");
       responseType = observerType(params[0], where);
-    } else if (params.length == 2 && returnType == void.class) {
+    } else if (params.length == 2 && returnType == void.class && rawParams[1] == StreamObserver.class) {
       shape = CallShape.SERVER_STREAMING;
       type = MethodType.SERVER_STREAMING;
-      requestType = rawClass(params[0], where);
+      requestType = params[0];
       responseType = observerType(params[1], where);
-    } else if (params.length == 1 && returnType == CompletableFuture.class) {
+    } else if (!takesObserver && returnType == CompletableFuture.class) {
       shape = CallShape.FUTURE_UNARY;
       type = MethodType.UNARY;
-      requestType = rawClass(params[0], where);
+      requestType = params.length == 1 ? params[0] : null;
       responseType = typeArgument(method.getGenericReturnType(), where, "return type");
-    } else if (params.length == 1 && returnType != void.class && returnType != StreamObserver.class) {
+    } else if (!takesObserver && returnType != StreamObserver.class) {
       shape = CallShape.BLOCKING_UNARY;
       type = MethodType.UNARY;
-      requestType = rawClass(params[0], where);
-      responseType = returnType;
+      requestType = params.length == 1 ? params[0] : null;
+      responseType = method.getGenericReturnType();
     } else {
       throw new IllegalArgumentException("Method " + where + " has a shape Triple cannot call; use R m(Q), "
           + "CompletableFuture<R> m(Q), void m(Q, StreamObserver<R>) or StreamObserver<Q> m(StreamObserver<R>)");
@@ -148,9 +156,38 @@ public final class ServiceDescriptor {
       throw new IllegalArgumentException(
           "Method " + where + " is marked clientStreaming but is not StreamObserver<Q> m(StreamObserver<R>)");
     }
-    MethodDescriptor<Object, Object> descriptor = MethodDescriptor.of(
-        serviceName, name, type, codec(requestType, where), codec(responseType, where), idempotent);
-    return new MethodBinding(method, descriptor, shape);
+    MethodDescriptor<Object, Object> descriptor;
+    WrappedMethod wrapped = null;
+    if (requestType != null && isProtobuf(requestType) && isProtobuf(responseType)) {
+      descriptor = MethodDescriptor.of(serviceName, name, type,
+          codec(rawClass(requestType, where), where), codec(rawClass(responseType, where), where), idempotent);
+    } else {
+      ObjectSerialization objects = objectSerialization(serialization, service);
+      try {
+        wrapped = type == MethodType.UNARY
+            ? WrappedMethod.unary(service, method, objects)
+            : WrappedMethod.streaming(service, method, objects, requestType, responseType);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Method " + where + ": " + e.getMessage(), e);
+      }
+      descriptor = MethodDescriptor.of(serviceName, name, type, wrapped.requestCodec(), wrapped.responseCodec(),
+          idempotent);
+    }
+    return new MethodBinding(method, descriptor, shape, wrapped);
+  }
+
+  private static boolean isProtobuf(Type type) {
+    Class<?> raw = type instanceof Class<?> ? (Class<?>) type
+        : type instanceof ParameterizedType ? (Class<?>) ((ParameterizedType) type).getRawType() : null;
+    return raw != null && PROTOBUF.supports(raw);
+  }
+
+  private static ObjectSerialization objectSerialization(String name, Class<?> service) {
+    try {
+      return name.isEmpty() ? ObjectSerializations.defaultSerialization() : ObjectSerializations.named(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(service.getName() + ": " + e.getMessage(), e);
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -162,18 +199,22 @@ public final class ServiceDescriptor {
     }
   }
 
-  private static Class<?> observerType(Type type, String where) {
+  private static Type observerType(Type type, String where) {
     if (rawClass(type, where) != StreamObserver.class) {
       throw new IllegalArgumentException("Method " + where + " must take a StreamObserver<R> for its responses");
     }
     return typeArgument(type, where, "StreamObserver parameter");
   }
 
-  private static Class<?> typeArgument(Type type, String where, String what) {
+  private static Type typeArgument(Type type, String where, String what) {
     if (!(type instanceof ParameterizedType)) {
       throw new IllegalArgumentException("Method " + where + ": the " + what + " needs a type argument");
     }
-    return rawClass(((ParameterizedType) type).getActualTypeArguments()[0], where);
+    Type argument = ((ParameterizedType) type).getActualTypeArguments()[0];
+    if (argument instanceof WildcardType) {
+      throw new IllegalArgumentException("Method " + where + ": cannot use type " + argument + " as a message type");
+    }
+    return argument;
   }
 
   private static Class<?> rawClass(Type type, String where) {

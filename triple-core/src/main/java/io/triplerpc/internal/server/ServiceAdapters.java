@@ -7,8 +7,10 @@ import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
+import io.triplerpc.internal.descriptor.CallShape;
 import io.triplerpc.internal.descriptor.MethodBinding;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import io.triplerpc.internal.descriptor.WrappedMethod;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -110,6 +112,11 @@ public final class ServiceAdapters {
         return;
       }
       Method method = binding.javaMethod();
+      WrappedMethod wrapped = binding.wrapped();
+      if (wrapped != null && wrapped.isUnary()) {
+        invokeWrapped(method, wrapped, request == null ? new Object[0] : (Object[]) request);
+        return;
+      }
       switch (binding.shape()) {
         case BLOCKING_UNARY:
           Object result = invoke(method, implementation, request);
@@ -140,6 +147,47 @@ public final class ServiceAdapters {
           break;
         default:
           throw new AssertionError(binding.shape());
+      }
+    }
+
+    /**
+     * A unary method with plain Java types: the arguments are spread, null results are results, and
+     * an exception the method throws goes back as the response, marked by the exception-code header.
+     */
+    private void invokeWrapped(Method method, WrappedMethod wrapped, Object[] arguments) {
+      Object outcome;
+      try {
+        outcome = method.invoke(implementation, arguments);
+      } catch (InvocationTargetException e) {
+        respondThrown(wrapped, e.getCause());
+        return;
+      } catch (IllegalAccessException e) {
+        throw Status.INTERNAL.withDescription("Cannot call " + method + ": " + e.getMessage()).withCause(e).asException();
+      }
+      if (binding.shape() != CallShape.FUTURE_UNARY) {
+        responses.onNext(outcome);
+        responses.onCompleted();
+        return;
+      }
+      if (outcome == null) {
+        throw Status.INTERNAL.withDescription(method.getName() + " returned a null future").asException();
+      }
+      ((CompletableFuture<?>) outcome).whenComplete((value, error) -> {
+        if (error != null) {
+          respondThrown(wrapped, error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+        } else {
+          responses.onNext(value);
+          responses.onCompleted();
+        }
+      });
+    }
+
+    private void respondThrown(WrappedMethod wrapped, Throwable thrown) {
+      if (wrapped.travels(thrown)) {
+        Metadata headers = new Metadata().put(WrappedMethod.EXCEPTION_CODE_HEADER, WrappedMethod.EXCEPTION_CODE);
+        responses.sendThrown(headers, WrappedMethod.thrown(thrown));
+      } else {
+        responses.onError(thrown);
       }
     }
 
@@ -237,6 +285,19 @@ public final class ServiceAdapters {
         call.sendHeaders(new Metadata());
       }
       call.sendMessage(value);
+    }
+
+    /** Ends the call with {@code thrown}, an exception the method declares, as its one response. */
+    @SuppressWarnings("unchecked")
+    void sendThrown(Metadata headers, Object thrown) {
+      if (completed || isCancelled()) {
+        return;
+      }
+      completed = true;
+      headersSent = true;
+      call.sendHeaders(headers);
+      call.sendMessage((R) thrown);
+      call.close(Status.OK, new Metadata());
     }
 
     @Override

@@ -50,7 +50,16 @@ final class ThrowableFallback extends BeanDeserializerModifier {
     public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
       TokenBuffer object = bufferObject(p, ctxt);
       try {
-        return _delegatee.deserialize(object.asParserOnFirstToken(), ctxt);
+        Object value = _delegatee.deserialize(object.asParserOnFirstToken(), ctxt);
+        if (value instanceof Throwable && ((Throwable) value).getMessage() == null) {
+          // Built with its no-argument constructor, which Jackson prefers when there is no (String)
+          // one: the message it had is in the JSON but not in the exception.
+          JsonNode message = ctxt.readTree(object.asParserOnFirstToken()).get("message");
+          if (message != null && !message.isNull()) {
+            DetailMessage.set((Throwable) value, message.asText());
+          }
+        }
+        return value;
       } catch (InvalidDefinitionException cannotConstruct) {
         return standIn(ctxt.readTree(object.asParserOnFirstToken()), ctxt);
       }
