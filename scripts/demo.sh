@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Triple if needed, then runs the demo: a server with the greeter service on a free loopback
-# port, and a Triple client calling it in every call shape, printing each request and answer.
+# port, a Triple client calling it in every call shape, and curl calling it over HTTP/1.1 and HTTP/2,
+# printing each request and answer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

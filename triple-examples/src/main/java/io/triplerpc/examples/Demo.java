@@ -7,14 +7,18 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.examples.greeter.HelloReply;
 import io.triplerpc.examples.greeter.HelloRequest;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The README's demo: starts a server with the greeter on a free loopback port, calls it with a
- * Triple client in each of the four call shapes, prints each request and answer, and shuts down.
+ * Triple client in each of the four call shapes and with curl (JSON over HTTP/1.1 and HTTP/2), prints
+ * each request and answer, and shuts down.
  */
 public final class Demo {
 
@@ -62,11 +66,35 @@ public final class Demo {
         out.println("error   : SayHello(\" \") -> " + e.status().code() + ": " + e.status().description());
       }
       out.println("batching: " + client.writeStats());
+
+      // The same service on the same port, for anyone with curl: JSON over HTTP/1.1 and HTTP/2.
+      String url = "http://127.0.0.1:" + server.port() + "/triple.demo.Greeter/SayHello";
+      for (String version : new String[] {"--http1.1", "--http2-prior-knowledge"}) {
+        List<String> curl = List.of("curl", "-sS", version, "-H", "content-type: application/json",
+            "-d", "{\"name\":\"Ada\"}", url);
+        out.println("curl    : curl " + version + " -H 'content-type: application/json' -d '{\"name\":\"Ada\"}' " + url);
+        out.println("          -> " + run(curl));
+      }
     } finally {
       server.shutdown();
       server.awaitTermination(Duration.ofSeconds(10));
     }
     out.println("done");
+  }
+
+  /** Runs a command and returns what it printed, or why it could not run. */
+  private static String run(List<String> command) throws InterruptedException {
+    try {
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (!process.waitFor(20, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        return "(timed out)";
+      }
+      return process.exitValue() == 0 ? output : "(exit " + process.exitValue() + ") " + output;
+    } catch (IOException e) {
+      return "(not run: " + e.getMessage() + ")";
+    }
   }
 
   /** Collects streamed replies into one line. */

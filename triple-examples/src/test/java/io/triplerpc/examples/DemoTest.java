@@ -25,6 +25,8 @@ class DemoTest {
     assertTrue(output.contains("client  : GreetEveryone(Alan, Barbara, Edsger) -> Hello, Alan and Barbara and Edsger!"), output);
     assertTrue(output.contains("bidi    : Chat(Linus, Margaret) -> Hi Linus, nice to meet you. | Hi Margaret, nice to meet you."), output);
     assertTrue(output.contains("error   : SayHello(\" \") -> INVALID_ARGUMENT: name must not be blank"), output);
+    // curl, HTTP/1.1 then HTTP/2, answers the same service on the same port.
+    assertTrue(output.split("-> \\{\"message\":\"Hello, Ada!\"}", -1).length == 3, output);
     assertTrue(output.trim().endsWith("done"), output);
   }
 }
