@@ -124,6 +124,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private Duration initialBackoff = Duration.ofSeconds(1);
     private Duration maxBackoff = Duration.ofMinutes(2);
     private int ioThreads;
+    private TlsConfig tls;
 
     private Builder() {}
 
@@ -214,6 +215,16 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       return this;
     }
 
+    /**
+     * Connects with TLS (ALPN {@code h2}): the server's certificate is verified against
+     * {@link TlsConfig#trustCertificates()} (the JDK's trust store when not set) and its host name;
+     * a {@link TlsConfig#certificateChain()} is presented for mutual TLS.
+     */
+    public Builder tls(TlsConfig tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
+
     TransportOptions transportOptions() {
       return new TransportOptions(
           maxInboundMessageSize,
@@ -225,7 +236,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
           initialBackoff.toMillis(),
           maxBackoff.toMillis(),
           ioThreads,
-          0);
+          0,
+          tls);
     }
 
     /** Builds the client; no connection opens until the first call. */

@@ -218,6 +218,7 @@ public final class TripleServer {
     private int initialWindowSize = TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE;
     private int ioThreads;
     private Duration drainGrace = Duration.ofSeconds(1);
+    private TlsConfig tls;
 
     private Builder() {}
 
@@ -311,6 +312,21 @@ public final class TripleServer {
       return this;
     }
 
+    /**
+     * Serves TLS too (ALPN {@code h2} for gRPC, {@code http/1.1} for curl and browsers), with the
+     * certificate of {@code tls}; cleartext connections are still served on the same port.
+     *
+     * @throws IllegalArgumentException if {@code tls} has neither a certificate nor an SSLContext
+     */
+    public Builder tls(TlsConfig tls) {
+      Objects.requireNonNull(tls, "tls");
+      if (tls.sslContext() == null && tls.certificateChain() == null) {
+        throw new IllegalArgumentException("A server's TlsConfig needs keyCertChain(...) or sslContext(...)");
+      }
+      this.tls = tls;
+      return this;
+    }
+
     TransportOptions transportOptions() {
       TransportOptions defaults = TransportOptions.defaults();
       return new TransportOptions(
@@ -323,7 +339,8 @@ public final class TripleServer {
           defaults.initialBackoffMillis(),
           defaults.maxBackoffMillis(),
           ioThreads,
-          drainGrace.toMillis());
+          drainGrace.toMillis(),
+          tls);
     }
 
     /** Builds the server; {@link TripleServer#start()} binds the port. */

@@ -1,5 +1,7 @@
 package io.triplerpc.internal.stream;
 
+import io.triplerpc.TlsConfig;
+
 /**
  * Transport limits and tunables, resolved once when a client or server is built. Immutable.
  *
@@ -13,6 +15,7 @@ package io.triplerpc.internal.stream;
  * @param maxBackoffMillis longest delay between reconnect attempts
  * @param ioThreads event loop threads (0 for Netty's default)
  * @param drainDelayMillis server only: time between the two GOAWAY frames of a graceful shutdown
+ * @param tls transport security, or null for cleartext
  */
 public record TransportOptions(
     int maxInboundMessageSize,
@@ -24,7 +27,8 @@ public record TransportOptions(
     long initialBackoffMillis,
     long maxBackoffMillis,
     int ioThreads,
-    long drainDelayMillis) {
+    long drainDelayMillis,
+    TlsConfig tls) {
 
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 * 1024 * 1024;
   public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 8 * 1024;
@@ -43,7 +47,8 @@ public record TransportOptions(
         1_000,
         120_000,
         0,
-        1_000);
+        1_000,
+        null);
   }
 
   public TransportOptions {

@@ -7,6 +7,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
@@ -37,6 +40,8 @@ final class ConnectionSlot {
   private final EventLoopGroup group;
   private final ByteBufAllocator alloc;
   private final ReflectiveChannelFactory<? extends SocketChannel> channelFactory;
+  /** For TLS connections, or null. */
+  private final SslContext sslContext;
 
   /** The connection new streams go to; replaced when it is gone. */
   private volatile ClientConnection current;
@@ -47,7 +52,9 @@ final class ConnectionSlot {
   private Status lastFailure;
   private boolean shutdown;
 
-  ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc) {
+  ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
+      SslContext sslContext) {
+    this.sslContext = sslContext;
     this.address = address;
     this.target = address.getHostString() + ':' + address.getPort();
     this.options = options;
@@ -103,6 +110,22 @@ final class ConnectionSlot {
     channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
     channel.config().setAllocator(alloc);
     ClientConnection connection = new ClientConnection(channel, target, this);
+    if (sslContext != null) {
+      SslHandler tls = sslContext.newHandler(alloc, address.getHostString(), address.getPort());
+      channel.pipeline().addLast(tls);
+      tls.handshakeFuture().addListener(handshake -> {
+        String protocol = tls.applicationProtocol();
+        if (!handshake.isSuccess()) {
+          connection.markClosed(Status.UNAVAILABLE
+              .withDescription("TLS handshake with " + target + " failed: " + handshake.cause().getMessage())
+              .withCause(handshake.cause()).asException());
+        } else if (!ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+          connection.markClosed(Status.UNAVAILABLE
+              .withDescription(target + " did not negotiate HTTP/2 over TLS (ALPN: " + protocol + ")").asException());
+          channel.close();
+        }
+      });
+    }
     channel.pipeline().addLast(NettyClientHandler.create(connection, options));
     group.next().register(channel).addListener((ChannelFuture registered) -> {
       if (!registered.isSuccess()) {

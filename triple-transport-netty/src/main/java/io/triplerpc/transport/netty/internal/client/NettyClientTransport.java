@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
@@ -16,6 +17,7 @@ import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +33,8 @@ final class NettyClientTransport implements ClientTransport {
   private final ByteBufAllocator alloc;
   private final AsciiString authority;
   private final int maxInboundMessageSize;
+  private final AsciiString scheme;
+  private static final AsciiString HTTPS = AsciiString.cached("https");
 
   NettyClientTransport(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc) {
     this.group = group;
@@ -38,8 +42,10 @@ final class NettyClientTransport implements ClientTransport {
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.maxInboundMessageSize();
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
+    SslContext sslContext = options.tls() == null ? null : Tls.clientContext(options.tls());
+    this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = new ConnectionSlot(address, options, group, alloc);
+      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext);
     }
   }
 
@@ -64,7 +70,7 @@ final class NettyClientTransport implements ClientTransport {
       MethodDescriptor<?, ?> method, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
     Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
         .method(GrpcHeaders.POST)
-        .scheme(GrpcHeaders.HTTP)
+        .scheme(scheme)
         .path(method.path())
         .authority(authority);
     headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);

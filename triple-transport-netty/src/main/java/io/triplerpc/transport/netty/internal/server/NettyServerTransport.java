@@ -1,29 +1,39 @@
 package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.HttpObjectDecoder;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.Tls;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -43,14 +53,18 @@ final class NettyServerTransport implements ServerTransport {
   private final EventLoopGroup workerGroup;
   private final ChannelGroup connections = new DefaultChannelGroup("triple-connections", GlobalEventExecutor.INSTANCE);
   private final CompletableFuture<Void> termination = new CompletableFuture<>();
-  private final Channel serverChannel;
+  private final SslContext sslContext;
+  private volatile Channel serverChannel;
   private volatile boolean shuttingDown;
 
-  private NettyServerTransport(EventLoopGroup bossGroup, EventLoopGroup workerGroup, Channel serverChannel) {
+  private NettyServerTransport(EventLoopGroup bossGroup, EventLoopGroup workerGroup, SslContext sslContext) {
     this.bossGroup = bossGroup;
     this.workerGroup = workerGroup;
-    this.serverChannel = serverChannel;
+    this.sslContext = sslContext;
   }
+
+  /** The length of a TLS record header, which tells TLS from cleartext. */
+  private static final int TLS_RECORD_HEADER_LENGTH = 5;
 
   /**
    * Binds {@code address}. Waits for the bind to finish: this is server start-up, never a call path,
@@ -60,7 +74,8 @@ final class NettyServerTransport implements ServerTransport {
       InetSocketAddress address, TransportOptions options, ServerTransportListener listener) throws IOException {
     EventLoopGroup boss = EventLoops.newGroup(1, "triple-server-boss");
     EventLoopGroup workers = EventLoops.newGroup(options.ioThreads(), "triple-server-io");
-    NettyServerTransport[] self = new NettyServerTransport[1];
+    SslContext sslContext = options.tls() == null ? null : Tls.serverContext(options.tls());
+    NettyServerTransport transport = new NettyServerTransport(boss, workers, sslContext);
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(boss, workers)
         .channel(EventLoops.serverSocketChannel())
@@ -71,8 +86,8 @@ final class NettyServerTransport implements ServerTransport {
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel channel) {
-            self[0].connections.add(channel);
-            self[0].initConnection(channel, listener, options);
+            transport.connections.add(channel);
+            transport.initConnection(channel, listener, options);
           }
         });
     ChannelFuture bind = bootstrap.bind(address);
@@ -89,18 +104,30 @@ final class NettyServerTransport implements ServerTransport {
       bindException.initCause(cause);
       throw bindException;
     }
-    NettyServerTransport transport = new NettyServerTransport(boss, workers, bind.channel());
-    self[0] = transport;
+    transport.serverChannel = bind.channel();
     log.info("Triple server listening on {} ({})", transport.localAddress(), EventLoops.epoll() ? "epoll" : "nio");
     return transport;
   }
 
   /**
-   * The pipeline of a new connection, before its first bytes. The first bytes decide: the HTTP/2
-   * preface leaves the HTTP/2 handler alone in the pipeline; anything else is HTTP/1.1, which may
-   * upgrade to h2c (then the same handler takes over and the HTTP/1.1 handlers leave).
+   * The pipeline of a new connection, before its first bytes. With TLS configured, a TLS record
+   * first means TLS, and ALPN then picks HTTP/2 or HTTP/1.1; otherwise (and without TLS) the
+   * connection is cleartext, see {@link #initCleartext}.
    */
   void initConnection(Channel channel, ServerTransportListener listener, TransportOptions options) {
+    if (sslContext == null) {
+      initCleartext(channel, listener, options);
+    } else {
+      channel.pipeline().addLast(new TlsDetector(listener, options));
+    }
+  }
+
+  /**
+   * Cleartext: the HTTP/2 preface leaves the HTTP/2 handler alone in the pipeline; anything else is
+   * HTTP/1.1, which may upgrade to h2c (then the same handler takes over and the HTTP/1.1 handlers
+   * leave).
+   */
+  void initCleartext(Channel channel, ServerTransportListener listener, TransportOptions options) {
     NettyServerHandler http2 = NettyServerHandler.create(listener, options, this);
     HttpServerCodec http1Codec = new HttpServerCodec(
         HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
@@ -114,6 +141,65 @@ final class NettyServerTransport implements ServerTransport {
         .addLast(Http1ServerHandler.AGGREGATOR_NAME,
             new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
         .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
+  }
+
+  /** Tells a TLS connection from a cleartext one by its first record, then steps aside. */
+  private final class TlsDetector extends ByteToMessageDecoder {
+    private final ServerTransportListener listener;
+    private final TransportOptions options;
+
+    TlsDetector(ServerTransportListener listener, TransportOptions options) {
+      this.listener = listener;
+      this.options = options;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+      if (in.readableBytes() < TLS_RECORD_HEADER_LENGTH) {
+        return;
+      }
+      ChannelPipeline pipeline = ctx.pipeline();
+      if (SslHandler.isEncrypted(in, false)) {
+        pipeline.addAfter(ctx.name(), null, sslContext.newHandler(ctx.alloc()));
+        pipeline.addLast(new Alpn(listener, options));
+      } else {
+        initCleartext(ctx.channel(), listener, options);
+      }
+      // What was read so far goes on to the handlers just added.
+      pipeline.remove(this);
+    }
+  }
+
+  /** After the TLS handshake: HTTP/2 for "h2", HTTP/1.1 (no upgrade) for "http/1.1" or no ALPN. */
+  private final class Alpn extends ApplicationProtocolNegotiationHandler {
+    private final ServerTransportListener listener;
+    private final TransportOptions options;
+
+    Alpn(ServerTransportListener listener, TransportOptions options) {
+      super(ApplicationProtocolNames.HTTP_1_1);
+      this.listener = listener;
+      this.options = options;
+    }
+
+    @Override
+    protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+      if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+        ctx.pipeline().addLast(NettyServerHandler.create(listener, options, NettyServerTransport.this));
+        return;
+      }
+      ctx.pipeline()
+          .addLast(new HttpServerCodec(HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
+              HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE))
+          .addLast(Http1ServerHandler.AGGREGATOR_NAME,
+              new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
+          .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
+    }
+
+    @Override
+    protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+      log.debug("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      ctx.close();
+    }
   }
 
   boolean isShuttingDown() {

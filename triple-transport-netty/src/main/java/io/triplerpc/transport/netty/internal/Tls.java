@@ -1,0 +1,98 @@
+package io.triplerpc.transport.netty.internal;
+
+import io.netty.handler.codec.http2.Http2SecurityUtil;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
+import io.triplerpc.TlsConfig;
+import javax.net.ssl.SSLException;
+
+/** Netty SSL contexts from a {@link TlsConfig}: the JDK provider (ALPN is built into Java 9+). */
+public final class Tls {
+
+  private static final ApplicationProtocolConfig SERVER_ALPN = new ApplicationProtocolConfig(
+      ApplicationProtocolConfig.Protocol.ALPN,
+      ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+      ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+      ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1);
+
+  private static final ApplicationProtocolConfig CLIENT_ALPN = new ApplicationProtocolConfig(
+      ApplicationProtocolConfig.Protocol.ALPN,
+      ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+      ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+      ApplicationProtocolNames.HTTP_2);
+
+  private Tls() {}
+
+  /**
+   * The server context: offers h2 and http/1.1.
+   *
+   * @throws IllegalArgumentException if the files cannot be read as PEM certificates and key
+   */
+  public static SslContext serverContext(TlsConfig tls) {
+    ClientAuth clientAuth = clientAuth(tls.clientAuth());
+    if (tls.sslContext() != null) {
+      return new JdkSslContext(tls.sslContext(), false, null, IdentityCipherSuiteFilter.INSTANCE, SERVER_ALPN,
+          clientAuth, null, false);
+    }
+    try {
+      SslContextBuilder builder = SslContextBuilder
+          .forServer(tls.certificateChain().toFile(), tls.privateKey().toFile())
+          .sslProvider(SslProvider.JDK)
+          .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+          .applicationProtocolConfig(SERVER_ALPN)
+          .clientAuth(clientAuth);
+      if (tls.trustCertificates() != null) {
+        builder.trustManager(tls.trustCertificates().toFile());
+      }
+      return builder.build();
+    } catch (SSLException | RuntimeException e) {
+      throw new IllegalArgumentException("Cannot use the server's TLS certificate or key: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The client context: offers h2 only; verifies the server's certificate and host name.
+   *
+   * @throws IllegalArgumentException if the files cannot be read as PEM certificates and key
+   */
+  public static SslContext clientContext(TlsConfig tls) {
+    if (tls.sslContext() != null) {
+      return new JdkSslContext(tls.sslContext(), true, null, IdentityCipherSuiteFilter.INSTANCE, CLIENT_ALPN,
+          ClientAuth.NONE, null, false);
+    }
+    try {
+      SslContextBuilder builder = SslContextBuilder.forClient()
+          .sslProvider(SslProvider.JDK)
+          .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
+          .applicationProtocolConfig(CLIENT_ALPN)
+          .endpointIdentificationAlgorithm("HTTPS");
+      if (tls.trustCertificates() != null) {
+        builder.trustManager(tls.trustCertificates().toFile());
+      }
+      if (tls.certificateChain() != null) {
+        builder.keyManager(tls.certificateChain().toFile(), tls.privateKey().toFile());
+      }
+      return builder.build();
+    } catch (SSLException | RuntimeException e) {
+      throw new IllegalArgumentException("Cannot use the client's TLS configuration: " + e.getMessage(), e);
+    }
+  }
+
+  private static ClientAuth clientAuth(TlsConfig.ClientAuth clientAuth) {
+    switch (clientAuth) {
+      case REQUIRE:
+        return ClientAuth.REQUIRE;
+      case OPTIONAL:
+        return ClientAuth.OPTIONAL;
+      default:
+        return ClientAuth.NONE;
+    }
+  }
+}
