@@ -33,7 +33,7 @@ final class Flags {
   /** Fails on TLS: this server and client speak cleartext HTTP/2 only, for now. */
   void rejectTls() {
     if (Boolean.parseBoolean(get("use_tls", "false"))) {
-      throw new IllegalArgumentException("TLS not supported yet: Triple's interop programs speak cleartext HTTP/2 (h2c); use --use_tls=false");
+      throw new IllegalArgumentException("The interop client speaks cleartext HTTP/2 only (no server host override for TLS yet); use --use_tls=false");
     }
   }
 }

@@ -1,10 +1,20 @@
 package io.triplerpc.interop;
 
+import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 
 /**
  * Serves {@code grpc.testing.TestService} until killed: {@code --port=N} (required),
- * {@code --host=ADDRESS} (default 127.0.0.1), {@code --use_tls=false}.
+ * {@code --host=ADDRESS} (default 127.0.0.1), {@code --use_tls=true|false} (default false). With TLS
+ * it presents gRPC's own test certificate ({@code server1.pem} from grpc-testing, signed by its test
+ * CA, for {@code *.test.google.fr}), as gRPC's interop servers do, and still serves cleartext on the
+ * same port. Every server also answers reflection, health, curl (JSON and proto) and HTTP/1.1.
  */
 public final class InteropServer {
 
@@ -12,29 +22,55 @@ public final class InteropServer {
 
   /** A started interop server on {@code host:port} (0 for a free port). */
   public static TripleServer start(String host, int port) {
-    return TripleServer.builder()
+    return start(host, port, false);
+  }
+
+  /** A started interop server, with gRPC's test certificate when {@code tls}. */
+  public static TripleServer start(String host, int port, boolean tls) {
+    TripleServer.Builder builder = TripleServer.builder()
         .host(host)
         .port(port)
         .addService(TestService.class, new TestServiceImpl())
-        .intercept(new EchoMetadataInterceptor())
-        .build()
-        .start();
+        .intercept(new EchoMetadataInterceptor());
+    if (tls) {
+      builder.tls(TlsConfig.builder()
+          .keyCertChain(grpcTestFile("server1.pem"), grpcTestFile("server1.key"))
+          .build());
+    }
+    return builder.build().start();
+  }
+
+  /** A file of grpc-testing's {@code certs/}, copied out of its jar. */
+  static Path grpcTestFile(String name) {
+    try (InputStream in = InteropServer.class.getClassLoader().getResourceAsStream("certs/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException("certs/" + name + " (io.grpc:grpc-testing) is not on the class path");
+      }
+      Path file = Files.createTempFile("grpc-test-", "-" + name);
+      file.toFile().deleteOnExit();
+      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   public static void main(String[] args) throws Exception {
     TripleServer server;
+    boolean tls;
     try {
       Flags flags = new Flags(args);
-      flags.rejectTls();
-      server = start(flags.get("host", "127.0.0.1"), Integer.parseInt(flags.require("port")));
+      tls = Boolean.parseBoolean(flags.get("use_tls", "false"));
+      server = start(flags.get("host", "127.0.0.1"), Integer.parseInt(flags.require("port")), tls);
     } catch (IllegalArgumentException e) {
       System.err.println("interop-server: " + e.getMessage());
-      System.err.println("usage: interop-server.sh --port=N [--host=127.0.0.1] [--use_tls=false]");
+      System.err.println("usage: interop-server.sh --port=N [--host=127.0.0.1] [--use_tls=false|true]");
       System.exit(2);
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "interop-server-shutdown"));
-    System.out.println("Triple interop server listening on " + server.localAddress().getHostString() + ":" + server.port());
+    System.out.println("Triple interop server listening on " + server.localAddress().getHostString() + ":" + server.port()
+        + (tls ? " (TLS and cleartext)" : ""));
     server.awaitTermination();
   }
 }
