@@ -30,7 +30,7 @@ final class Flags {
     return value;
   }
 
-  /** Fails on TLS: this server and client speak cleartext HTTP/2 only, for now. */
+  /** Fails on TLS: the interop client speaks cleartext HTTP/2 only, for now. */
   void rejectTls() {
     if (Boolean.parseBoolean(get("use_tls", "false"))) {
       throw new IllegalArgumentException("The interop client speaks cleartext HTTP/2 only (no server host override for TLS yet); use --use_tls=false");
