@@ -8,6 +8,7 @@ import io.triplerpc.internal.health.proto.HealthCheckResponse;
 import io.triplerpc.internal.health.proto.HealthCheckResponse.ServingStatus;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -73,7 +74,7 @@ public final class HealthServiceImpl implements HealthService {
     if (observers == null) {
       return;
     }
-    for (StreamObserver<HealthCheckResponse> observer : observers.toArray(new StreamObserver[0])) {
+    for (StreamObserver<HealthCheckResponse> observer : List.copyOf(observers)) {
       try {
         observer.onNext(response);
       } catch (RuntimeException e) {
