@@ -8,7 +8,9 @@
 #   scripts/bench.sh --profile getUser [--contender triple]
 #                                    one benchmark under async-profiler: client and server flame graphs
 #   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
-#            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32)
+#            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32),
+#            --only LIST: re-measure only these benchmarks (and 'h2load') into an existing --out
+#            folder, replacing their figures; the folder's machine.txt records the re-run
 set -euo pipefail
 command_line="scripts/bench.sh $*"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +24,7 @@ docs=false
 build=true
 threads=32
 rounds_override=""
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick ;;
@@ -37,7 +40,9 @@ while [ $# -gt 0 ]; do
     --rounds=*) rounds_override="${1#--rounds=}" ;;
     --threads) threads="$2"; shift ;;
     --threads=*) threads="${1#--threads=}" ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --only) only="$2"; shift ;;
+    --only=*) only="${1#--only=}" ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -67,6 +72,15 @@ else
   h2load_seconds=10
 fi
 [ -n "$rounds_override" ] && rounds="$rounds_override"
+run_h2load_step=true
+if [ -n "$only" ]; then
+  [ -n "$out" ] && [ -f "$out/machine.txt" ] || { echo "bench.sh: --only re-measures into an existing --out folder" >&2; exit 2; }
+  keep() { local kept=() b; for b in "$@"; do [[ ",$only," == *",$b,"* ]] && kept+=("$b"); done; echo "${kept[@]:-}"; }
+  read -r -a benchmarks <<< "$(keep "${benchmarks[@]}")"
+  read -r -a sample_benchmarks <<< "$(keep "${sample_benchmarks[@]}")"
+  read -r -a ablation_benchmarks <<< "$(keep "${ablation_benchmarks[@]}")"
+  [[ ",$only," == *",h2load,"* ]] || run_h2load_step=false
+fi
 
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
 server_of() {
@@ -96,6 +110,10 @@ done
 out="${out:-bench-results/$(date -u +%Y%m%d-%H%M%S)-$mode}"
 mkdir -p "$out/raw" "$out/logs"
 out="$(cd "$out" && pwd)"
+if [ -n "$only" ]; then
+  echo "rerun: $command_line at $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    >> "$out/machine.txt"
+else
 {
   echo "command: $command_line"
   echo "mode: $mode"
@@ -108,6 +126,7 @@ out="$(cd "$out" && pwd)"
   echo "java: $(java -version 2>&1 | head -1)"
   echo "threads: $threads"
 } > "$out/machine.txt"
+fi
 cat "$out/machine.txt"
 
 # One JMH run: contender, label for the results, benchmark, mode, round, then extra JMH arguments;
@@ -252,7 +271,9 @@ for round in $(seq 1 "$rounds"); do
 done
 
 echo "== h2load: one connection, 100 streams"
-if ensure_h2load; then
+if [ "$run_h2load_step" = false ]; then
+  echo "   (not re-measured)"
+elif ensure_h2load; then
   run_h2load
 else
   echo "bench.sh: h2load not available; skipping the server ceiling" | tee "$out/logs/h2load-missing.txt"

@@ -168,6 +168,10 @@ public final class Report {
     md.append("Produced by `").append(command).append("` on ")
         .append(results.machine.getOrDefault("date", "?")).append(" at commit `")
         .append(results.machine.getOrDefault("commit", "?")).append("`.\n\n");
+    if (results.machine.containsKey("rerun")) {
+      md.append("Re-measured in the same folder (these figures replace the first ones): ")
+          .append(results.machine.get("rerun")).append(".\n\n");
+    }
     md.append("| machine | |\n|---|---|\n");
     for (String key : List.of("cpus", "cpu", "memory", "kernel", "java", "threads", "mode")) {
       if (results.machine.containsKey(key)) {
