@@ -54,32 +54,41 @@ class GrpcJavaReflectionClientTest {
 
   /** Sends each request on one reflection stream, in order, and returns the answers. */
   private static List<ServerReflectionResponse> ask(ServerReflectionRequest... requests) throws Exception {
-    LinkedBlockingQueue<ServerReflectionResponse> answers = new LinkedBlockingQueue<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
+    Answers<ServerReflectionResponse> answers = new Answers<>();
     StreamObserver<ServerReflectionRequest> stream = ServerReflectionGrpc.newStub(channel)
         .withDeadlineAfter(10, TimeUnit.SECONDS)
-        .serverReflectionInfo(new StreamObserver<>() {
-          @Override
-          public void onNext(ServerReflectionResponse value) {
-            answers.add(value);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            done.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            done.complete(null);
-          }
-        });
+        .serverReflectionInfo(answers);
     for (ServerReflectionRequest request : requests) {
       stream.onNext(request);
     }
     stream.onCompleted();
-    done.get(10, TimeUnit.SECONDS);
-    return new ArrayList<>(answers);
+    return answers.await();
+  }
+
+  /** The answers of one reflection stream, until it ends. */
+  private static final class Answers<T> implements StreamObserver<T> {
+    private final LinkedBlockingQueue<T> values = new LinkedBlockingQueue<>();
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+
+    @Override
+    public void onNext(T value) {
+      values.add(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      done.completeExceptionally(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      done.complete(null);
+    }
+
+    List<T> await() throws Exception {
+      done.get(10, TimeUnit.SECONDS);
+      return new ArrayList<>(values);
+    }
   }
 
   private static FileDescriptor build(List<ByteString> protos, String wanted) throws Exception {
@@ -157,30 +166,14 @@ class GrpcJavaReflectionClientTest {
         .setFileByFilename("grpc/health/v1/health.proto").build()).get(0);
     assertEquals(healthFile, FileDescriptorProto.parseFrom(byName.getFileDescriptorResponse().getFileDescriptorProto(0)));
 
-    LinkedBlockingQueue<io.grpc.reflection.v1alpha.ServerReflectionResponse> answers = new LinkedBlockingQueue<>();
-    CompletableFuture<Void> done = new CompletableFuture<>();
+    Answers<io.grpc.reflection.v1alpha.ServerReflectionResponse> alpha = new Answers<>();
     StreamObserver<io.grpc.reflection.v1alpha.ServerReflectionRequest> stream =
         io.grpc.reflection.v1alpha.ServerReflectionGrpc.newStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-            .serverReflectionInfo(new StreamObserver<>() {
-              @Override
-              public void onNext(io.grpc.reflection.v1alpha.ServerReflectionResponse value) {
-                answers.add(value);
-              }
-
-              @Override
-              public void onError(Throwable t) {
-                done.completeExceptionally(t);
-              }
-
-              @Override
-              public void onCompleted() {
-                done.complete(null);
-              }
-            });
+            .serverReflectionInfo(alpha);
     stream.onNext(io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder().setListServices("*").build());
     stream.onCompleted();
-    done.get(10, TimeUnit.SECONDS);
-    assertTrue(answers.poll().getListServicesResponse().getServiceList().stream()
+    List<io.grpc.reflection.v1alpha.ServerReflectionResponse> answers = alpha.await();
+    assertTrue(answers.get(0).getListServicesResponse().getServiceList().stream()
         .anyMatch(s -> s.getName().equals("grpc.testing.TestService")));
   }
 }

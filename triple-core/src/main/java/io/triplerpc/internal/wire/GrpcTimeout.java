@@ -37,6 +37,15 @@ public final class GrpcTimeout {
   }
 
   /**
+   * A request's deadline from its {@code grpc-timeout} header: 0 without one, else at least 1 ns.
+   *
+   * @throws IllegalArgumentException naming what is wrong with the value
+   */
+  public static long requestTimeoutNanos(CharSequence header) {
+    return header == null ? 0 : Math.max(1, decode(header));
+  }
+
+  /**
    * Decodes a header value into nanoseconds (saturating at {@link Long#MAX_VALUE}).
    *
    * @throws IllegalArgumentException naming what is wrong with the value

@@ -74,14 +74,11 @@ final class HttpUnaryRequests {
       throw new Rejection(404, Status.UNIMPLEMENTED.withDescription(
           "Malformed path: " + path + "; Triple calls are POST /{service}/{method}"), null);
     }
-    long timeoutNanos = 0;
-    CharSequence timeout = headers.get(GrpcHeaders.GRPC_TIMEOUT);
-    if (timeout != null) {
-      try {
-        timeoutNanos = Math.max(1, GrpcTimeout.decode(timeout));
-      } catch (IllegalArgumentException e) {
-        throw new Rejection(400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
-      }
+    long timeoutNanos;
+    try {
+      timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
+    } catch (IllegalArgumentException e) {
+      throw new Rejection(400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
     }
     return new InboundRequest(path, GrpcHttp2Headers.toMetadata(headers), timeoutNanos, null, null, subtype);
   }

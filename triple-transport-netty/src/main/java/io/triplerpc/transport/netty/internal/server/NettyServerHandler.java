@@ -355,7 +355,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     stopClientSending(ctx, streamId);
   }
 
-  private void streamOpened(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
+  private void streamOpened(
+      ChannelHandlerContext ctx, int streamId, Http2Stream http2Stream, Http2Headers headers, boolean endOfStream) {
     if (!GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
       // Not gRPC: an HTTP unary call (JSON or protobuf body), or an error in that protocol's terms.
       httpUnaryOpened(ctx, streamId, headers, endOfStream);
@@ -378,17 +379,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       respondGrpcError(ctx, streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
       return;
     }
-    long timeoutNanos = 0;
-    CharSequence timeout = headers.get(GrpcHeaders.GRPC_TIMEOUT);
-    if (timeout != null) {
-      try {
-        timeoutNanos = Math.max(1, GrpcTimeout.decode(timeout));
-      } catch (IllegalArgumentException e) {
-        respondGrpcError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
-        return;
-      }
+    long timeoutNanos;
+    try {
+      timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
+    } catch (IllegalArgumentException e) {
+      respondGrpcError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
+      return;
     }
-    Http2Stream http2Stream = connection().stream(streamId);
     NettyServerStream stream = new NettyServerStream(
         streamId,
         http2Stream,
@@ -506,12 +503,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     @Override
     public void onHeadersRead(
         ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
-      NettyServerStream stream = streamOf(streamId);
+      // One stream lookup for the gRPC call's trailers, an HTTP unary request's, or a new stream.
+      Http2Stream http2Stream = connection().stream(streamId);
+      NettyServerStream stream = http2Stream == null ? null : http2Stream.getProperty(streamKey);
       if (stream != null) {
         stream.state().trailersRead(endOfStream);
         return;
       }
-      Http2Stream http2Stream = connection().stream(streamId);
       Object exchange = http2Stream == null ? null : http2Stream.getProperty(httpUnaryKey);
       if (exchange != null) {
         // Trailers of an HTTP unary request: nothing in them matters but the end of the body.
@@ -520,7 +518,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         }
         return;
       }
-      streamOpened(ctx, streamId, headers, endOfStream);
+      streamOpened(ctx, streamId, http2Stream, headers, endOfStream);
     }
 
     @Override
