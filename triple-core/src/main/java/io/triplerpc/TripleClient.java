@@ -2,10 +2,17 @@ package io.triplerpc;
 
 import io.triplerpc.internal.client.ClientCallFactories;
 import io.triplerpc.internal.client.TripleInvoker;
+import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.spi.Cluster;
+import io.triplerpc.spi.ClusterFactory;
+import io.triplerpc.spi.Connection;
+import io.triplerpc.spi.TargetResolver;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +22,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Calls Triple and gRPC services at one address: {@link #proxy} returns an implementation of a
- * {@link TripleService} interface whose methods are remote calls.
+ * Calls Triple and gRPC services: {@link #proxy} returns an implementation of a
+ * {@link TripleService} interface whose methods are remote calls. The servers are one address, or a
+ * target such as {@code registry://127.0.0.1:7070} or a {@link Builder#cluster cluster} that finds
+ * them and spreads calls over them ({@code triple-registry}).
  *
  * <p>Connections open lazily, on the first call, and are shared by every proxy of this client (one
  * per address unless configured otherwise). Thread-safe; close it when done.
@@ -31,7 +40,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TripleClient implements ClientCallFactory, AutoCloseable {
 
   private final ClientTransportFactory transportFactory;
+  /** The one address's transport, or null when a cluster picks the servers. */
   private final ClientTransport transport;
+  private final Cluster cluster;
   private final CallOptions defaultOptions;
   private final List<ClientInterceptor> interceptors;
   private final ClientCallFactory base;
@@ -40,12 +51,65 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   private TripleClient(Builder builder) {
     this.transportFactory = loadTransportFactory();
     TransportOptions transportOptions = builder.transportOptions();
-    this.transport = transportFactory.newTransport(builder.address, transportOptions);
     Executor callbackExecutor =
         builder.callbackExecutor != null ? builder.callbackExecutor : ClientCallFactories.newCallbackExecutor();
+    int maxInbound = transportOptions.maxInboundMessageSize();
     this.defaultOptions = builder.defaultOptions;
     this.interceptors = List.copyOf(builder.interceptors);
-    this.base = ClientCallFactories.base(transport, callbackExecutor, transportOptions.maxInboundMessageSize());
+    if (builder.clusterFactory == null) {
+      this.transport = transportFactory.newTransport(builder.address, transportOptions);
+      this.cluster = null;
+      this.base = ClientCallFactories.base(transport, callbackExecutor, maxInbound);
+    } else {
+      this.transport = null;
+      this.cluster = builder.clusterFactory.newCluster(address -> new TransportConnection(
+          address, transportFactory.newTransport(address, transportOptions), callbackExecutor, maxInbound));
+      this.base = cluster;
+    }
+  }
+
+  /** A {@link Connection} over one address's transport, for clusters. */
+  private static final class TransportConnection implements Connection {
+
+    private final InetSocketAddress address;
+    private final ClientTransport transport;
+    private final ClientCallFactory calls;
+
+    TransportConnection(InetSocketAddress address, ClientTransport transport, Executor callbackExecutor, int maxInbound) {
+      this.address = address;
+      this.transport = transport;
+      this.calls = ClientCallFactories.base(transport, callbackExecutor, maxInbound);
+    }
+
+    @Override
+    public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+      return calls.newCall(method, options);
+    }
+
+    @Override
+    public InetSocketAddress address() {
+      return address;
+    }
+
+    @Override
+    public boolean isActive() {
+      return transport.isActive();
+    }
+
+    @Override
+    public WriteStats writeStats() {
+      return transport.writeStats();
+    }
+
+    @Override
+    public void close() {
+      transport.shutdown();
+    }
+
+    @Override
+    public String toString() {
+      return "Connection{" + address.getHostString() + ':' + address.getPort() + '}';
+    }
   }
 
   private static ClientTransportFactory loadTransportFactory() {
@@ -73,6 +137,9 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   public <T> T proxy(Class<T> serviceInterface, CallOptions options) {
     Objects.requireNonNull(serviceInterface, "serviceInterface");
     Objects.requireNonNull(options, "options");
+    if (cluster != null) {
+      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
+    }
     return TripleInvoker.newProxy(serviceInterface, chain(options), options);
   }
 
@@ -89,12 +156,12 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
 
   /** Whether a connection is up now; a volatile read. */
   public boolean isConnectionActive() {
-    return transport.isActive();
+    return transport != null ? transport.isActive() : cluster.isActive();
   }
 
   /** How the client's connections batched their writes so far. */
   public WriteStats writeStats() {
-    return transport.writeStats();
+    return transport != null ? transport.writeStats() : cluster.writeStats();
   }
 
   /** Closes the connections; calls in flight fail with UNAVAILABLE. Idempotent; never blocks. */
@@ -103,7 +170,11 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    transport.shutdown();
+    if (transport != null) {
+      transport.shutdown();
+    } else {
+      cluster.close();
+    }
     transportFactory.close();
     // The owned callback pool is not shut down here: calls still in flight get their last events
     // (UNAVAILABLE) through it as the connections close. Its daemon threads end after 60 s idle.
@@ -113,6 +184,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   public static final class Builder {
 
     private InetSocketAddress address;
+    private ClusterFactory clusterFactory;
     private Executor callbackExecutor;
     private CallOptions defaultOptions = CallOptions.DEFAULT;
     private final List<ClientInterceptor> interceptors = new ArrayList<>();
@@ -131,12 +203,23 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     /** The server's host and port. */
     public Builder address(String host, int port) {
       this.address = InetSocketAddress.createUnresolved(Objects.requireNonNull(host, "host"), port);
+      this.clusterFactory = null;
       return this;
     }
 
-    /** The server's address as {@code host:port}. */
+    /**
+     * The server's address as {@code host:port}, or a target with a scheme that a
+     * {@link TargetResolver} on the class path understands, such as {@code registry://127.0.0.1:7070}
+     * or {@code zookeeper://zk1:2181,zk2:2181} ({@code triple-registry}).
+     *
+     * @throws IllegalArgumentException if it is neither, or no resolver knows the scheme
+     */
     public Builder address(String hostAndPort) {
       Objects.requireNonNull(hostAndPort, "hostAndPort");
+      int scheme = hostAndPort.indexOf("://");
+      if (scheme > 0) {
+        return cluster(resolve(hostAndPort, hostAndPort.substring(0, scheme).toLowerCase(java.util.Locale.ROOT)));
+      }
       int colon = hostAndPort.lastIndexOf(':');
       if (colon <= 0 || colon == hostAndPort.length() - 1) {
         throw new IllegalArgumentException("Address must be host:port: " + hostAndPort);
@@ -146,6 +229,32 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
         host = host.substring(1, host.length() - 1);
       }
       return address(host, Integer.parseInt(hostAndPort.substring(colon + 1)));
+    }
+
+    private static ClusterFactory resolve(String target, String scheme) {
+      URI uri;
+      try {
+        uri = new URI(target);
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException("Malformed target " + target + ": " + e.getMessage(), e);
+      }
+      for (TargetResolver resolver : ServiceLoader.load(TargetResolver.class, TripleClient.class.getClassLoader())) {
+        if (resolver.supports(scheme)) {
+          return resolver.resolve(uri);
+        }
+      }
+      throw new IllegalArgumentException(
+          "No resolver for " + scheme + ":// targets on the class path (add io.triplerpc:triple-registry): " + target);
+    }
+
+    /**
+     * Spreads calls over the servers that {@code factory}'s cluster finds (a registry, say), instead
+     * of one address.
+     */
+    public Builder cluster(ClusterFactory factory) {
+      this.clusterFactory = Objects.requireNonNull(factory, "factory");
+      this.address = null;
+      return this;
     }
 
     /**
@@ -242,8 +351,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
 
     /** Builds the client; no connection opens until the first call. */
     public TripleClient build() {
-      if (address == null) {
-        throw new IllegalStateException("address is required");
+      if (address == null && clusterFactory == null) {
+        throw new IllegalStateException("address (or cluster) is required");
       }
       return new TripleClient(this);
     }

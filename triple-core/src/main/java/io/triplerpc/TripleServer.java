@@ -11,15 +11,19 @@ import io.triplerpc.internal.server.ServiceAdapters;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportFactory;
 import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.spi.ServerInfo;
+import io.triplerpc.spi.ServerRegistration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -27,8 +31,11 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves {@link TripleService} implementations over gRPC on one port.
@@ -52,6 +59,8 @@ import java.util.stream.Collectors;
  */
 public final class TripleServer {
 
+  private static final Logger log = LoggerFactory.getLogger(TripleServer.class);
+
   private final InetSocketAddress bindAddress;
   private final TransportOptions options;
   private final List<ServerMethodDefinition<?, ?>> definitions;
@@ -59,7 +68,11 @@ public final class TripleServer {
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   private final HealthStatusManager health = new HealthStatusManager();
+  private final List<ServerInfo.Service> services;
+  private final List<ServerRegistration> registrations;
+  private final AtomicBoolean withdrawn = new AtomicBoolean();
   private volatile ServerTransport transport;
+  private volatile ServerInfo info;
 
   private TripleServer(Builder builder) {
     this.bindAddress = new InetSocketAddress(builder.host, builder.port);
@@ -81,6 +94,8 @@ public final class TripleServer {
     health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
     served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
     this.interceptors = List.copyOf(builder.interceptors);
+    this.services = List.copyOf(builder.services.values());
+    this.registrations = List.copyOf(builder.registrations);
     this.ownedExecutor = builder.executor == null ? newServiceExecutor() : null;
     this.executor = builder.executor != null ? builder.executor : ownedExecutor;
   }
@@ -118,7 +133,27 @@ public final class TripleServer {
     if (ownedExecutor != null) {
       transport.terminationFuture().whenComplete((v, t) -> ownedExecutor.shutdown());
     }
+    info = new ServerInfo(transport.localAddress(), services);
+    for (ServerRegistration registration : registrations) {
+      registration.started(info);
+    }
     return this;
+  }
+
+  /** Withdraws the server from its registries, once, before its calls drain. */
+  private void withdraw() {
+    ServerInfo started = info;
+    if (started == null || !withdrawn.compareAndSet(false, true)) {
+      return;
+    }
+    for (ServerRegistration registration : registrations) {
+      try {
+        registration.stopping(started);
+      } catch (RuntimeException e) {
+        // A registry that cannot be told still lets the server shut down; leases expire.
+        log.warn("Could not withdraw {} from a registry: {}", started.localAddress(), e.toString());
+      }
+    }
   }
 
   /**
@@ -144,6 +179,7 @@ public final class TripleServer {
    * closes when its last call ends. Never blocks.
    */
   public void shutdown() {
+    withdraw();
     health.enterTerminalState();
     ServerTransport t = transport;
     if (t != null) {
@@ -153,6 +189,7 @@ public final class TripleServer {
 
   /** Closes every connection at once; calls in flight are cancelled. Never blocks. */
   public void shutdownNow() {
+    withdraw();
     health.enterTerminalState();
     ServerTransport t = transport;
     if (t != null) {
@@ -211,6 +248,8 @@ public final class TripleServer {
     private int port;
     private final List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
+    private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
+    private final List<ServerRegistration> registrations = new ArrayList<>();
     private Executor executor;
     private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
     private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
@@ -245,14 +284,38 @@ public final class TripleServer {
     public <T> Builder addService(Class<T> serviceInterface, T implementation) {
       Objects.requireNonNull(serviceInterface, "serviceInterface");
       Objects.requireNonNull(implementation, "implementation");
-      definitions.addAll(ServiceAdapters.definitions(serviceInterface, implementation));
+      List<ServerMethodDefinition<?, ?>> added = ServiceAdapters.definitions(serviceInterface, implementation);
+      definitions.addAll(added);
+      TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
+      for (ServerMethodDefinition<?, ?> definition : added) {
+        describe(definition.method(), annotation == null ? "" : annotation.version(),
+            annotation == null ? "" : annotation.group());
+      }
       return this;
+    }
+
+    private void describe(MethodDescriptor<?, ?> method, String version, String group) {
+      ServerInfo.Service known = services.get(method.serviceName());
+      List<String> methods = new ArrayList<>(known == null ? List.of() : known.methods());
+      methods.add(method.methodName());
+      services.put(method.serviceName(), new ServerInfo.Service(
+          method.serviceName(), methods, method.requestCodec().subtype(), version, group));
     }
 
     /** Serves one method with a hand-written handler. */
     public <Q, R> Builder addMethod(MethodDescriptor<Q, R> method, ServerCallHandler<Q, R> handler) {
       definitions.add(new ServerMethodDefinition<>(
           Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler")));
+      describe(method, "", "");
+      return this;
+    }
+
+    /**
+     * Announces the server in a registry: {@code registration} is told once the port is bound, and
+     * again when a shutdown begins, before calls drain.
+     */
+    public Builder registration(ServerRegistration registration) {
+      registrations.add(Objects.requireNonNull(registration, "registration"));
       return this;
     }
 

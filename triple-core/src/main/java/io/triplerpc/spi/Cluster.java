@@ -1,0 +1,28 @@
+package io.triplerpc.spi;
+
+import io.triplerpc.ClientCallFactory;
+import io.triplerpc.WriteStats;
+
+/**
+ * The servers behind a client that was built with a {@link ClusterFactory} or a target such as
+ * {@code registry://host:port} instead of one address: each {@link #newCall} picks a server (and may
+ * retry on another one) through {@link Connection}s opened by the client's {@link Connector}.
+ *
+ * <p>Thread-safe. {@code newCall} must not block, except before the first servers of a service are
+ * known, and then at most until the call's deadline.
+ */
+public interface Cluster extends ClientCallFactory, AutoCloseable {
+
+  /** Called when a proxy of {@code serviceName} is made, before its first call: start finding its servers. */
+  default void prepare(String serviceName) {}
+
+  /** Whether a connection to some server is up now. */
+  boolean isActive();
+
+  /** Write-queue counters summed over the open connections. */
+  WriteStats writeStats();
+
+  /** Closes every connection and stops watching for servers. Never blocks. */
+  @Override
+  void close();
+}

@@ -1,0 +1,15 @@
+package io.triplerpc.spi;
+
+/**
+ * Announces a server in a registry: {@link #started} once it listens, {@link #stopping} when a
+ * shutdown begins (before calls drain, so consumers turn away first). Called on the thread that
+ * starts or shuts the server down; implementations should not block for long.
+ */
+public interface ServerRegistration {
+
+  /** The server listens and serves what {@code server} describes. */
+  void started(ServerInfo server);
+
+  /** The server is shutting down; withdraw it. Called at most once, after {@link #started}. */
+  void stopping(ServerInfo server);
+}

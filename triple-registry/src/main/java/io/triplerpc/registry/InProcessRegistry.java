@@ -1,0 +1,153 @@
+package io.triplerpc.registry;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * A registry held in this JVM's memory, for tests and for providers and consumers in one process.
+ * Changes reach listeners on one notifier thread, in the order they were made.
+ */
+public final class InProcessRegistry implements Registry {
+
+  private final Object lock = new Object();
+  private final Map<String, Application> applications = new HashMap<>();
+  private final Map<String, MetadataInfo> metadata = new HashMap<>();
+  private final Map<String, Set<String>> mapping = new HashMap<>();
+  private final ExecutorService notifier = Executors.newSingleThreadExecutor(task -> {
+    Thread thread = new Thread(task, "triple-registry-notifier");
+    thread.setDaemon(true);
+    return thread;
+  });
+  private volatile boolean closed;
+
+  /** One application's instances by address, and who listens to them. */
+  private static final class Application {
+    final Map<String, ServiceInstance> instances = new LinkedHashMap<>();
+    final List<InstanceListener> listeners = new ArrayList<>();
+  }
+
+  /** An empty registry. */
+  public InProcessRegistry() {}
+
+  @Override
+  public CompletableFuture<Void> register(ServiceInstance instance) {
+    synchronized (lock) {
+      Application app = applications.computeIfAbsent(instance.application(), a -> new Application());
+      ServiceInstance previous = app.instances.put(instance.address(), instance);
+      if (previous == null) {
+        notify(app, InstanceChange.added(instance));
+      } else if (!previous.equals(instance)) {
+        notify(app, InstanceChange.updated(instance));
+      }
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletableFuture<Void> unregister(ServiceInstance instance) {
+    synchronized (lock) {
+      Application app = applications.get(instance.application());
+      ServiceInstance removed = app == null ? null : app.instances.remove(instance.address());
+      if (removed != null) {
+        notify(app, InstanceChange.removed(removed));
+      }
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** Called with the lock held, so changes are queued in the order they were made. */
+  private void notify(Application app, InstanceChange change) {
+    if (app.listeners.isEmpty()) {
+      return;
+    }
+    List<InstanceListener> listeners = List.copyOf(app.listeners);
+    List<InstanceChange> changes = List.of(change);
+    execute(() -> listeners.forEach(listener -> listener.onChanges(changes)));
+  }
+
+  private void execute(Runnable task) {
+    try {
+      notifier.execute(task);
+    } catch (RejectedExecutionException e) {
+      // Closed: listeners hear nothing more, as promised.
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> publishMetadata(MetadataInfo info) {
+    synchronized (lock) {
+      metadata.putIfAbsent(key(info.application(), info.revision()), info);
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
+    MetadataInfo info;
+    synchronized (lock) {
+      info = metadata.get(key(application, revision));
+    }
+    return info != null
+        ? CompletableFuture.completedFuture(info)
+        : CompletableFuture.failedFuture(new IllegalStateException(
+            "No metadata for " + application + " at revision " + revision));
+  }
+
+  private static String key(String application, String revision) {
+    return application + '/' + revision;
+  }
+
+  @Override
+  public CompletableFuture<Void> map(String serviceName, String application) {
+    synchronized (lock) {
+      mapping.computeIfAbsent(serviceName, s -> new LinkedHashSet<>()).add(application);
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletableFuture<Set<String>> applications(String serviceName) {
+    synchronized (lock) {
+      return CompletableFuture.completedFuture(Set.copyOf(mapping.getOrDefault(serviceName, Set.of())));
+    }
+  }
+
+  @Override
+  public Subscription subscribe(String application, InstanceListener listener) {
+    synchronized (lock) {
+      if (closed) {
+        throw new IllegalStateException("Registry closed");
+      }
+      Application app = applications.computeIfAbsent(application, a -> new Application());
+      app.listeners.add(listener);
+      List<ServiceInstance> snapshot = List.copyOf(app.instances.values());
+      execute(() -> listener.onResync(snapshot));
+    }
+    return () -> {
+      synchronized (lock) {
+        Application app = applications.get(application);
+        if (app != null) {
+          app.listeners.remove(listener);
+        }
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    synchronized (lock) {
+      closed = true;
+      applications.values().forEach(app -> app.listeners.clear());
+    }
+    notifier.shutdown();
+  }
+}
