@@ -1,0 +1,359 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.registry.InstanceChange;
+import io.triplerpc.registry.InstanceListener;
+import io.triplerpc.registry.MetadataInfo;
+import io.triplerpc.registry.Registry;
+import io.triplerpc.registry.ServiceInstance;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One application's instances as a consumer knows them: one {@link Endpoint} per instance, grouped
+ * by metadata revision, indexed by address, updated change by change. Every service of the
+ * application reads the same groups through its {@link ServiceDirectory}.
+ *
+ * <p>Changes are applied on the registry's notifying thread as they come; while a burst goes on,
+ * they are collected and applied together once per coalescing window. All state changes hold this
+ * object's lock; balancers read the groups without it.
+ */
+public final class ApplicationDirectory implements InstanceListener {
+
+  private static final Logger log = LoggerFactory.getLogger(ApplicationDirectory.class);
+  private static final int METADATA_ATTEMPTS = 5;
+
+  /** Told after each batch of changes is applied, for measurements and tests. */
+  public interface AppliedListener {
+    void applied(ApplicationDirectory directory, int changes);
+  }
+
+  final String application;
+  private final Registry registry;
+  private final ScheduledExecutorService scheduler;
+  private final DirectorySettings settings;
+  private final Snapshots snapshots;
+
+  private final EndpointIndex index = new EndpointIndex();
+  private final Map<String, RevisionGroup> groups = new HashMap<>();
+  /** Metadata known by revision, kept when a revision's last instance leaves (it may come back). */
+  private final Map<String, MetadataInfo> metadata = new HashMap<>();
+  private final List<ServiceDirectory> services = new ArrayList<>();
+  private final List<Runnable> readyWaiters = new ArrayList<>();
+  private boolean synced;
+  private int pendingMetadata;
+
+  private boolean windowOpen;
+  private List<InstanceChange> pending = new ArrayList<>();
+  private final Runnable closeWindow = this::closeWindow;
+  private boolean snapshotScheduled;
+  private final Runnable writeSnapshot = this::writeSnapshot;
+
+  /**
+   * A directory of {@code application}; {@code snapshots} may be null. Subscribe it to the registry
+   * with {@link Registry#subscribe}.
+   */
+  public ApplicationDirectory(
+      String application,
+      Registry registry,
+      ScheduledExecutorService scheduler,
+      DirectorySettings settings,
+      Snapshots snapshots) {
+    this.application = application;
+    this.registry = registry;
+    this.scheduler = scheduler;
+    this.settings = settings;
+    this.snapshots = snapshots;
+  }
+
+  /** Starts from the last snapshot, if any, until the registry's first list arrives. */
+  public synchronized void restoreSnapshot() {
+    if (snapshots == null || synced) {
+      return;
+    }
+    Snapshots.Application restored = snapshots.read(application);
+    if (restored == null) {
+      return;
+    }
+    restored.metadata().forEach(info -> metadata.put(info.revision(), info));
+    for (ServiceInstance instance : restored.instances()) {
+      upsert(instance);
+    }
+    log.info("{}: {} instances restored from the snapshot until the registry answers", application, index.size());
+    synced = true;
+    maybeReady();
+  }
+
+  /** Instances known now. */
+  public synchronized int size() {
+    return index.size();
+  }
+
+  /** Adds a service of this application that a consumer calls; links the groups that serve it. */
+  public synchronized void addService(ServiceDirectory service) {
+    if (services.contains(service)) {
+      return;
+    }
+    services.add(service);
+    for (RevisionGroup group : groups.values()) {
+      if (group.serves(service.serviceName)) {
+        service.link(group);
+      }
+    }
+  }
+
+  /** Runs {@code task} once the first list and the metadata of its revisions are in. */
+  public void whenReady(Runnable task) {
+    synchronized (this) {
+      if (!synced || pendingMetadata > 0) {
+        readyWaiters.add(task);
+        return;
+      }
+    }
+    task.run();
+  }
+
+  private void maybeReady() {
+    if (!synced || pendingMetadata > 0 || readyWaiters.isEmpty()) {
+      return;
+    }
+    List<Runnable> waiters = List.copyOf(readyWaiters);
+    readyWaiters.clear();
+    // Run on the scheduler: waiters take other locks, and this one is held.
+    scheduler.execute(() -> waiters.forEach(Runnable::run));
+  }
+
+  @Override
+  public void onResync(Collection<ServiceInstance> instances) {
+    int applied;
+    synchronized (this) {
+      if (instances.isEmpty() && index.size() > 0 && settings.emptyProtection()) {
+        log.warn("{}: the registry sent an empty list while {} instances are known; kept them (empty protection)",
+            application, index.size());
+        synced = true;
+        maybeReady();
+        return;
+      }
+      EndpointIndex seen = new EndpointIndex();
+      for (ServiceInstance instance : instances) {
+        Endpoint e = upsert(instance);
+        if (e != null && seen.get(e.host, e.port) == null) {
+          seen.add(e);
+        }
+      }
+      List<Endpoint> gone = new ArrayList<>();
+      index.forEach(e -> {
+        if (seen.get(e.host, e.port) == null) {
+          gone.add(e);
+        }
+      });
+      gone.forEach(this::removeEndpoint);
+      applied = instances.size() + gone.size();
+      // Changes collected before the list are older than it.
+      pending.clear();
+      synced = true;
+      maybeReady();
+      scheduleSnapshot();
+    }
+    settings.appliedListener().applied(this, applied);
+  }
+
+  @Override
+  public void onChanges(List<InstanceChange> changes) {
+    long window = settings.coalesceWindowNanos();
+    synchronized (this) {
+      if (windowOpen) {
+        pending.addAll(changes);
+        return;
+      }
+      apply(changes);
+      windowOpen = window > 0;
+    }
+    settings.appliedListener().applied(this, changes.size());
+    if (window > 0) {
+      scheduler.schedule(closeWindow, window, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** The end of a coalescing window: applies what came meanwhile, and keeps the window open if anything did. */
+  private void closeWindow() {
+    int applied;
+    synchronized (this) {
+      if (pending.isEmpty()) {
+        windowOpen = false;
+        return;
+      }
+      List<InstanceChange> batch = pending;
+      pending = new ArrayList<>();
+      apply(batch);
+      applied = batch.size();
+    }
+    settings.appliedListener().applied(this, applied);
+    scheduler.schedule(closeWindow, settings.coalesceWindowNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  @Override
+  public void onDisconnected(Throwable cause) {
+    log.warn("{}: lost the registry ({}); calling the {} known instances meanwhile", application, cause.toString(), size());
+  }
+
+  /** Called with the lock held. */
+  private void apply(List<InstanceChange> changes) {
+    for (int i = 0, n = changes.size(); i < n; i++) {
+      InstanceChange change = changes.get(i);
+      if (change.kind() == InstanceChange.Kind.REMOVED) {
+        ServiceInstance instance = change.instance();
+        Endpoint e = index.get(instance.host(), instance.port());
+        if (e != null) {
+          removeEndpoint(e);
+        }
+      } else {
+        upsert(change.instance());
+      }
+    }
+    scheduleSnapshot();
+  }
+
+  /** Adds or changes the endpoint of {@code instance}; null if the record is not for this application. */
+  private Endpoint upsert(ServiceInstance instance) {
+    if (!instance.application().equals(application)) {
+      log.warn("{}: skipped a record of another application: {}", application, instance);
+      return null;
+    }
+    Endpoint e = index.get(instance.host(), instance.port());
+    if (e == null) {
+      e = new Endpoint(instance.host(), instance.port(), instance.weight());
+      index.add(e);
+      group(instance.revision()).add(e);
+      return e;
+    }
+    RevisionGroup current = e.group;
+    if (!current.revision.equals(instance.revision())) {
+      current.remove(e);
+      e.weight = instance.weight();
+      group(instance.revision()).add(e);
+      dropIfEmpty(current);
+    } else if (e.weight != instance.weight()) {
+      current.reweigh(e, instance.weight());
+    }
+    return e;
+  }
+
+  private void removeEndpoint(Endpoint e) {
+    index.remove(e);
+    RevisionGroup group = e.group;
+    group.remove(e);
+    dropIfEmpty(group);
+    e.remove();
+  }
+
+  private RevisionGroup group(String revision) {
+    RevisionGroup group = groups.get(revision);
+    if (group != null) {
+      return group;
+    }
+    group = new RevisionGroup(application, revision, settings.servesAll(revision));
+    groups.put(revision, group);
+    MetadataInfo known = metadata.get(revision);
+    if (known != null || group.servesAll) {
+      group.metadata = known;
+      linkServed(group);
+    } else {
+      pendingMetadata++;
+      fetchMetadata(group, 1);
+    }
+    return group;
+  }
+
+  private void fetchMetadata(RevisionGroup group, int attempt) {
+    registry.metadata(application, group.revision).whenComplete((info, failure) -> {
+      synchronized (this) {
+        if (failure == null) {
+          metadata.put(info.revision(), info);
+          group.metadata = info;
+          if (groups.get(group.revision) == group) {
+            linkServed(group);
+          }
+        } else if (attempt < METADATA_ATTEMPTS) {
+          log.warn("{}: metadata of revision {} not available yet ({}); retrying", application, group.revision,
+              failure.toString());
+          scheduler.schedule(() -> fetchMetadata(group, attempt + 1), 100L << attempt, TimeUnit.MILLISECONDS);
+          return;
+        } else {
+          log.warn("{}: no metadata for revision {} after {} attempts; its {} instances are not called: {}",
+              application, group.revision, attempt, group.size(), failure.toString());
+        }
+        pendingMetadata--;
+        maybeReady();
+      }
+    });
+  }
+
+  private void linkServed(RevisionGroup group) {
+    for (ServiceDirectory service : services) {
+      if (group.serves(service.serviceName)) {
+        service.link(group);
+      }
+    }
+  }
+
+  private void dropIfEmpty(RevisionGroup group) {
+    if (group.size() > 0) {
+      return;
+    }
+    groups.remove(group.revision);
+    for (ServiceDirectory service : services) {
+      service.unlink(group);
+    }
+  }
+
+  private void scheduleSnapshot() {
+    if (snapshots == null || snapshotScheduled) {
+      return;
+    }
+    snapshotScheduled = true;
+    scheduler.schedule(writeSnapshot, settings.snapshotDelayNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  private void writeSnapshot() {
+    List<ServiceInstance> instances = new ArrayList<>();
+    List<MetadataInfo> revisions;
+    synchronized (this) {
+      snapshotScheduled = false;
+      for (RevisionGroup group : groups.values()) {
+        for (int i = 0, n = group.size(); i < n; i++) {
+          Endpoint e = group.at(i);
+          instances.add(ServiceInstance.of(application, e.host, e.port, group.revision).withWeight(e.weight));
+        }
+      }
+      revisions = new ArrayList<>();
+      for (RevisionGroup group : groups.values()) {
+        if (group.metadata != null) {
+          revisions.add(group.metadata);
+        }
+      }
+    }
+    snapshots.write(application, instances, revisions);
+  }
+
+  /** Closes the connections of every instance (the directory is being closed). */
+  public synchronized void closeConnections() {
+    index.forEach(Endpoint::remove);
+  }
+
+  /** Calls {@code action} for each endpoint; for tests and the demo. */
+  public synchronized void forEachEndpoint(java.util.function.Consumer<Endpoint> action) {
+    index.forEach(action);
+  }
+
+  @Override
+  public String toString() {
+    return "ApplicationDirectory{" + application + ", " + size() + " instances, " + groups.size() + " revisions}";
+  }
+}

@@ -1,0 +1,250 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.CallOptions;
+import io.triplerpc.ClientCall;
+import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.Status;
+import io.triplerpc.spi.Connector;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A call through a {@link ServiceDirectory}: picks an instance, and for an idempotent method whose
+ * client sends one message, tries another instance when the first answers UNAVAILABLE before any
+ * response (failover); every other call fails fast.
+ *
+ * <p>The caller's methods and the attempts' events meet under this object's lock; an attempt's
+ * events arrive on the call's executor, one at a time.
+ */
+final class ClusterCall<Q, R> extends ClientCall<Q, R> {
+
+  private final ServiceDirectory directory;
+  private final Connector connector;
+  private final MethodDescriptor<Q, R> method;
+  private final CallOptions options;
+  private final long initialWaitNanos;
+  private final boolean retryable;
+  private final Endpoint[] tried;
+  private final long startNanos = System.nanoTime();
+
+  private Listener<R> listener;
+  private Metadata headers;
+  private ClientCall<Q, R> current;
+  private int triedCount;
+  private int requested;
+  /** The one request, kept for another attempt. */
+  private Q request;
+  private boolean halfClosed;
+  private boolean cancelled;
+  private boolean closed;
+
+  ClusterCall(
+      ServiceDirectory directory, Connector connector, MethodDescriptor<Q, R> method, CallOptions options,
+      int retries, long initialWaitNanos) {
+    this.directory = directory;
+    this.connector = connector;
+    this.method = method;
+    this.options = options;
+    this.initialWaitNanos = initialWaitNanos;
+    this.retryable = retries > 0 && method.isIdempotent() && method.type().clientSendsOneMessage();
+    this.tried = new Endpoint[retryable ? retries + 1 : 1];
+  }
+
+  @Override
+  public void start(Listener<R> listener, Metadata headers) {
+    if (!directory.isReady()) {
+      awaitFirstInstances();
+    }
+    synchronized (this) {
+      if (this.listener != null) {
+        throw new IllegalStateException("Call already started");
+      }
+      this.listener = listener;
+      this.headers = headers;
+      Endpoint endpoint = directory.pick(tried, 0);
+      if (endpoint == null) {
+        fail(Status.UNAVAILABLE.withDescription(noInstanceReason()));
+        return;
+      }
+      attempt(endpoint);
+    }
+  }
+
+  /** Before a service's first list arrives, the first calls wait for it, at most until their deadline. */
+  private void awaitFirstInstances() {
+    long wait = initialWaitNanos;
+    if (options.timeoutNanos() > 0) {
+      wait = Math.min(wait, options.timeoutNanos());
+    }
+    try {
+      directory.awaitReady(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Starts an attempt on {@code endpoint}; called with the lock held. */
+  private void attempt(Endpoint endpoint) {
+    tried[triedCount++] = endpoint;
+    CallOptions attemptOptions = options;
+    if (triedCount > 1 && options.timeoutNanos() > 0) {
+      long left = options.timeoutNanos() - (System.nanoTime() - startNanos);
+      attemptOptions = options.withTimeout(Math.max(1, left), TimeUnit.NANOSECONDS);
+    }
+    endpoint.callStarted();
+    ClientCall<Q, R> call;
+    try {
+      call = endpoint.connection(connector).newCall(method, attemptOptions);
+    } catch (RuntimeException e) {
+      endpoint.callEnded();
+      throw e;
+    }
+    current = call;
+    Metadata attemptHeaders = triedCount == 1 ? headers : new Metadata().merge(headers);
+    call.start(new AttemptListener(endpoint), attemptHeaders);
+    if (requested > 0) {
+      call.request(requested);
+    }
+    if (request != null) {
+      call.sendMessage(request);
+    }
+    if (halfClosed) {
+      call.halfClose();
+    }
+  }
+
+  private String noInstanceReason() {
+    String reason = directory.unavailableReason();
+    if (reason != null) {
+      return reason;
+    }
+    return directory.isReady()
+        ? "No instance of " + method.serviceName() + " is registered"
+        : "No instance of " + method.serviceName() + " is known yet (the registry has not answered)";
+  }
+
+  private void fail(Status status) {
+    closed = true;
+    listener.onClose(status, new Metadata());
+  }
+
+  @Override
+  public synchronized void request(int count) {
+    requested += count;
+    if (current != null) {
+      current.request(count);
+    }
+  }
+
+  @Override
+  public synchronized void sendMessage(Q message) {
+    if (closed && current == null) {
+      return;
+    }
+    if (retryable) {
+      request = message;
+    }
+    current.sendMessage(message);
+  }
+
+  @Override
+  public synchronized void halfClose() {
+    halfClosed = true;
+    if (current != null) {
+      current.halfClose();
+    }
+  }
+
+  @Override
+  public synchronized void cancel(String message, Throwable cause) {
+    cancelled = true;
+    if (current != null) {
+      current.cancel(message, cause);
+    }
+  }
+
+  @Override
+  public synchronized boolean isReady() {
+    return current != null && current.isReady();
+  }
+
+  @Override
+  public synchronized void setMessageCompression(boolean enabled) {
+    if (current != null) {
+      current.setMessageCompression(enabled);
+    }
+  }
+
+  /** One attempt's events: held back until the attempt can no longer be retried. */
+  private final class AttemptListener extends Listener<R> {
+
+    private final Endpoint endpoint;
+    private Metadata heldHeaders;
+    private boolean committed;
+
+    AttemptListener(Endpoint endpoint) {
+      this.endpoint = endpoint;
+      this.committed = !retryable;
+    }
+
+    @Override
+    public void onHeaders(Metadata responseHeaders) {
+      if (committed) {
+        listener.onHeaders(responseHeaders);
+      } else {
+        heldHeaders = responseHeaders;
+      }
+    }
+
+    @Override
+    public void onMessage(R message) {
+      commit();
+      listener.onMessage(message);
+    }
+
+    private void commit() {
+      if (!committed) {
+        committed = true;
+        if (heldHeaders != null) {
+          listener.onHeaders(heldHeaders);
+        }
+      }
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {
+      endpoint.callEnded();
+      synchronized (ClusterCall.this) {
+        if (!committed && !cancelled && status.code() == Status.Code.UNAVAILABLE
+            && triedCount < tried.length && timeLeft()) {
+          Endpoint next = directory.pick(tried, triedCount);
+          if (next != null && !wasTried(next)) {
+            attempt(next);
+            return;
+          }
+        }
+        closed = true;
+      }
+      commit();
+      listener.onClose(status, trailers);
+    }
+
+    @Override
+    public void onReady() {
+      listener.onReady();
+    }
+  }
+
+  private boolean wasTried(Endpoint endpoint) {
+    for (int i = 0; i < triedCount; i++) {
+      if (tried[i] == endpoint) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean timeLeft() {
+    return options.timeoutNanos() <= 0 || System.nanoTime() - startNanos < options.timeoutNanos();
+  }
+}

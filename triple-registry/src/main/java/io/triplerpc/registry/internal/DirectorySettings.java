@@ -1,0 +1,31 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.registry.LoadBalancing;
+
+/**
+ * How a consumer's directories behave.
+ *
+ * @param balancing how an instance is picked per call
+ * @param retries further attempts of an idempotent call on other instances after UNAVAILABLE
+ * @param coalesceWindowNanos how long changes arriving during a burst are collected before being applied together
+ * @param snapshotDelayNanos how long after a change the snapshot file is rewritten
+ * @param emptyProtection whether an empty list after a non-empty one is ignored
+ * @param initialWaitNanos how long a first call waits for a service's first list of instances
+ * @param appliedListener told after each batch of changes is applied
+ */
+public record DirectorySettings(
+    LoadBalancing balancing,
+    int retries,
+    long coalesceWindowNanos,
+    long snapshotDelayNanos,
+    boolean emptyProtection,
+    long initialWaitNanos,
+    ApplicationDirectory.AppliedListener appliedListener) {
+
+  /** The revision of static address lists, which serves every service. */
+  public static final String ANY_REVISION = "*";
+
+  boolean servesAll(String revision) {
+    return ANY_REVISION.equals(revision);
+  }
+}

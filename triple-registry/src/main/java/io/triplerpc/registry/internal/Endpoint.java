@@ -1,0 +1,116 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.spi.Connection;
+import io.triplerpc.spi.Connector;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * One provider instance as the consumer sees it: one object per instance, shared by every service
+ * the instance serves. Kept small on purpose (a directory holds hundreds of thousands): the
+ * application and revision are those of the {@link RevisionGroup} holding it, not fields.
+ */
+public final class Endpoint {
+
+  private static final AtomicIntegerFieldUpdater<Endpoint> ACTIVE =
+      AtomicIntegerFieldUpdater.newUpdater(Endpoint.class, "active");
+
+  final String host;
+  final int port;
+  /** Written under the directory's lock; read by balancers. */
+  volatile int weight;
+  /** The group holding it and its slot there; written under the directory's lock. */
+  RevisionGroup group;
+  int slot;
+  /** Opened on the first call, closed when the instance goes away. */
+  private volatile Connection connection;
+  /** Calls in flight, for the least-active and power-of-two-choices balancers. */
+  private volatile int active;
+  private volatile boolean removed;
+
+  Endpoint(String host, int port, int weight) {
+    this.host = host;
+    this.port = port;
+    this.weight = weight;
+  }
+
+  /** The connection to this instance, opened through {@code connector} on first use. */
+  Connection connection(Connector connector) {
+    Connection c = connection;
+    if (c != null) {
+      return c;
+    }
+    synchronized (this) {
+      if (connection == null) {
+        connection = connector.connect(InetSocketAddress.createUnresolved(host, port));
+        if (removed) {
+          // Removed while connecting: the call goes on, the connection does not outlive it long.
+          connection.close();
+        }
+      }
+      return connection;
+    }
+  }
+
+  /** Marks it gone and closes its connection; calls in flight there fail with UNAVAILABLE. */
+  void remove() {
+    removed = true;
+    Connection c;
+    synchronized (this) {
+      c = connection;
+    }
+    if (c != null) {
+      c.close();
+    }
+  }
+
+  boolean isRemoved() {
+    return removed;
+  }
+
+  /** Whether its connection is up (false before the first call). */
+  boolean hasActiveConnection() {
+    Connection c = connection;
+    return c != null && c.isActive();
+  }
+
+  Connection openConnection() {
+    return connection;
+  }
+
+  int active() {
+    return active;
+  }
+
+  void callStarted() {
+    ACTIVE.incrementAndGet(this);
+  }
+
+  void callEnded() {
+    ACTIVE.decrementAndGet(this);
+  }
+
+  boolean matches(String host, int port) {
+    return this.port == port && this.host.equals(host);
+  }
+
+  static int hash(String host, int port) {
+    int h = host.hashCode() * 31 + port;
+    return h ^ (h >>> 16);
+  }
+
+  /** {@code host:port}. */
+  public String address() {
+    return host.indexOf(':') >= 0 ? '[' + host + "]:" + port : host + ':' + port;
+  }
+
+  /** The weight the registry gave it. */
+  public int weight() {
+    return weight;
+  }
+
+  @Override
+  public String toString() {
+    return "Endpoint{" + address() + ", weight=" + weight + ", active=" + active + '}';
+  }
+}

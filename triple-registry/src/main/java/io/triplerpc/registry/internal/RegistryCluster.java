@@ -1,0 +1,195 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.CallOptions;
+import io.triplerpc.ClientCall;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.WriteStats;
+import io.triplerpc.registry.Registry;
+import io.triplerpc.registry.Subscription;
+import io.triplerpc.spi.Cluster;
+import io.triplerpc.spi.Connection;
+import io.triplerpc.spi.Connector;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client's view of a registry: a {@link ServiceDirectory} per service called, an
+ * {@link ApplicationDirectory} (one subscription) per application serving them, and calls spread
+ * over the instances.
+ */
+public final class RegistryCluster implements Cluster {
+
+  private static final Logger log = LoggerFactory.getLogger(RegistryCluster.class);
+
+  private final Registry registry;
+  private final boolean ownsRegistry;
+  private final Connector connector;
+  private final DirectorySettings settings;
+  private final Snapshots snapshots;
+  private final Map<String, String> pinnedApplications;
+  private final ScheduledExecutorService scheduler;
+  private final Map<String, ServiceDirectory> services = new ConcurrentHashMap<>();
+  private final Map<String, ApplicationDirectory> applications = new ConcurrentHashMap<>();
+  private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+  private volatile boolean closed;
+
+  /**
+   * A cluster over {@code registry}; {@code snapshots} may be null, {@code pinnedApplications} names
+   * the application of services that should not be looked up in the registry's mapping.
+   */
+  public RegistryCluster(
+      Registry registry,
+      boolean ownsRegistry,
+      Connector connector,
+      DirectorySettings settings,
+      Snapshots snapshots,
+      Map<String, String> pinnedApplications) {
+    this.registry = registry;
+    this.ownsRegistry = ownsRegistry;
+    this.connector = connector;
+    this.settings = settings;
+    this.snapshots = snapshots;
+    this.pinnedApplications = Map.copyOf(pinnedApplications);
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, "triple-directory");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  @Override
+  public void prepare(String serviceName) {
+    directory(serviceName);
+  }
+
+  /** The directory of {@code serviceName}, created (and its applications looked up) on first use. */
+  public ServiceDirectory directory(String serviceName) {
+    ServiceDirectory directory = services.get(serviceName);
+    if (directory != null) {
+      return directory;
+    }
+    ServiceDirectory created = new ServiceDirectory(serviceName, settings.balancing());
+    directory = services.putIfAbsent(serviceName, created);
+    if (directory != null) {
+      return directory;
+    }
+    resolve(created);
+    return created;
+  }
+
+  private void resolve(ServiceDirectory directory) {
+    String pinned = pinnedApplications.get(directory.serviceName);
+    if (pinned != null) {
+      attach(directory, Set.of(pinned));
+      return;
+    }
+    registry.applications(directory.serviceName).whenComplete((found, failure) -> {
+      Set<String> apps = found;
+      if (failure != null || apps.isEmpty()) {
+        Set<String> saved = snapshots == null ? null : snapshots.readMapping(directory.serviceName);
+        if (saved != null && !saved.isEmpty()) {
+          log.warn("{}: {}; using the applications of the snapshot: {}", directory.serviceName,
+              failure != null ? "the registry did not answer (" + failure + ")" : "the registry knows no application",
+              saved);
+          apps = saved;
+        } else if (failure != null) {
+          directory.markReady("Cannot find the applications serving " + directory.serviceName + ": " + failure);
+          return;
+        } else {
+          directory.markReady("No application serves " + directory.serviceName + " in the registry");
+          return;
+        }
+      } else if (snapshots != null) {
+        snapshots.writeMapping(directory.serviceName, apps);
+      }
+      attach(directory, apps);
+    });
+  }
+
+  private void attach(ServiceDirectory directory, Set<String> apps) {
+    AtomicInteger waiting = new AtomicInteger(apps.size());
+    for (String app : apps) {
+      ApplicationDirectory application = application(app);
+      application.addService(directory);
+      application.whenReady(() -> {
+        if (waiting.decrementAndGet() == 0) {
+          directory.markReady(null);
+        }
+      });
+    }
+  }
+
+  /** The directory of {@code application}, subscribed on first use. */
+  public ApplicationDirectory application(String application) {
+    ApplicationDirectory existing = applications.get(application);
+    if (existing != null) {
+      return existing;
+    }
+    synchronized (applications) {
+      existing = applications.get(application);
+      if (existing != null) {
+        return existing;
+      }
+      ApplicationDirectory created = new ApplicationDirectory(application, registry, scheduler, settings, snapshots);
+      created.restoreSnapshot();
+      applications.put(application, created);
+      if (!closed) {
+        subscriptions.add(registry.subscribe(application, created));
+      }
+      return created;
+    }
+  }
+
+  @Override
+  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    return new ClusterCall<>(directory(method.serviceName()), connector, method, options, settings.retries(),
+        settings.initialWaitNanos());
+  }
+
+  @Override
+  public boolean isActive() {
+    for (ApplicationDirectory application : applications.values()) {
+      boolean[] active = new boolean[1];
+      application.forEachEndpoint(e -> active[0] |= e.hasActiveConnection());
+      if (active[0]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public WriteStats writeStats() {
+    long[] sums = new long[2];
+    for (ApplicationDirectory application : applications.values()) {
+      application.forEachEndpoint(e -> {
+        Connection c = e.openConnection();
+        if (c != null) {
+          WriteStats stats = c.writeStats();
+          sums[0] += stats.commands();
+          sums[1] += stats.flushes();
+        }
+      });
+    }
+    return new WriteStats(sums[0], sums[1]);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    subscriptions.forEach(Subscription::close);
+    applications.values().forEach(ApplicationDirectory::closeConnections);
+    scheduler.shutdownNow();
+    if (ownsRegistry) {
+      registry.close();
+    }
+  }
+}

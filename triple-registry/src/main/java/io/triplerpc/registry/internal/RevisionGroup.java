@@ -1,0 +1,161 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.registry.MetadataInfo;
+import io.triplerpc.registry.ServiceInstance;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The endpoints of one application that serve one metadata revision: every service of the revision
+ * reads this same list, so a service costs nothing per instance.
+ *
+ * <p>Writers hold the directory's lock; balancers read without locking. Removal moves the last
+ * endpoint into the hole, so a change costs O(log n) (the weight tree) and allocates nothing unless
+ * the arrays grow. A reader racing a writer may see a slot empty or an endpoint twice, and tries
+ * again; it never sees a torn endpoint.
+ */
+public final class RevisionGroup {
+
+  final String application;
+  final String revision;
+  /** Null until fetched; then tells which services this group serves. */
+  volatile MetadataInfo metadata;
+  /** Whether this revision serves every service (a static address list). */
+  final boolean servesAll;
+
+  private volatile Endpoint[] slots = new Endpoint[4];
+  /** Fenwick tree of weights over slots, 1-based. */
+  private volatile long[] weights = new long[5];
+  private volatile int size;
+  private volatile long totalWeight;
+  /** Endpoints whose weight is not the default; when 0, a weighted pick is a uniform one. */
+  private int unusualWeights;
+
+  RevisionGroup(String application, String revision, boolean servesAll) {
+    this.application = application;
+    this.revision = revision;
+    this.servesAll = servesAll;
+  }
+
+  boolean serves(String serviceName) {
+    MetadataInfo m = metadata;
+    return servesAll || (m != null && m.serves(serviceName));
+  }
+
+  int size() {
+    return size;
+  }
+
+  long totalWeight() {
+    return totalWeight;
+  }
+
+  void add(Endpoint endpoint) {
+    int n = size;
+    if (n == slots.length) {
+      grow(n * 2);
+    }
+    endpoint.group = this;
+    endpoint.slot = n;
+    slots[n] = endpoint;
+    treeAdd(n, endpoint.weight);
+    if (endpoint.weight != ServiceInstance.DEFAULT_WEIGHT) {
+      unusualWeights++;
+    }
+    totalWeight += endpoint.weight;
+    size = n + 1;
+  }
+
+  void remove(Endpoint endpoint) {
+    int n = size - 1;
+    int hole = endpoint.slot;
+    Endpoint last = slots[n];
+    if (hole != n) {
+      slots[hole] = last;
+      last.slot = hole;
+      treeAdd(hole, (long) last.weight - endpoint.weight);
+    } else {
+      treeAdd(hole, -endpoint.weight);
+    }
+    if (hole != n) {
+      treeAdd(n, -last.weight);
+    }
+    size = n;
+    slots[n] = null;
+    if (endpoint.weight != ServiceInstance.DEFAULT_WEIGHT) {
+      unusualWeights--;
+    }
+    totalWeight -= endpoint.weight;
+    endpoint.group = null;
+  }
+
+  void reweigh(Endpoint endpoint, int weight) {
+    int old = endpoint.weight;
+    if (old == weight) {
+      return;
+    }
+    treeAdd(endpoint.slot, (long) weight - old);
+    unusualWeights += (weight != ServiceInstance.DEFAULT_WEIGHT ? 1 : 0) - (old != ServiceInstance.DEFAULT_WEIGHT ? 1 : 0);
+    totalWeight += weight - old;
+    endpoint.weight = weight;
+  }
+
+  private void grow(int capacity) {
+    Endpoint[] bigger = java.util.Arrays.copyOf(slots, capacity);
+    long[] tree = new long[capacity + 1];
+    for (int i = 0; i < size; i++) {
+      for (int j = i + 1; j <= capacity; j += j & -j) {
+        tree[j] += bigger[i].weight;
+      }
+    }
+    weights = tree;
+    slots = bigger;
+  }
+
+  private void treeAdd(int slot, long delta) {
+    long[] tree = weights;
+    for (int j = slot + 1; j < tree.length; j += j & -j) {
+      tree[j] += delta;
+    }
+  }
+
+  /** The endpoint in {@code slot}, or null if a writer moved it meanwhile. */
+  Endpoint at(int slot) {
+    Endpoint[] s = slots;
+    return slot < s.length ? s[slot] : null;
+  }
+
+  /** A uniformly random endpoint, or null if the group is empty or changing under the reader. */
+  Endpoint random(ThreadLocalRandom random) {
+    int n = size;
+    return n == 0 ? null : at(random.nextInt(n));
+  }
+
+  /** A random endpoint with probability proportional to its weight; null if all weights are 0. */
+  Endpoint weightedRandom(ThreadLocalRandom random) {
+    if (unusualWeights == 0) {
+      return random(random);
+    }
+    long total = totalWeight;
+    if (total <= 0) {
+      return null;
+    }
+    long target = random.nextLong(total);
+    long[] tree = weights;
+    int position = 0;
+    for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
+      int next = position + step;
+      if (next < tree.length && tree[next] <= target) {
+        position = next;
+        target -= tree[next];
+      }
+    }
+    // position is the count of slots whose cumulative weight is <= target: the pick is that slot.
+    int n = size;
+    return n == 0 ? null : at(Math.min(position, n - 1));
+  }
+
+  @Override
+  public String toString() {
+    return "RevisionGroup{" + application + '@' + revision + ", " + size + " endpoints}";
+  }
+}

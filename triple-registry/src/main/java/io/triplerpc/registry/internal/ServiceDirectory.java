@@ -1,0 +1,248 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.registry.LoadBalancing;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The instances of one service: a view over the {@link RevisionGroup}s (of one or more
+ * applications) whose metadata says they serve it. Holds no per-instance state of its own, so a
+ * service with 3,000 instances costs a few dozen bytes here.
+ */
+public final class ServiceDirectory {
+
+  private static final RevisionGroup[] NONE = new RevisionGroup[0];
+  private static final int PICK_ATTEMPTS = 8;
+
+  final String serviceName;
+  private final LoadBalancing balancing;
+  private final AtomicInteger nextIndex = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
+  /** Copy on write: groups come and go with revisions, rarely. */
+  private volatile RevisionGroup[] groups = NONE;
+  private final CountDownLatch ready = new CountDownLatch(1);
+  private volatile String unavailableReason;
+
+  ServiceDirectory(String serviceName, LoadBalancing balancing) {
+    this.serviceName = serviceName;
+    this.balancing = balancing;
+  }
+
+  /** Writers hold the owning cluster's lock. */
+  synchronized void link(RevisionGroup group) {
+    RevisionGroup[] g = groups;
+    for (RevisionGroup existing : g) {
+      if (existing == group) {
+        return;
+      }
+    }
+    RevisionGroup[] more = Arrays.copyOf(g, g.length + 1);
+    more[g.length] = group;
+    groups = more;
+  }
+
+  synchronized void unlink(RevisionGroup group) {
+    RevisionGroup[] g = groups;
+    for (int i = 0; i < g.length; i++) {
+      if (g[i] == group) {
+        RevisionGroup[] fewer = new RevisionGroup[g.length - 1];
+        System.arraycopy(g, 0, fewer, 0, i);
+        System.arraycopy(g, i + 1, fewer, i, g.length - i - 1);
+        groups = fewer;
+        return;
+      }
+    }
+  }
+
+  /** The first full list of instances arrived (or could not): calls need wait no more. */
+  void markReady(String reasonIfEmpty) {
+    if (reasonIfEmpty != null) {
+      unavailableReason = reasonIfEmpty;
+    }
+    ready.countDown();
+  }
+
+  boolean awaitReady(long timeoutNanos) throws InterruptedException {
+    return ready.await(timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
+  boolean isReady() {
+    return ready.getCount() == 0;
+  }
+
+  String unavailableReason() {
+    return unavailableReason;
+  }
+
+  /** Instances now serving the service. */
+  public int size() {
+    int n = 0;
+    for (RevisionGroup group : groups) {
+      n += group.size();
+    }
+    return n;
+  }
+
+  /** Whether {@code endpoint} is one of this service's instances now. */
+  boolean contains(Endpoint endpoint) {
+    RevisionGroup group = endpoint.group;
+    if (group == null) {
+      return false;
+    }
+    for (RevisionGroup g : groups) {
+      if (g == group) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * An endpoint for the next call, avoiding those in {@code tried} when others exist; null if the
+   * service has no instance.
+   */
+  Endpoint pick(Endpoint[] tried, int triedCount) {
+    for (int attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
+      Endpoint e = pickOnce();
+      if (e != null && !e.isRemoved() && !isTried(e, tried, triedCount)) {
+        return e;
+      }
+    }
+    // Unlucky or few instances left: look at every one, then accept one already tried.
+    Endpoint fallback = null;
+    for (RevisionGroup group : groups) {
+      for (int i = 0, n = group.size(); i < n; i++) {
+        Endpoint e = group.at(i);
+        if (e == null || e.isRemoved()) {
+          continue;
+        }
+        if (!isTried(e, tried, triedCount)) {
+          return e;
+        }
+        fallback = e;
+      }
+    }
+    return fallback;
+  }
+
+  private static boolean isTried(Endpoint e, Endpoint[] tried, int count) {
+    for (int i = 0; i < count; i++) {
+      if (tried[i] == e) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Endpoint pickOnce() {
+    RevisionGroup[] g = groups;
+    if (g.length == 0) {
+      return null;
+    }
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    switch (balancing) {
+      case ROUND_ROBIN:
+        return nth(g, nextIndex.getAndIncrement() & Integer.MAX_VALUE);
+      case WEIGHTED_RANDOM:
+        return weightedRandom(g, random);
+      case LEAST_ACTIVE:
+        return leastActive(g, random);
+      case POWER_OF_TWO_CHOICES:
+        Endpoint a = uniform(g, random);
+        Endpoint b = uniform(g, random);
+        if (a == null) {
+          return b;
+        }
+        return b == null || a.active() <= b.active() ? a : b;
+      default:
+        throw new AssertionError(balancing);
+    }
+  }
+
+  private static Endpoint nth(RevisionGroup[] g, int index) {
+    if (g.length == 1) {
+      int n = g[0].size();
+      return n == 0 ? null : g[0].at(index % n);
+    }
+    int total = 0;
+    for (RevisionGroup group : g) {
+      total += group.size();
+    }
+    if (total == 0) {
+      return null;
+    }
+    int i = index % total;
+    for (RevisionGroup group : g) {
+      int n = group.size();
+      if (i < n) {
+        return group.at(i);
+      }
+      i -= n;
+    }
+    return null;
+  }
+
+  private static Endpoint uniform(RevisionGroup[] g, ThreadLocalRandom random) {
+    if (g.length == 1) {
+      return g[0].random(random);
+    }
+    int total = 0;
+    for (RevisionGroup group : g) {
+      total += group.size();
+    }
+    return total == 0 ? null : nth(g, random.nextInt(total));
+  }
+
+  private static Endpoint weightedRandom(RevisionGroup[] g, ThreadLocalRandom random) {
+    if (g.length == 1) {
+      return g[0].weightedRandom(random);
+    }
+    long total = 0;
+    for (RevisionGroup group : g) {
+      total += group.totalWeight();
+    }
+    if (total <= 0) {
+      return null;
+    }
+    long target = random.nextLong(total);
+    for (RevisionGroup group : g) {
+      long w = group.totalWeight();
+      if (target < w) {
+        return group.weightedRandom(random);
+      }
+      target -= w;
+    }
+    return null;
+  }
+
+  private static Endpoint leastActive(RevisionGroup[] g, ThreadLocalRandom random) {
+    Endpoint best = null;
+    int bestActive = Integer.MAX_VALUE;
+    int ties = 0;
+    for (RevisionGroup group : g) {
+      for (int i = 0, n = group.size(); i < n; i++) {
+        Endpoint e = group.at(i);
+        if (e == null) {
+          continue;
+        }
+        int active = e.active();
+        if (active < bestActive) {
+          best = e;
+          bestActive = active;
+          ties = 1;
+        } else if (active == bestActive && random.nextInt(++ties) == 0) {
+          // Reservoir sampling among ties, so idle instances share the load evenly.
+          best = e;
+        }
+      }
+    }
+    return best;
+  }
+
+  @Override
+  public String toString() {
+    return "ServiceDirectory{" + serviceName + ", " + size() + " instances}";
+  }
+}

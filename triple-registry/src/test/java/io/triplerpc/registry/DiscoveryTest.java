@@ -1,0 +1,215 @@
+package io.triplerpc.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.triplerpc.StatusException;
+import io.triplerpc.Status;
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.testing.Eventually;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Providers register in a registry, consumers find them, over real loopback connections. */
+class DiscoveryTest {
+
+  private final InProcessRegistry registry = new InProcessRegistry();
+  private final List<TripleServer> servers = new ArrayList<>();
+  private final List<TripleClient> clients = new ArrayList<>();
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    clients.forEach(TripleClient::close);
+    for (TripleServer server : servers) {
+      server.shutdownNow();
+      server.awaitTermination(Duration.ofSeconds(5));
+    }
+    registry.close();
+  }
+
+  private TripleServer provider(String name, Registry into) {
+    TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Whoami.class, Whoami.named(name))
+        .registration(Registration.to(into).application("whoami-app").build())
+        .build().start();
+    servers.add(server);
+    return server;
+  }
+
+  private Whoami consumer(Discovery discovery) {
+    TripleClient client = TripleClient.builder().cluster(discovery).build();
+    clients.add(client);
+    return client.proxy(Whoami.class);
+  }
+
+  private static Map<String, Integer> tally(Whoami whoami, int calls) {
+    Map<String, Integer> counts = new TreeMap<>();
+    for (int i = 0; i < calls; i++) {
+      counts.merge(whoami.who("test"), 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  @Test
+  void consumerFindsProviderThenSpreadsCallsWhenASecondJoins() throws Exception {
+    provider("first", registry);
+    Whoami whoami = consumer(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+    assertEquals(Map.of("first", 10), tally(whoami, 10));
+
+    provider("second", registry);
+    Eventually.until(() -> tally(whoami, 2).size() == 2, "the second provider is called");
+    Map<String, Integer> spread = tally(whoami, 100);
+    assertEquals(Set.of("first", "second"), spread.keySet());
+    assertEquals(50, spread.get("first"), "round robin alternates: " + spread);
+  }
+
+  @Test
+  void providerShutdownUnregistersBeforeDraining() throws Exception {
+    TripleServer first = provider("first", registry);
+    provider("second", registry);
+    Whoami whoami = consumer(Discovery.using(registry).build());
+    Eventually.until(() -> tally(whoami, 20).size() == 2, "both providers are called");
+
+    first.shutdown();
+    first.awaitTermination(Duration.ofSeconds(5));
+    Eventually.until(() -> tally(whoami, 1).equals(Map.of("second", 1)), "only the second is called");
+    assertEquals(Map.of("second", 50), tally(whoami, 50));
+  }
+
+  @Test
+  void idempotentCallsFailOverAndOthersFailFast() throws Exception {
+    provider("alive", registry);
+    // An instance registered at a port nobody listens on: a provider that died without unregistering.
+    int deadPort;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      deadPort = socket.getLocalPort();
+    }
+    MetadataInfo metadata = registry.metadata("whoami-app",
+        registry.applications("triple.test.Whoami").join().isEmpty() ? "" : revisionOfTheLiveOne()).join();
+    registry.register(ServiceInstance.of("whoami-app", "127.0.0.1", deadPort, metadata.revision())).join();
+
+    Whoami whoami = consumer(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+    for (int i = 0; i < 20; i++) {
+      assertEquals("alive", whoami.whoIdempotent("test"), "idempotent call " + i + " fails over");
+    }
+    int failed = 0;
+    for (int i = 0; i < 20; i++) {
+      try {
+        assertEquals("alive", whoami.who("test"));
+      } catch (StatusException e) {
+        assertEquals(Status.Code.UNAVAILABLE, e.status().code());
+        failed++;
+      }
+    }
+    assertEquals(10, failed, "round robin sends every other non-idempotent call to the dead instance, once");
+  }
+
+  private String revisionOfTheLiveOne() {
+    String[] revision = new String[1];
+    registry.subscribe("whoami-app", new InstanceListener() {
+      @Override
+      public void onResync(Collection<ServiceInstance> instances) {
+        revision[0] = instances.iterator().next().revision();
+      }
+
+      @Override
+      public void onChanges(List<InstanceChange> changes) {}
+    }).close();
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (revision[0] == null && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    return revision[0];
+  }
+
+  @Test
+  void noProviderFailsWithAClearStatus() {
+    Whoami whoami = consumer(Discovery.using(registry).initialWait(Duration.ofSeconds(1)).build());
+    StatusException e = assertThrows(StatusException.class, () -> whoami.who("test"));
+    assertEquals(Status.Code.UNAVAILABLE, e.status().code());
+    assertTrue(e.status().description().contains("No application serves triple.test.Whoami"),
+        e.status().description());
+  }
+
+  @Test
+  void staticTargetBalancesOverFixedAddresses() throws Exception {
+    TripleServer a = provider("a", registry);
+    TripleServer b = provider("b", registry);
+    TripleClient client = TripleClient.builder()
+        .address("static://127.0.0.1:" + a.port() + ",127.0.0.1:" + b.port()).build();
+    clients.add(client);
+    Whoami whoami = client.proxy(Whoami.class);
+    Eventually.until(() -> tally(whoami, 20).size() == 2, "both addresses are called");
+  }
+
+  @Test
+  void restartedConsumerUsesItsSnapshotWhileTheRegistryIsDown(@TempDir Path snapshots) throws Exception {
+    provider("snapshotted", registry);
+    Whoami first = consumer(Discovery.using(registry).snapshotDirectory(snapshots, Duration.ofMillis(10)).build());
+    assertEquals("snapshotted", first.who("test"));
+    Eventually.until(() -> snapshots.toFile().list().length >= 2, "the snapshot files are written");
+
+    Registry down = new UnreachableRegistry();
+    Whoami restarted = consumer(Discovery.using(down).snapshotDirectory(snapshots).build());
+    assertEquals("snapshotted", restarted.who("test"));
+  }
+
+  /** A registry that never answers: every future fails, subscriptions deliver nothing. */
+  static final class UnreachableRegistry implements Registry {
+    private static <T> CompletableFuture<T> down() {
+      return CompletableFuture.failedFuture(new java.net.ConnectException("registry unreachable"));
+    }
+
+    @Override
+    public CompletableFuture<Void> register(ServiceInstance instance) {
+      return down();
+    }
+
+    @Override
+    public CompletableFuture<Void> unregister(ServiceInstance instance) {
+      return down();
+    }
+
+    @Override
+    public CompletableFuture<Void> publishMetadata(MetadataInfo metadata) {
+      return down();
+    }
+
+    @Override
+    public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
+      return down();
+    }
+
+    @Override
+    public CompletableFuture<Void> map(String serviceName, String application) {
+      return down();
+    }
+
+    @Override
+    public CompletableFuture<Set<String>> applications(String serviceName) {
+      return down();
+    }
+
+    @Override
+    public Subscription subscribe(String application, InstanceListener listener) {
+      listener.onDisconnected(new java.net.ConnectException("registry unreachable"));
+      return () -> {};
+    }
+
+    @Override
+    public void close() {}
+  }
+}
