@@ -140,7 +140,8 @@ public final class ApplicationDirectory implements InstanceListener {
         maybeReady();
         return;
       }
-      EndpointIndex seen = new EndpointIndex();
+      index.ensureCapacity(instances.size());
+      EndpointIndex seen = new EndpointIndex(instances.size());
       for (ServiceInstance instance : instances) {
         Endpoint e = upsert(instance);
         if (e != null && seen.get(e.host, e.port) == null) {

@@ -7,8 +7,29 @@ package io.triplerpc.registry.internal;
  */
 final class EndpointIndex {
 
-  private Endpoint[] table = new Endpoint[16];
+  private Endpoint[] table;
   private int size;
+
+  EndpointIndex() {
+    this(8);
+  }
+
+  /** An index sized for {@code expected} endpoints without growing. */
+  EndpointIndex(int expected) {
+    table = new Endpoint[capacityFor(expected)];
+  }
+
+  private static int capacityFor(int expected) {
+    return Math.max(16, Integer.highestOneBit(Math.max(1, expected) * 2 - 1) * 2);
+  }
+
+  /** Grows once now rather than many times while {@code expected} endpoints are added. */
+  void ensureCapacity(int expected) {
+    int capacity = capacityFor(expected);
+    if (capacity > table.length) {
+      resize(capacity);
+    }
+  }
 
   int size() {
     return size;

@@ -101,10 +101,15 @@ public final class RevisionGroup {
 
   private void grow(int capacity) {
     Endpoint[] bigger = java.util.Arrays.copyOf(slots, capacity);
+    // Linear-time build: each node passes its sum on to its parent.
     long[] tree = new long[capacity + 1];
     for (int i = 0; i < size; i++) {
-      for (int j = i + 1; j <= capacity; j += j & -j) {
-        tree[j] += bigger[i].weight;
+      tree[i + 1] += bigger[i].weight;
+    }
+    for (int j = 1; j <= capacity; j++) {
+      int parent = j + (j & -j);
+      if (parent <= capacity) {
+        tree[parent] += tree[j];
       }
     }
     weights = tree;
