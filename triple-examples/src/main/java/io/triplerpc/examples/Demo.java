@@ -7,18 +7,24 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.examples.greeter.HelloReply;
 import io.triplerpc.examples.greeter.HelloRequest;
+import io.triplerpc.registry.Discovery;
+import io.triplerpc.registry.InProcessRegistry;
+import io.triplerpc.registry.LoadBalancing;
+import io.triplerpc.registry.Registration;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The README's demo: starts a server with the greeter on a free loopback port, calls it with a
- * Triple client in each of the four call shapes and with curl (JSON over HTTP/1.1 and HTTP/2), prints
- * each request and answer, and shuts down.
+ * The README's demo: an embedded registry; a provider of the greeter on a free loopback port that
+ * registers itself; a consumer that finds it through the registry and calls it in each call shape;
+ * a second provider joining, and calls spreading over both; curl calling the same service (JSON over
+ * HTTP/1.1 and HTTP/2). Prints each request, answer and the instance that served it, then shuts down.
  */
 public final class Demo {
 
@@ -26,60 +32,108 @@ public final class Demo {
 
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
+    // The embedded registry: in this process, shared by the providers and the consumer below.
+    try (InProcessRegistry registry = new InProcessRegistry()) {
+      out.println("registry: embedded, in-process");
+      List<TripleServer> providers = new ArrayList<>();
+      try {
+        TripleServer first = provider(registry, "provider-1", out);
+        providers.add(first);
+        try (TripleClient client = TripleClient.builder()
+            .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build())
+            .build()) {
+          callEveryShape(client, out);
+          providers.add(provider(registry, "provider-2", out));
+          spread(client.proxy(GreeterService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10))), out);
+          out.println("batching: " + client.writeStats());
+        }
+        curl(first.port(), out);
+      } finally {
+        for (TripleServer provider : providers) {
+          provider.shutdown();
+        }
+        for (TripleServer provider : providers) {
+          provider.awaitTermination(Duration.ofSeconds(10));
+        }
+      }
+    }
+    out.println("done");
+  }
+
+  /** Starts a greeter that registers itself as an instance of {@code greeter-app}. */
+  private static TripleServer provider(InProcessRegistry registry, String name, PrintStream out) {
+    Registration registration = Registration.to(registry).application("greeter-app").build();
     TripleServer server = TripleServer.builder()
         .host("127.0.0.1")
         .port(0)
-        .addService(GreeterService.class, new GreeterServiceImpl())
+        .addService(GreeterService.class, new GreeterServiceImpl(name))
+        .registration(registration)
         .build()
         .start();
-    out.println("server  : triple.demo.Greeter listening on 127.0.0.1:" + server.port());
+    out.println("provider: " + name + " serves triple.demo.Greeter on 127.0.0.1:" + server.port()
+        + ", registered as greeter-app (revision " + registration.instance().revision() + ")");
+    return server;
+  }
 
-    try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build()) {
-      GreeterService greeter = client.proxy(GreeterService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+  private static void callEveryShape(TripleClient client, PrintStream out) throws Exception {
+    GreeterService greeter = client.proxy(GreeterService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+    out.println("consumer: found triple.demo.Greeter through the registry (greeter-app)");
 
-      HelloRequest ada = HelloRequest.newBuilder().setName("Ada").build();
-      out.println("unary   : SayHello(Ada) -> " + greeter.sayHello(ada).getMessage());
-      out.println("async   : SayHelloAsync(Ada) -> " + greeter.sayHelloAsync(ada).get(10, TimeUnit.SECONDS).getMessage());
+    HelloRequest ada = HelloRequest.newBuilder().setName("Ada").build();
+    HelloReply hello = greeter.sayHello(ada);
+    out.println("unary   : SayHello(Ada) -> " + hello.getMessage() + " [" + hello.getServedBy() + "]");
+    HelloReply later = greeter.sayHelloAsync(ada).get(10, TimeUnit.SECONDS);
+    out.println("async   : SayHelloAsync(Ada) -> " + later.getMessage() + " [" + later.getServedBy() + "]");
 
-      Collector stream = new Collector();
-      greeter.lotsOfReplies(HelloRequest.newBuilder().setName("Grace").setCount(3).build(), stream);
-      out.println("stream  : LotsOfReplies(Grace, 3) -> " + stream.done.get(10, TimeUnit.SECONDS));
+    Collector stream = new Collector();
+    greeter.lotsOfReplies(HelloRequest.newBuilder().setName("Grace").setCount(3).build(), stream);
+    out.println("stream  : LotsOfReplies(Grace, 3) -> " + stream.done.get(10, TimeUnit.SECONDS));
 
-      Collector everyone = new Collector();
-      StreamObserver<HelloRequest> names = greeter.greetEveryone(everyone);
-      for (String name : new String[] {"Alan", "Barbara", "Edsger"}) {
-        names.onNext(HelloRequest.newBuilder().setName(name).build());
-      }
-      names.onCompleted();
-      out.println("client  : GreetEveryone(Alan, Barbara, Edsger) -> " + everyone.done.get(10, TimeUnit.SECONDS));
-
-      Collector chat = new Collector();
-      StreamObserver<HelloRequest> talk = greeter.chat(chat);
-      talk.onNext(HelloRequest.newBuilder().setName("Linus").build());
-      talk.onNext(HelloRequest.newBuilder().setName("Margaret").build());
-      talk.onCompleted();
-      out.println("bidi    : Chat(Linus, Margaret) -> " + chat.done.get(10, TimeUnit.SECONDS));
-
-      try {
-        greeter.sayHello(HelloRequest.newBuilder().setName(" ").build());
-      } catch (StatusException e) {
-        out.println("error   : SayHello(\" \") -> " + e.status().code() + ": " + e.status().description());
-      }
-      out.println("batching: " + client.writeStats());
-
-      // The same service on the same port, for anyone with curl: JSON over HTTP/1.1 and HTTP/2.
-      String url = "http://127.0.0.1:" + server.port() + "/triple.demo.Greeter/SayHello";
-      for (String version : new String[] {"--http1.1", "--http2-prior-knowledge"}) {
-        List<String> curl = List.of("curl", "-sS", version, "-H", "content-type: application/json",
-            "-d", "{\"name\":\"Ada\"}", url);
-        out.println("curl    : curl " + version + " -H 'content-type: application/json' -d '{\"name\":\"Ada\"}' " + url);
-        out.println("          -> " + run(curl));
-      }
-    } finally {
-      server.shutdown();
-      server.awaitTermination(Duration.ofSeconds(10));
+    Collector everyone = new Collector();
+    StreamObserver<HelloRequest> names = greeter.greetEveryone(everyone);
+    for (String name : new String[] {"Alan", "Barbara", "Edsger"}) {
+      names.onNext(HelloRequest.newBuilder().setName(name).build());
     }
-    out.println("done");
+    names.onCompleted();
+    out.println("client  : GreetEveryone(Alan, Barbara, Edsger) -> " + everyone.done.get(10, TimeUnit.SECONDS));
+
+    Collector chat = new Collector();
+    StreamObserver<HelloRequest> talk = greeter.chat(chat);
+    talk.onNext(HelloRequest.newBuilder().setName("Linus").build());
+    talk.onNext(HelloRequest.newBuilder().setName("Margaret").build());
+    talk.onCompleted();
+    out.println("bidi    : Chat(Linus, Margaret) -> " + chat.done.get(10, TimeUnit.SECONDS));
+
+    try {
+      greeter.sayHello(HelloRequest.newBuilder().setName(" ").build());
+    } catch (StatusException e) {
+      out.println("error   : SayHello(\" \") -> " + e.status().code() + ": " + e.status().description());
+    }
+  }
+
+  /** Once the registry has pushed the second provider, round robin alternates between the two. */
+  private static void spread(GreeterService greeter, PrintStream out) throws InterruptedException {
+    HelloRequest ada = HelloRequest.newBuilder().setName("Ada").build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!greeter.sayHello(ada).getServedBy().equals("provider-2") && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    List<String> servedBy = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      servedBy.add(greeter.sayHello(ada).getServedBy());
+    }
+    out.println("spread  : SayHello(Ada) x6 -> " + String.join(", ", servedBy));
+  }
+
+  /** The same service on the same port, for anyone with curl: JSON over HTTP/1.1 and HTTP/2. */
+  private static void curl(int port, PrintStream out) throws InterruptedException {
+    String url = "http://127.0.0.1:" + port + "/triple.demo.Greeter/SayHello";
+    for (String version : new String[] {"--http1.1", "--http2-prior-knowledge"}) {
+      List<String> curl = List.of("curl", "-sS", version, "-H", "content-type: application/json",
+          "-d", "{\"name\":\"Ada\"}", url);
+      out.println("curl    : curl " + version + " -H 'content-type: application/json' -d '{\"name\":\"Ada\"}' " + url);
+      out.println("          -> " + run(curl));
+    }
   }
 
   /** Runs a command and returns what it printed, or why it could not run. */
@@ -100,6 +154,7 @@ public final class Demo {
   /** Collects streamed replies into one line. */
   private static final class Collector implements StreamObserver<HelloReply> {
     final StringBuilder replies = new StringBuilder();
+    String servedBy = "";
     final CompletableFuture<String> done = new CompletableFuture<>();
 
     @Override
@@ -108,6 +163,7 @@ public final class Demo {
         replies.append(" | ");
       }
       replies.append(value.getMessage());
+      servedBy = value.getServedBy();
     }
 
     @Override
@@ -117,7 +173,7 @@ public final class Demo {
 
     @Override
     public void onCompleted() {
-      done.complete(replies.toString());
+      done.complete(replies + " [" + servedBy + "]");
     }
   }
 }

@@ -11,6 +11,18 @@ import java.util.concurrent.CompletableFuture;
 /** The demo service's implementation. */
 public final class GreeterServiceImpl implements GreeterService {
 
+  private final String instance;
+
+  /** A greeter whose replies do not say who answered. */
+  public GreeterServiceImpl() {
+    this("");
+  }
+
+  /** A greeter whose replies carry {@code instance} in {@code served_by}. */
+  public GreeterServiceImpl(String instance) {
+    this.instance = instance;
+  }
+
   @Override
   public HelloReply sayHello(HelloRequest request) {
     if (request.getName().isBlank()) {
@@ -70,7 +82,7 @@ public final class GreeterServiceImpl implements GreeterService {
     };
   }
 
-  private static HelloReply reply(String message) {
-    return HelloReply.newBuilder().setMessage(message).build();
+  private HelloReply reply(String message) {
+    return HelloReply.newBuilder().setMessage(message).setServedBy(instance).build();
   }
 }
