@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,30 +92,61 @@ class DiscoveryTest {
 
   @Test
   void idempotentCallsFailOverAndOthersFailFast() throws Exception {
+    AtomicInteger refusals = new AtomicInteger();
+    Whoami refusing = new Whoami() {
+      @Override
+      public String who(String caller) {
+        refusals.incrementAndGet();
+        throw Status.UNAVAILABLE.withDescription("refusing").asException();
+      }
+
+      @Override
+      public String whoIdempotent(String caller) {
+        return who(caller);
+      }
+    };
+    servers.add(TripleServer.builder().host("127.0.0.1").port(0).addService(Whoami.class, refusing)
+        .registration(Registration.to(registry).application("whoami-app").build()).build().start());
     provider("alive", registry);
-    // An instance registered at a port nobody listens on: a provider that died without unregistering.
+
+    Whoami idempotent = consumer(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+    for (int i = 0; i < 20; i++) {
+      assertEquals("alive", idempotent.whoIdempotent("test"), "idempotent call " + i + " fails over");
+    }
+    assertTrue(refusals.get() >= 1, "round robin tried the refusing instance at least once");
+
+    refusals.set(0);
+    Whoami other = consumer(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+    int failed = 0;
+    for (int i = 0; i < 20; i++) {
+      try {
+        assertEquals("alive", other.who("test"));
+      } catch (StatusException e) {
+        assertEquals(Status.Code.UNAVAILABLE, e.status().code());
+        assertEquals("refusing", e.status().description());
+        failed++;
+      }
+    }
+    assertTrue(failed >= 1, "round robin sent a non-idempotent call to the refusing instance");
+    assertEquals(refusals.get(), failed, "each refusal reached the caller: no retry of a non-idempotent call");
+  }
+
+  @Test
+  void providerThatDiedWithoutUnregisteringIsPassedOver() throws Exception {
+    provider("alive", registry);
+    // Registered at a port nobody listens on: a provider that died without unregistering.
     int deadPort;
     try (ServerSocket socket = new ServerSocket(0)) {
       deadPort = socket.getLocalPort();
     }
-    MetadataInfo metadata = registry.metadata("whoami-app",
-        registry.applications("triple.test.Whoami").join().isEmpty() ? "" : revisionOfTheLiveOne()).join();
-    registry.register(ServiceInstance.of("whoami-app", "127.0.0.1", deadPort, metadata.revision())).join();
+    registry.register(ServiceInstance.of("whoami-app", "127.0.0.1", deadPort, revisionOfTheLiveOne())).join();
 
     Whoami whoami = consumer(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
     for (int i = 0; i < 20; i++) {
       assertEquals("alive", whoami.whoIdempotent("test"), "idempotent call " + i + " fails over");
     }
-    int failed = 0;
-    for (int i = 0; i < 20; i++) {
-      try {
-        assertEquals("alive", whoami.who("test"));
-      } catch (StatusException e) {
-        assertEquals(Status.Code.UNAVAILABLE, e.status().code());
-        failed++;
-      }
-    }
-    assertEquals(10, failed, "round robin sends every other non-idempotent call to the dead instance, once");
+    // The dead instance failed lately, so balancers pass it over while the live one answers.
+    assertEquals(Map.of("alive", 20), tally(whoami, 20));
   }
 
   private String revisionOfTheLiveOne() {

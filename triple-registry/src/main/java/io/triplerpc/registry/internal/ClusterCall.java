@@ -214,6 +214,11 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     @Override
     public void onClose(Status status, Metadata trailers) {
       endpoint.callEnded();
+      if (status.code() == Status.Code.UNAVAILABLE) {
+        endpoint.markFailed();
+      } else {
+        endpoint.markHealthy();
+      }
       synchronized (ClusterCall.this) {
         if (!committed && !cancelled && status.code() == Status.Code.UNAVAILABLE
             && triedCount < tried.length && timeLeft()) {

@@ -27,6 +27,11 @@ public final class Endpoint {
   /** Calls in flight, for the least-active and power-of-two-choices balancers. */
   private volatile int active;
   private volatile boolean removed;
+  /** When a call here last failed with UNAVAILABLE (System.nanoTime), or 0. */
+  private volatile long failedAtNanos;
+
+  /** How long an instance that answered UNAVAILABLE is passed over while others are at hand. */
+  static final long FAILURE_PENALTY_NANOS = 1_000_000_000L;
 
   Endpoint(String host, int port, int weight) {
     this.host = host;
@@ -76,6 +81,25 @@ public final class Endpoint {
 
   Connection openConnection() {
     return connection;
+  }
+
+  /** A call here failed with UNAVAILABLE: balancers pass it over for a while if they can. */
+  void markFailed() {
+    long now = System.nanoTime();
+    failedAtNanos = now == 0 ? 1 : now;
+  }
+
+  /** A call here succeeded. */
+  void markHealthy() {
+    if (failedAtNanos != 0) {
+      failedAtNanos = 0;
+    }
+  }
+
+  /** Whether a call here failed with UNAVAILABLE in the last second; a volatile read when it did not. */
+  boolean failedRecently() {
+    long failedAt = failedAtNanos;
+    return failedAt != 0 && System.nanoTime() - failedAt < FAILURE_PENALTY_NANOS;
   }
 
   int active() {

@@ -106,11 +106,13 @@ public final class ServiceDirectory {
   Endpoint pick(Endpoint[] tried, int triedCount) {
     for (int attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
       Endpoint e = pickOnce();
-      if (e != null && !e.isRemoved() && !isTried(e, tried, triedCount)) {
+      if (e != null && !e.isRemoved() && !isTried(e, tried, triedCount) && !e.failedRecently()) {
         return e;
       }
     }
-    // Unlucky or few instances left: look at every one, then accept one already tried.
+    // Unlucky, or few healthy instances left: look at every one; failing that, take one that failed
+    // lately, then one already tried.
+    Endpoint failing = null;
     Endpoint fallback = null;
     for (RevisionGroup group : groups) {
       for (int i = 0, n = group.size(); i < n; i++) {
@@ -118,13 +120,16 @@ public final class ServiceDirectory {
         if (e == null || e.isRemoved()) {
           continue;
         }
-        if (!isTried(e, tried, triedCount)) {
+        if (isTried(e, tried, triedCount)) {
+          fallback = e;
+        } else if (e.failedRecently()) {
+          failing = e;
+        } else {
           return e;
         }
-        fallback = e;
       }
     }
-    return fallback;
+    return failing != null ? failing : fallback;
   }
 
   private static boolean isTried(Endpoint e, Endpoint[] tried, int count) {
