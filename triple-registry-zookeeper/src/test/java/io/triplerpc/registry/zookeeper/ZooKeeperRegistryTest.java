@@ -269,6 +269,34 @@ class ZooKeeperRegistryTest {
   }
 
   @Test
+  void backToBackWritesToOneInstanceEndInTheLastOne() throws Exception {
+    ZooKeeperRegistry registry = newRegistry();
+    RecordingListener listener = new RecordingListener();
+    registry.subscribe("greeter", listener);
+    ServiceInstance instance = ServiceInstance.of("greeter", "10.0.0.1", 50051, "rev1");
+    String path = root + "/instances/greeter/" + instance.address();
+
+    // Nothing waits between writes: each must still land in the order it was made.
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
+    for (int weight = 0; weight < 50; weight++) {
+      writes.add(registry.register(instance.withWeight(weight)));
+      if (weight % 10 == 5) {
+        writes.add(registry.unregister(instance));
+      }
+    }
+    CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get(30, TimeUnit.SECONDS);
+    assertEquals(49, ZnodeFormat.decodeInstance("greeter", instance.address(),
+        registry.client().getData().forPath(path)).weight());
+    listener.await("the last weight", instances -> instance.withWeight(49).equals(instances.get(instance.address())));
+
+    CompletableFuture.allOf(registry.register(instance), registry.unregister(instance), registry.register(instance),
+        registry.unregister(instance)).get(30, TimeUnit.SECONDS);
+    assertEquals(null, registry.client().checkExists().forPath(path));
+    listener.await("the instance gone", Map::isEmpty);
+    assertEquals(List.of(), listener.violations());
+  }
+
+  @Test
   void namesThatCannotBeZnodesAreRejected() {
     ZooKeeperRegistry registry = newRegistry();
     assertThrows(IllegalArgumentException.class, () -> registry.subscribe("a/b", new RecordingListener()));
