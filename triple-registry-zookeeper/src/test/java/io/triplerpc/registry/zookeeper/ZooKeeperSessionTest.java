@@ -100,6 +100,24 @@ class ZooKeeperSessionTest {
   }
 
   @Test
+  void aRestartedServerIsReportedAndResyncedWithTheInstancesKept() throws Exception {
+    ZooKeeperRegistry provider = newRegistry();
+    ZooKeeperRegistry consumer = newRegistry();
+    ServiceInstance instance = ServiceInstance.of("greeter", "10.0.0.1", 50051, "rev1");
+    provider.register(instance).get(30, TimeUnit.SECONDS);
+    RecordingListener listener = new RecordingListener();
+    consumer.subscribe("greeter", listener);
+    listener.await("the instance", instances -> instances.containsKey(instance.address()));
+
+    server.restart();
+
+    listener.awaitDisconnects(1);
+    listener.awaitResyncs(2);
+    listener.await("the instance after the resync", instances -> instances.containsKey(instance.address()));
+    assertEquals(List.of(), listener.violations());
+  }
+
+  @Test
   void anExpiredConsumerIsToldAndResyncsWhatChangedMeanwhile() throws Exception {
     ZooKeeperRegistry provider = newRegistry();
     ZooKeeperRegistry consumer = newRegistry();
