@@ -1,0 +1,96 @@
+package io.triplerpc.registry.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.registry.Registration;
+import io.triplerpc.testing.Eventually;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.curator.test.KillSession;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Providers register through real ZooKeeper and a consumer built with a {@code zookeeper://} target
+ * finds them, spreads calls over them, and keeps calling while a provider's session expires.
+ */
+class ZooKeeperDiscoveryTest {
+
+  private TestingServer zooKeeper;
+  private final List<ZooKeeperRegistry> registries = new ArrayList<>();
+  private final List<TripleServer> servers = new ArrayList<>();
+  private TripleClient client;
+
+  @BeforeEach
+  void start() throws Exception {
+    zooKeeper = new TestingServer(true);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    for (TripleServer server : servers) {
+      server.shutdownNow();
+      server.awaitTermination(Duration.ofSeconds(5));
+    }
+    registries.forEach(ZooKeeperRegistry::close);
+    zooKeeper.close();
+  }
+
+  private TripleServer provider(String name, ZooKeeperRegistry registry) {
+    TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Hello.class, caller -> name)
+        .registration(Registration.to(registry).application("hello-app").build())
+        .build().start();
+    servers.add(server);
+    return server;
+  }
+
+  private ZooKeeperRegistry registry() {
+    ZooKeeperRegistry registry =
+        ZooKeeperRegistry.builder(zooKeeper.getConnectString()).sessionTimeout(Duration.ofSeconds(3)).build();
+    registries.add(registry);
+    return registry;
+  }
+
+  private static Set<String> servedBy(Hello hello, int calls) {
+    Set<String> names = new TreeSet<>();
+    for (int i = 0; i < calls; i++) {
+      names.add(hello.hello("test"));
+    }
+    return names;
+  }
+
+  @Test
+  void consumerFindsProvidersThroughZooKeeperAndSurvivesASessionExpiry() throws Exception {
+    ZooKeeperRegistry first = registry();
+    provider("first", first);
+    client = TripleClient.builder().address("zookeeper://" + zooKeeper.getConnectString()).build();
+    Hello hello = client.proxy(Hello.class);
+    assertEquals(Set.of("first"), servedBy(hello, 5));
+
+    TripleServer second = provider("second", registry());
+    Eventually.until(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
+
+    // The first provider's session expires: its instance znode goes, then comes back in its new
+    // session. Calls go on meanwhile (the second provider, and the first once it is back).
+    KillSession.kill(first.client().getZookeeperClient().getZooKeeper());
+    for (int i = 0; i < 50; i++) {
+      hello.hello("during expiry");
+    }
+    Eventually.until(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
+
+    second.shutdown();
+    second.awaitTermination(Duration.ofSeconds(5));
+    Eventually.until(() -> servedBy(hello, 20).equals(Set.of("first")), "only the first is called");
+  }
+}
