@@ -230,6 +230,9 @@ public final class RemoteRegistry implements Registry {
   public Subscription subscribe(String application, InstanceListener listener) {
     Objects.requireNonNull(application, "application");
     Objects.requireNonNull(listener, "listener");
+    if (application.isEmpty()) {
+      throw new IllegalArgumentException("application is empty");
+    }
     checkOpen();
     RemoteSubscription[] self = new RemoteSubscription[1];
     RemoteSubscription subscription = new RemoteSubscription(application, listener, streams, scheduler,

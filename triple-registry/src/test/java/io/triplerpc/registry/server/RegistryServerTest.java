@@ -111,16 +111,16 @@ class RegistryServerTest {
 
   @Test
   void heartbeatsKeepALeaseAndRevokeEndsIt() throws Exception {
-    await(registry.register(register("kept", 400, instance("10.0.0.1", 1000))));
+    await(registry.register(register("kept", 1000, instance("10.0.0.1", 1000))));
     BatchRecorder batches = new BatchRecorder();
     registry.subscribe(SubscribeRequest.newBuilder().setApplication("app").build(), batches);
     batches.await(0);
-    // Eight heartbeats 100 ms apart: two TTLs pass and the instance stays.
-    for (int i = 0; i < 8; i++) {
+    // Fifteen heartbeats 100 ms apart: more than a TTL passes and the instance stays.
+    for (int i = 0; i < 15; i++) {
       CompletableFuture<Void> tick = new CompletableFuture<>();
       CompletableFuture.delayedExecutor(100, TimeUnit.MILLISECONDS).execute(() -> tick.complete(null));
       await(tick);
-      assertEquals(400, await(registry.heartbeat(HeartbeatRequest.newBuilder().setLeaseId("kept").build())).getTtlMillis());
+      assertEquals(1000, await(registry.heartbeat(HeartbeatRequest.newBuilder().setLeaseId("kept").build())).getTtlMillis());
     }
     assertEquals(1, batches.count(), "no change while heart-beating");
     await(registry.revoke(RevokeRequest.newBuilder().setLeaseId("kept").build()));

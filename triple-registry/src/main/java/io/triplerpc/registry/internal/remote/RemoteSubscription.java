@@ -39,6 +39,8 @@ public final class RemoteSubscription implements Subscription {
 
   private static final Logger log = LoggerFactory.getLogger(RemoteSubscription.class);
   private static final double BACKOFF_JITTER = 0.2;
+  /** Prints a skipped record for the warning. */
+  private static final TextFormat.Printer ONE_LINE = TextFormat.printer().emittingSingleLine(true);
 
   private final String application;
   private final InstanceListener listener;
@@ -193,7 +195,7 @@ public final class RemoteSubscription implements Subscription {
           break;
         default:
           log.warn("Skipping a change of unknown kind {} for {}: {}", message.getKindValue(), application,
-              TextFormat.shortDebugString(message));
+              ONE_LINE.printToString(message));
           continue;
       }
       ServiceInstance instance = instance(message.getInstance());
@@ -211,7 +213,7 @@ public final class RemoteSubscription implements Subscription {
       instance = WireFormat.fromProto(message);
     } catch (IllegalArgumentException | NullPointerException e) {
       log.warn("Skipping a malformed instance of {} from the registry ({}): {}", application, e.getMessage(),
-          TextFormat.shortDebugString(message));
+          ONE_LINE.printToString(message));
       return null;
     }
     if (!instance.application().equals(application)) {
