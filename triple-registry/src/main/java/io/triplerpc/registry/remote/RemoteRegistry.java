@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * ({@code onResync}), then changes. When the stream fails the listener hears {@code onDisconnected}
  * and keeps its instances; the stream is reopened with backoff (100 ms doubling to 5 s by default),
  * and the server's first batch on the new stream is delivered as {@code onResync}. Malformed records
- * are skipped with a warning.
+ * are skipped with a warning. The server sends a keepalive batch to quiet streams; a stream that
+ * hears nothing for three keepalive intervals, or a heartbeat that times out, means the connection
+ * is dead though it looks open (the server's host vanished): a new connection replaces it.
  *
  * <p>{@link #close} stops heartbeats and subscriptions and revokes the lease, which removes this
  * registry's instances at once; it does not wait for the server. Thread-safe.
@@ -74,11 +76,8 @@ public final class RemoteRegistry implements Registry {
   private static final Logger log = LoggerFactory.getLogger(RemoteRegistry.class);
 
   private final String target;
-  private final TripleClient client;
-  /** Unary calls, each with the call timeout. */
-  private final RegistryService calls;
-  /** Subscription streams, without a deadline. */
-  private final RegistryService streams;
+  /** The current connection; replaced when it stalls (a dead peer behind an open-looking socket). */
+  private volatile Connection connection;
   private final ScheduledExecutorService scheduler;
   private final Builder config;
   /** The lease this registry's instances live under; the server creates it again if it forgot it. */
@@ -102,22 +101,57 @@ public final class RemoteRegistry implements Registry {
   /** Whether the server may lack something this registry holds: resend all at the next heartbeat. */
   private volatile boolean needsResend;
 
+  /**
+   * A client to the server and its proxies.
+   *
+   * @param calls unary calls, each with the call timeout
+   * @param streams subscription streams, without a deadline
+   */
+  private record Connection(TripleClient client, RegistryService calls, RegistryService streams) {}
+
   private RemoteRegistry(Builder builder) {
     this.config = builder.copy();
     this.target = builder.host + ':' + builder.port;
-    this.client = TripleClient.builder()
-        .address(builder.host, builder.port)
-        .reconnectBackoff(config.initialBackoff, config.maxBackoff)
-        .connectTimeout(config.callTimeout)
-        .ioThreads(1)
-        .build();
-    this.calls = client.proxy(RegistryService.class, CallOptions.DEFAULT.withTimeout(config.callTimeout));
-    this.streams = client.proxy(RegistryService.class, CallOptions.DEFAULT);
+    this.connection = newConnection();
     this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
       Thread thread = new Thread(task, "triple-registry-client");
       thread.setDaemon(true);
       return thread;
     });
+  }
+
+  private Connection newConnection() {
+    TripleClient client = TripleClient.builder()
+        .address(config.host, config.port)
+        .reconnectBackoff(config.initialBackoff, config.maxBackoff)
+        .connectTimeout(config.callTimeout)
+        .ioThreads(1)
+        .build();
+    return new Connection(client,
+        client.proxy(RegistryService.class, CallOptions.DEFAULT.withTimeout(config.callTimeout)),
+        client.proxy(RegistryService.class, CallOptions.DEFAULT));
+  }
+
+  /** Unary calls on the current connection. */
+  private RegistryService calls() {
+    return connection.calls();
+  }
+
+  /**
+   * Replaces the connection whose stream proxy is {@code stale}, unless that happened already: calls
+   * on it fail and are retried on the new one.
+   */
+  private void replaceConnection(RegistryService stale) {
+    Connection old;
+    synchronized (lock) {
+      old = connection;
+      if (closed.get() || old.streams() != stale) {
+        return;
+      }
+      connection = newConnection();
+    }
+    log.warn("Connection to registry {} stalled; opening a new one", target);
+    old.client().close();
   }
 
   /** A registry kept by the registry server at {@code host:port}, with the default options. */
@@ -138,7 +172,7 @@ public final class RemoteRegistry implements Registry {
       instances.put(key(instance), instance);
       ensureHeartbeat(defaultHeartbeatNanos(config.leaseTtl.isZero() ? RegistryServer.DEFAULT_LEASE_TTL : config.leaseTtl));
     }
-    return write(() -> calls.register(registerRequest(instance)))
+    return write(() -> calls().register(registerRequest(instance)))
         .whenComplete((lease, error) -> {
           if (error == null) {
             leaseGranted(lease);
@@ -158,7 +192,7 @@ public final class RemoteRegistry implements Registry {
     synchronized (lock) {
       instances.remove(key(instance));
     }
-    return write(() -> calls.unregister(UnregisterRequest.newBuilder()
+    return write(() -> calls().unregister(UnregisterRequest.newBuilder()
             .setLeaseId(leaseId)
             .setInstance(WireFormat.toProto(instance))
             .build()))
@@ -172,7 +206,7 @@ public final class RemoteRegistry implements Registry {
     synchronized (lock) {
       metadata.putIfAbsent(info.application() + '/' + info.revision(), info);
     }
-    return write(() -> calls.publishMetadata(WireFormat.toProto(info)))
+    return write(() -> calls().publishMetadata(WireFormat.toProto(info)))
         .whenComplete((empty, error) -> {
           if (rejected(error)) {
             synchronized (lock) {
@@ -188,7 +222,7 @@ public final class RemoteRegistry implements Registry {
     Objects.requireNonNull(application, "application");
     Objects.requireNonNull(revision, "revision");
     checkOpen();
-    return calls.getMetadata(MetadataRequest.newBuilder().setApplication(application).setRevision(revision).build())
+    return calls().getMetadata(MetadataRequest.newBuilder().setApplication(application).setRevision(revision).build())
         .thenApply(WireFormat::fromProto);
   }
 
@@ -201,7 +235,7 @@ public final class RemoteRegistry implements Registry {
     synchronized (lock) {
       mappings.add(mapping);
     }
-    return write(() -> calls.map(mapRequest(mapping)))
+    return write(() -> calls().map(mapRequest(mapping)))
         .whenComplete((empty, error) -> {
           if (rejected(error)) {
             synchronized (lock) {
@@ -216,7 +250,7 @@ public final class RemoteRegistry implements Registry {
   public CompletableFuture<Set<String>> applications(String serviceName) {
     Objects.requireNonNull(serviceName, "serviceName");
     checkOpen();
-    return calls.applications(ApplicationsRequest.newBuilder().setService(serviceName).build())
+    return calls().applications(ApplicationsRequest.newBuilder().setService(serviceName).build())
         .thenApply(response -> Set.copyOf(response.getApplicationsList()));
   }
 
@@ -235,8 +269,9 @@ public final class RemoteRegistry implements Registry {
     }
     checkOpen();
     RemoteSubscription[] self = new RemoteSubscription[1];
-    RemoteSubscription subscription = new RemoteSubscription(application, listener, streams, scheduler,
-        config.initialBackoff.toNanos(), config.maxBackoff.toNanos(), () -> subscriptions.remove(self[0]));
+    RemoteSubscription subscription = new RemoteSubscription(application, listener, () -> connection.streams(),
+        this::replaceConnection, scheduler, config.keepalive.toNanos(), config.initialBackoff.toNanos(),
+        config.maxBackoff.toNanos(), () -> subscriptions.remove(self[0]));
     self[0] = subscription;
     subscriptions.add(subscription);
     subscription.start();
@@ -265,13 +300,13 @@ public final class RemoteRegistry implements Registry {
       instances.clear();
     }
     CompletableFuture<?> revoked = registered
-        ? write(() -> calls.revoke(RevokeRequest.newBuilder().setLeaseId(leaseId).build()))
+        ? write(() -> calls().revoke(RevokeRequest.newBuilder().setLeaseId(leaseId).build()))
         : CompletableFuture.completedFuture(null);
     revoked.whenComplete((v, error) -> {
       if (error != null) {
         log.debug("Could not revoke lease {} at {} (its instances expire with it): {}", leaseId, target, error.toString());
       }
-      client.close();
+      connection.client().close();
       scheduler.shutdownNow();
     });
   }
@@ -364,13 +399,18 @@ public final class RemoteRegistry implements Registry {
       resendAll();
       return;
     }
-    write(() -> calls.heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leaseId).build()))
+    Connection used = connection;
+    write(() -> used.calls().heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leaseId).build()))
         .whenComplete((lease, error) -> {
+          Status.Code code = error == null ? Status.Code.OK : Status.fromThrowable(error).code();
           if (error == null) {
             leaseGranted(lease);
-          } else if (Status.fromThrowable(error).code() == Status.Code.NOT_FOUND) {
+          } else if (code == Status.Code.NOT_FOUND) {
             log.info("Registry {} lost lease {}; registering again", target, leaseId);
             resendAll();
+          } else if (code == Status.Code.DEADLINE_EXCEEDED) {
+            // No answer on a connection that looks open: the peer may be gone without a word.
+            replaceConnection(used.streams());
           } else {
             log.debug("Heartbeat to registry {} failed: {}", target, error.toString());
           }
@@ -388,13 +428,13 @@ public final class RemoteRegistry implements Registry {
       instanceCount = instances.size();
       needsResend = false;
       for (MetadataInfo info : metadata.values()) {
-        sent.add(write(() -> calls.publishMetadata(WireFormat.toProto(info))));
+        sent.add(write(() -> calls().publishMetadata(WireFormat.toProto(info))));
       }
       for (List<String> mapping : mappings) {
-        sent.add(write(() -> calls.map(mapRequest(mapping))));
+        sent.add(write(() -> calls().map(mapRequest(mapping))));
       }
       for (ServiceInstance instance : instances.values()) {
-        sent.add(write(() -> calls.register(registerRequest(instance))));
+        sent.add(write(() -> calls().register(registerRequest(instance))));
       }
     }
     CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
@@ -414,6 +454,7 @@ public final class RemoteRegistry implements Registry {
     private Duration initialBackoff = Duration.ofMillis(100);
     private Duration maxBackoff = Duration.ofSeconds(5);
     private Duration callTimeout = Duration.ofSeconds(5);
+    private Duration keepalive = Duration.ofSeconds(10);
 
     private Builder(String host, int port) {
       this.host = Objects.requireNonNull(host, "host");
@@ -430,6 +471,7 @@ public final class RemoteRegistry implements Registry {
       copy.initialBackoff = initialBackoff;
       copy.maxBackoff = maxBackoff;
       copy.callTimeout = callTimeout;
+      copy.keepalive = keepalive;
       return copy;
     }
 
@@ -464,6 +506,20 @@ public final class RemoteRegistry implements Registry {
     /** The deadline of each unary call to the server; 5 s by default. */
     public Builder callTimeout(Duration timeout) {
       this.callTimeout = positive(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * How often the server sends a subscription a batch when nothing changed (at least 100 ms); 10 s
+     * by default. A subscription that hears nothing for three intervals takes its connection for
+     * dead, opens a new one and resubscribes. {@link Duration#ZERO} turns keepalives off.
+     */
+    public Builder subscriptionKeepalive(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("negative interval: " + interval);
+      }
+      this.keepalive = interval.isZero() || interval.toMillis() >= 100 ? interval : Duration.ofMillis(100);
       return this;
     }
 

@@ -25,7 +25,9 @@ import io.triplerpc.registry.internal.proto.UnregisterRequest;
 import io.triplerpc.registry.internal.wire.RegistryService;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +55,7 @@ class RemoteRegistryMalformedRecordsTest {
     try {
       RecordingInstanceListener listener = new RecordingInstanceListener();
       consumer.subscribe("app", listener);
-      StreamObserver<InstanceBatch> stream = script.stream.get(10, TimeUnit.SECONDS);
+      StreamObserver<InstanceBatch> stream = script.nextCall().stream();
       stream.onNext(InstanceBatch.newBuilder().setType(InstanceBatch.Type.RESYNC)
           .addInstances(good(1000))
           .addInstances(good(0))                                           // port 0
@@ -88,13 +90,26 @@ class RemoteRegistryMalformedRecordsTest {
     }
   }
 
-  /** Answers Subscribe with a stream the test writes to; every other method is unimplemented. */
+  /** Answers each Subscribe with a stream the test writes to; every other method is unimplemented. */
   static final class ScriptedRegistry implements RegistryService {
-    final CompletableFuture<StreamObserver<InstanceBatch>> stream = new CompletableFuture<>();
+
+    /** One Subscribe call. */
+    record Call(SubscribeRequest request, StreamObserver<InstanceBatch> stream) {}
+
+    private final BlockingQueue<Call> calls = new LinkedBlockingQueue<>();
+
+    /** Waits for the next Subscribe call. */
+    Call nextCall() throws InterruptedException {
+      Call call = calls.poll(10, TimeUnit.SECONDS);
+      if (call == null) {
+        throw new AssertionError("no Subscribe call within 10 s");
+      }
+      return call;
+    }
 
     @Override
     public void subscribe(SubscribeRequest request, StreamObserver<InstanceBatch> batches) {
-      stream.complete(batches);
+      calls.add(new Call(request, batches));
     }
 
     private static <T> CompletableFuture<T> unimplemented() {

@@ -17,8 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * until the next stream's RESYNC: no empty list is made up. Malformed records are skipped with a
  * warning; the batch's other records are delivered.
  *
+ * <p>The server is asked for a keepalive batch every {@code keepaliveNanos}; a stream that brings
+ * nothing for three intervals is stalled (a dead peer behind a connection that looks open): it is
+ * cancelled, the connection is reported to {@code stalled}, and the stream reopened.
+ *
  * <p>The listener is called with this object's monitor held, one call at a time and in order, so
  * once {@link #close} returns it is called no more.
  */
@@ -44,8 +51,12 @@ public final class RemoteSubscription implements Subscription {
 
   private final String application;
   private final InstanceListener listener;
-  private final RegistryService streams;
+  /** The current connection's proxy for streams; it changes when a stalled connection is replaced. */
+  private final Supplier<RegistryService> streams;
+  /** Told the proxy of a stream that stalled, so its connection can be replaced. */
+  private final Consumer<RegistryService> stalled;
   private final ScheduledExecutorService scheduler;
+  private final long keepaliveNanos;
   private final long initialBackoffNanos;
   private final long maxBackoffNanos;
   private final Runnable onClose;
@@ -61,14 +72,17 @@ public final class RemoteSubscription implements Subscription {
 
   /**
    * A subscription to {@code application}, not yet started; {@code onClose} runs once, when it is
-   * closed.
+   * closed. {@code keepaliveNanos} 0 asks for no keepalives and watches for no stall.
    */
-  public RemoteSubscription(String application, InstanceListener listener, RegistryService streams,
-      ScheduledExecutorService scheduler, long initialBackoffNanos, long maxBackoffNanos, Runnable onClose) {
+  public RemoteSubscription(String application, InstanceListener listener, Supplier<RegistryService> streams,
+      Consumer<RegistryService> stalled, ScheduledExecutorService scheduler, long keepaliveNanos,
+      long initialBackoffNanos, long maxBackoffNanos, Runnable onClose) {
     this.application = application;
     this.listener = listener;
     this.streams = streams;
+    this.stalled = stalled;
     this.scheduler = scheduler;
+    this.keepaliveNanos = keepaliveNanos;
     this.initialBackoffNanos = initialBackoffNanos;
     this.maxBackoffNanos = maxBackoffNanos;
     this.backoffNanos = initialBackoffNanos;
@@ -86,20 +100,47 @@ public final class RemoteSubscription implements Subscription {
       if (closed) {
         return;
       }
-      observer = new BatchObserver();
+      observer = new BatchObserver(streams.get());
       stream = observer;
     }
     try {
-      streams.subscribe(SubscribeRequest.newBuilder().setApplication(application).build(), observer);
+      observer.proxy.subscribe(SubscribeRequest.newBuilder()
+          .setApplication(application)
+          .setKeepaliveMillis(TimeUnit.NANOSECONDS.toMillis(keepaliveNanos))
+          .build(), observer);
+      if (keepaliveNanos > 0) {
+        observer.watchdog = scheduler.scheduleWithFixedDelay(() -> checkStalled(observer), keepaliveNanos,
+            keepaliveNanos, TimeUnit.NANOSECONDS);
+      }
     } catch (RuntimeException e) {
       observer.onError(e);
       return;
     }
     synchronized (this) {
-      if (closed) {
+      if (closed || stream != observer) {
         observer.cancel();
       }
     }
+  }
+
+  /** Ends {@code observer}'s stream if it brought nothing for three keepalive intervals. */
+  private void checkStalled(BatchObserver observer) {
+    long quietNanos = System.nanoTime() - observer.lastReceivedNanos;
+    if (quietNanos < 3 * keepaliveNanos) {
+      return;
+    }
+    synchronized (this) {
+      if (closed || stream != observer) {
+        observer.cancel();
+        return;
+      }
+    }
+    log.warn("Registry subscription to {} heard nothing for {} ms; reconnecting", application,
+        TimeUnit.NANOSECONDS.toMillis(quietNanos));
+    stalled.accept(observer.proxy);
+    ended(observer, new StatusException(io.triplerpc.Status.UNAVAILABLE.withDescription(
+        "No batch from the registry for " + TimeUnit.NANOSECONDS.toMillis(quietNanos) + " ms")));
+    observer.cancel();
   }
 
   @Override
@@ -121,6 +162,10 @@ public final class RemoteSubscription implements Subscription {
 
   /** The stream ended: tell the listener (once per outage) and reconnect after a backoff. */
   private synchronized void ended(BatchObserver observer, Throwable cause) {
+    ScheduledFuture<?> watchdog = observer.watchdog;
+    if (watchdog != null) {
+      watchdog.cancel(false);
+    }
     if (closed || stream != observer) {
       return;
     }
@@ -148,10 +193,10 @@ public final class RemoteSubscription implements Subscription {
       return;
     }
     backoffNanos = initialBackoffNanos;
-    disconnectReported = false;
     try {
       switch (batch.getType()) {
         case RESYNC:
+          disconnectReported = false;
           listener.onResync(instances(batch.getInstancesList()));
           break;
         case CHANGES:
@@ -227,14 +272,29 @@ public final class RemoteSubscription implements Subscription {
   /** One {@code Subscribe} stream. Triple calls it one event at a time, in order. */
   private final class BatchObserver implements ClientResponseObserver<SubscribeRequest, InstanceBatch> {
 
+    /** The proxy (so the connection) this stream was opened on. */
+    final RegistryService proxy;
+    /** When the stream opened or last brought a batch ({@link System#nanoTime()}). */
+    volatile long lastReceivedNanos = System.nanoTime();
+    /** The stall check of this stream, or null. */
+    volatile ScheduledFuture<?> watchdog;
     private volatile ClientCallStreamObserver<SubscribeRequest> call;
+
+    BatchObserver(RegistryService proxy) {
+      this.proxy = proxy;
+    }
 
     @Override
     public void beforeStart(ClientCallStreamObserver<SubscribeRequest> requestStream) {
       call = requestStream;
     }
 
+    /** Cancels the call and its stall check. */
     void cancel() {
+      ScheduledFuture<?> w = watchdog;
+      if (w != null) {
+        w.cancel(false);
+      }
       ClientCallStreamObserver<SubscribeRequest> c = call;
       if (c != null) {
         c.cancel("Subscription closed", null);
@@ -243,6 +303,7 @@ public final class RemoteSubscription implements Subscription {
 
     @Override
     public void onNext(InstanceBatch batch) {
+      lastReceivedNanos = System.nanoTime();
       received(this, batch);
     }
 

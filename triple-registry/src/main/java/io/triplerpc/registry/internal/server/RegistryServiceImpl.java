@@ -36,7 +36,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,11 +52,15 @@ import org.slf4j.LoggerFactory;
  * are pushed REMOVED. A sweeper thread checks leases a few times per default TTL.
  *
  * <p>Subscription streams are fed from the store's one notifier thread, so each stream gets its
- * RESYNC batch and then its changes in the order they were made. Thread-safe.
+ * RESYNC batch and then its changes in the order they were made; a stream whose client asked for
+ * keepalives also gets an empty CHANGES batch when it was quiet for the interval. Thread-safe.
  */
 public final class RegistryServiceImpl implements RegistryService, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(RegistryServiceImpl.class);
+  /** The shortest keepalive interval a subscriber may ask for. */
+  private static final long MIN_KEEPALIVE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+  private static final InstanceBatch KEEPALIVE = InstanceBatch.newBuilder().setType(InstanceBatch.Type.CHANGES).build();
 
   private final InProcessRegistry store = new InProcessRegistry();
   private final long defaultTtlNanos;
@@ -264,16 +270,27 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       batches.onError(Status.INVALID_ARGUMENT.withDescription("Subscribe needs an application").asException());
       return;
     }
+    if (request.getKeepaliveMillis() < 0) {
+      batches.onError(Status.INVALID_ARGUMENT.withDescription("Negative keepalive_millis").asException());
+      return;
+    }
     Subscriber subscriber = new Subscriber(request.getApplication(), batches);
     subscribers.add(subscriber);
     if (batches instanceof ServerCallStreamObserver) {
       ((ServerCallStreamObserver<InstanceBatch>) batches).setOnCancelHandler(subscriber::cancelled);
     }
-    long wait = resyncNotBeforeNanos - System.nanoTime();
-    if (wait > 0) {
-      scheduler.schedule(subscriber::start, wait, TimeUnit.NANOSECONDS);
-    } else {
-      subscriber.start();
+    try {
+      if (request.getKeepaliveMillis() > 0) {
+        subscriber.keepAlive(Math.max(MIN_KEEPALIVE_NANOS, TimeUnit.MILLISECONDS.toNanos(request.getKeepaliveMillis())));
+      }
+      long wait = resyncNotBeforeNanos - System.nanoTime();
+      if (wait > 0) {
+        scheduler.schedule(subscriber::start, wait, TimeUnit.NANOSECONDS);
+      } else {
+        subscriber.start();
+      }
+    } catch (RejectedExecutionException e) {
+      subscriber.end(Status.UNAVAILABLE.withDescription("Registry server is shutting down"));
     }
   }
 
@@ -355,6 +372,10 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     private Subscription subscription;
     /** Once true, nothing more is written and the store subscription is closed. */
     private boolean ended;
+    /** When the last batch was written ({@link System#nanoTime()}). */
+    private long lastSentNanos = System.nanoTime();
+    /** The keepalive task, or null when the client asked for none. */
+    private ScheduledFuture<?> keepalive;
 
     Subscriber(String application, StreamObserver<InstanceBatch> batches) {
       this.application = application;
@@ -373,15 +394,37 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       }
     }
 
+    /** Writes an empty CHANGES batch whenever {@code intervalNanos} passed without a batch. */
+    synchronized void keepAlive(long intervalNanos) {
+      if (ended) {
+        return;
+      }
+      keepalive = scheduler.scheduleWithFixedDelay(() -> {
+        synchronized (this) {
+          if (System.nanoTime() - lastSentNanos >= intervalNanos) {
+            send(KEEPALIVE);
+          }
+        }
+      }, intervalNanos / 2, intervalNanos / 2, TimeUnit.NANOSECONDS);
+    }
+
     /** The client went away. */
     void cancelled() {
       synchronized (this) {
-        ended = true;
-        if (subscription != null) {
-          subscription.close();
-        }
+        stop();
       }
       subscribers.remove(this);
+    }
+
+    /** Marks the subscriber ended and stops feeding it. Monitor held. */
+    private void stop() {
+      ended = true;
+      if (subscription != null) {
+        subscription.close();
+      }
+      if (keepalive != null) {
+        keepalive.cancel(false);
+      }
     }
 
     /** Ends the stream with {@code status}. */
@@ -390,10 +433,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
         if (ended) {
           return;
         }
-        ended = true;
-        if (subscription != null) {
-          subscription.close();
-        }
+        stop();
         try {
           batches.onError(status.asException());
         } catch (RuntimeException e) {
@@ -429,12 +469,10 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       }
       try {
         batches.onNext(batch);
+        lastSentNanos = System.nanoTime();
       } catch (RuntimeException e) {
         // The stream is gone (cancelled, or its connection closed): stop feeding it.
-        ended = true;
-        if (subscription != null) {
-          subscription.close();
-        }
+        stop();
         subscribers.remove(this);
       }
     }
