@@ -1,0 +1,539 @@
+package io.triplerpc.registry.remote;
+
+import io.triplerpc.CallOptions;
+import io.triplerpc.Status;
+import io.triplerpc.TripleClient;
+import io.triplerpc.registry.InstanceListener;
+import io.triplerpc.registry.MetadataInfo;
+import io.triplerpc.registry.Registry;
+import io.triplerpc.registry.ServiceInstance;
+import io.triplerpc.registry.Subscription;
+import io.triplerpc.registry.internal.proto.ApplicationsRequest;
+import io.triplerpc.registry.internal.proto.HeartbeatRequest;
+import io.triplerpc.registry.internal.proto.Lease;
+import io.triplerpc.registry.internal.proto.MapRequest;
+import io.triplerpc.registry.internal.proto.MetadataRequest;
+import io.triplerpc.registry.internal.proto.RegisterRequest;
+import io.triplerpc.registry.internal.proto.RevokeRequest;
+import io.triplerpc.registry.internal.proto.UnregisterRequest;
+import io.triplerpc.registry.internal.remote.RemoteSubscription;
+import io.triplerpc.registry.internal.wire.RegistryService;
+import io.triplerpc.registry.internal.wire.WireFormat;
+import io.triplerpc.registry.server.RegistryServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Registry} kept by a {@link RegistryServer}, reached over one Triple connection.
+ *
+ * <pre>{@code
+ * try (Registry registry = RemoteRegistry.connect("127.0.0.1", 7070)) {
+ *   registry.publishMetadata(metadata);
+ *   registry.map("helloworld.Greeter", "greeter-app");
+ *   registry.register(ServiceInstance.of("greeter-app", "10.0.0.7", 50051, metadata.revision()));
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p><b>Provider side.</b> Instances are registered under one lease per {@code RemoteRegistry},
+ * renewed by a heartbeat (a third of the TTL by default). The registry remembers what it registered,
+ * published and mapped; when the server no longer knows its lease (it restarted, or the lease
+ * expired during an outage), or a write failed, it sends all of it again, metadata first. Writes
+ * reach the server one at a time, in the order they were made. A failed write's future fails, and
+ * the write is retried with the next heartbeat; a write the server rejects (INVALID_ARGUMENT) is
+ * forgotten.
+ *
+ * <p><b>Consumer side.</b> {@link #subscribe} keeps a server stream open: the whole list
+ * ({@code onResync}), then changes. When the stream fails the listener hears {@code onDisconnected}
+ * and keeps its instances; the stream is reopened with backoff (100 ms doubling to 5 s by default),
+ * and the server's first batch on the new stream is delivered as {@code onResync}. Malformed records
+ * are skipped with a warning. The server sends a keepalive batch to quiet streams; a stream that
+ * hears nothing for three keepalive intervals, or a heartbeat that times out, means the connection
+ * is dead though it looks open (the server's host vanished): a new connection replaces it.
+ *
+ * <p>{@link #close} stops heartbeats and subscriptions and revokes the lease, which removes this
+ * registry's instances at once; it does not wait for the server. Thread-safe.
+ */
+public final class RemoteRegistry implements Registry {
+
+  private static final Logger log = LoggerFactory.getLogger(RemoteRegistry.class);
+
+  private final String target;
+  /** The current connection; replaced when it stalls (a dead peer behind an open-looking socket). */
+  private volatile Connection connection;
+  private final ScheduledExecutorService scheduler;
+  private final Builder config;
+  /** The lease this registry's instances live under; the server creates it again if it forgot it. */
+  private final String leaseId = UUID.randomUUID().toString();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Set<RemoteSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+
+  private final Object lock = new Object();
+  /** What this registry registered, by application and address. Guarded by {@link #lock}. */
+  private final Map<String, ServiceInstance> instances = new LinkedHashMap<>();
+  /** What this registry published, by application and revision. Guarded by {@link #lock}. */
+  private final Map<String, MetadataInfo> metadata = new LinkedHashMap<>();
+  /** What this registry mapped, as {@code [service, application]}. Guarded by {@link #lock}. */
+  private final Set<List<String>> mappings = new LinkedHashSet<>();
+  /** The last write; the next one starts when it ends. Guarded by {@link #lock}. */
+  private CompletableFuture<?> writes = CompletableFuture.completedFuture(null);
+  /** The heartbeat task, once something was registered. Guarded by {@link #lock}. */
+  private ScheduledFuture<?> heartbeat;
+  /** The period of {@link #heartbeat}. Guarded by {@link #lock}. */
+  private long heartbeatNanos;
+  /** Whether the server may lack something this registry holds: resend all at the next heartbeat. */
+  private volatile boolean needsResend;
+
+  /**
+   * A client to the server and its proxies.
+   *
+   * @param calls unary calls, each with the call timeout
+   * @param streams subscription streams, without a deadline
+   */
+  private record Connection(TripleClient client, RegistryService calls, RegistryService streams) {}
+
+  private RemoteRegistry(Builder builder) {
+    this.config = builder.copy();
+    this.target = builder.host + ':' + builder.port;
+    this.connection = newConnection();
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
+      Thread thread = new Thread(task, "triple-registry-client");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  private Connection newConnection() {
+    TripleClient client = TripleClient.builder()
+        .address(config.host, config.port)
+        .reconnectBackoff(config.initialBackoff, config.maxBackoff)
+        .connectTimeout(config.callTimeout)
+        .ioThreads(1)
+        .build();
+    return new Connection(client,
+        client.proxy(RegistryService.class, CallOptions.DEFAULT.withTimeout(config.callTimeout)),
+        client.proxy(RegistryService.class, CallOptions.DEFAULT));
+  }
+
+  /** Unary calls on the current connection. */
+  private RegistryService calls() {
+    return connection.calls();
+  }
+
+  /**
+   * Replaces the connection whose stream proxy is {@code stale}, unless that happened already: calls
+   * on it fail and are retried on the new one.
+   */
+  private void replaceConnection(RegistryService stale) {
+    Connection old;
+    synchronized (lock) {
+      old = connection;
+      if (closed.get() || old.streams() != stale) {
+        return;
+      }
+      connection = newConnection();
+    }
+    log.warn("Connection to registry {} stalled; opening a new one", target);
+    old.client().close();
+  }
+
+  /** A registry kept by the registry server at {@code host:port}, with the default options. */
+  public static RemoteRegistry connect(String host, int port) {
+    return builder(host, port).build();
+  }
+
+  /** A builder for a registry kept by the registry server at {@code host:port}. */
+  public static Builder builder(String host, int port) {
+    return new Builder(host, port);
+  }
+
+  @Override
+  public CompletableFuture<Void> register(ServiceInstance instance) {
+    Objects.requireNonNull(instance, "instance");
+    checkOpen();
+    synchronized (lock) {
+      instances.put(key(instance), instance);
+      ensureHeartbeat(defaultHeartbeatNanos(config.leaseTtl.isZero() ? RegistryServer.DEFAULT_LEASE_TTL : config.leaseTtl));
+    }
+    return write(() -> calls().register(registerRequest(instance)))
+        .whenComplete((lease, error) -> {
+          if (error == null) {
+            leaseGranted(lease);
+          } else if (rejected(error)) {
+            synchronized (lock) {
+              instances.remove(key(instance), instance);
+            }
+          }
+        })
+        .thenApply(lease -> null);
+  }
+
+  @Override
+  public CompletableFuture<Void> unregister(ServiceInstance instance) {
+    Objects.requireNonNull(instance, "instance");
+    checkOpen();
+    synchronized (lock) {
+      instances.remove(key(instance));
+    }
+    return write(() -> calls().unregister(UnregisterRequest.newBuilder()
+            .setLeaseId(leaseId)
+            .setInstance(WireFormat.toProto(instance))
+            .build()))
+        .thenApply(empty -> null);
+  }
+
+  @Override
+  public CompletableFuture<Void> publishMetadata(MetadataInfo info) {
+    Objects.requireNonNull(info, "metadata");
+    checkOpen();
+    synchronized (lock) {
+      metadata.putIfAbsent(info.application() + '/' + info.revision(), info);
+    }
+    return write(() -> calls().publishMetadata(WireFormat.toProto(info)))
+        .whenComplete((empty, error) -> {
+          if (rejected(error)) {
+            synchronized (lock) {
+              metadata.remove(info.application() + '/' + info.revision(), info);
+            }
+          }
+        })
+        .thenApply(empty -> null);
+  }
+
+  @Override
+  public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
+    Objects.requireNonNull(application, "application");
+    Objects.requireNonNull(revision, "revision");
+    checkOpen();
+    return calls().getMetadata(MetadataRequest.newBuilder().setApplication(application).setRevision(revision).build())
+        .thenApply(WireFormat::fromProto);
+  }
+
+  @Override
+  public CompletableFuture<Void> map(String serviceName, String application) {
+    Objects.requireNonNull(serviceName, "serviceName");
+    Objects.requireNonNull(application, "application");
+    checkOpen();
+    List<String> mapping = List.of(serviceName, application);
+    synchronized (lock) {
+      mappings.add(mapping);
+    }
+    return write(() -> calls().map(mapRequest(mapping)))
+        .whenComplete((empty, error) -> {
+          if (rejected(error)) {
+            synchronized (lock) {
+              mappings.remove(mapping);
+            }
+          }
+        })
+        .thenApply(empty -> null);
+  }
+
+  @Override
+  public CompletableFuture<Set<String>> applications(String serviceName) {
+    Objects.requireNonNull(serviceName, "serviceName");
+    checkOpen();
+    return calls().applications(ApplicationsRequest.newBuilder().setService(serviceName).build())
+        .thenApply(response -> Set.copyOf(response.getApplicationsList()));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The listener is called on a callback thread of this registry's client, one call at a time;
+   * closing the subscription waits for a call in progress.
+   */
+  @Override
+  public Subscription subscribe(String application, InstanceListener listener) {
+    Objects.requireNonNull(application, "application");
+    Objects.requireNonNull(listener, "listener");
+    if (application.isEmpty()) {
+      throw new IllegalArgumentException("application is empty");
+    }
+    checkOpen();
+    RemoteSubscription[] self = new RemoteSubscription[1];
+    RemoteSubscription subscription = new RemoteSubscription(application, listener, () -> connection.streams(),
+        this::replaceConnection, scheduler, config.keepalive.toNanos(), config.initialBackoff.toNanos(),
+        config.maxBackoff.toNanos(), () -> subscriptions.remove(self[0]));
+    self[0] = subscription;
+    subscriptions.add(subscription);
+    subscription.start();
+    return subscription;
+  }
+
+  /**
+   * Ends subscriptions and heartbeats, and revokes the lease (the server removes this registry's
+   * instances at once); the connection closes when the server answered or the call timed out.
+   * Idempotent; never blocks.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (RemoteSubscription subscription : List.copyOf(subscriptions)) {
+      subscription.close();
+    }
+    boolean registered;
+    synchronized (lock) {
+      if (heartbeat != null) {
+        heartbeat.cancel(false);
+      }
+      registered = heartbeat != null;
+      instances.clear();
+    }
+    CompletableFuture<?> revoked = registered
+        ? write(() -> calls().revoke(RevokeRequest.newBuilder().setLeaseId(leaseId).build()))
+        : CompletableFuture.completedFuture(null);
+    revoked.whenComplete((v, error) -> {
+      if (error != null) {
+        log.debug("Could not revoke lease {} at {} (its instances expire with it): {}", leaseId, target, error.toString());
+      }
+      connection.client().close();
+      scheduler.shutdownNow();
+    });
+  }
+
+  /** The lease this registry's instances live under. */
+  public String leaseId() {
+    return leaseId;
+  }
+
+  @Override
+  public String toString() {
+    return "RemoteRegistry{" + target + ", lease " + leaseId + '}';
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("Registry closed");
+    }
+  }
+
+  /** Starts {@code op} when the previous write ends, so writes reach the server in order. */
+  private <T> CompletableFuture<T> write(Supplier<CompletableFuture<T>> op) {
+    synchronized (lock) {
+      CompletableFuture<T> result = writes.handle((v, error) -> null).thenCompose(ignored -> op.get());
+      writes = result;
+      result.whenComplete((v, error) -> {
+        if (error != null && !rejected(error)) {
+          needsResend = true;
+        }
+      });
+      return result;
+    }
+  }
+
+  /** Whether the server rejected the write itself (retrying would not help). */
+  private static boolean rejected(Throwable error) {
+    return error != null && Status.fromThrowable(error).code() == Status.Code.INVALID_ARGUMENT;
+  }
+
+  private RegisterRequest registerRequest(ServiceInstance instance) {
+    return RegisterRequest.newBuilder()
+        .setLeaseId(leaseId)
+        .setTtlMillis(config.leaseTtl.toMillis())
+        .setInstance(WireFormat.toProto(instance))
+        .build();
+  }
+
+  private static MapRequest mapRequest(List<String> mapping) {
+    return MapRequest.newBuilder().setService(mapping.get(0)).setApplication(mapping.get(1)).build();
+  }
+
+  private static String key(ServiceInstance instance) {
+    return instance.application() + '@' + instance.address();
+  }
+
+  private long defaultHeartbeatNanos(Duration ttl) {
+    return config.heartbeatInterval != null ? config.heartbeatInterval.toNanos() : Math.max(1, ttl.toNanos() / 3);
+  }
+
+  /** The server granted {@code lease}: heartbeat often enough for its TTL. */
+  private void leaseGranted(Lease lease) {
+    synchronized (lock) {
+      ensureHeartbeat(defaultHeartbeatNanos(Duration.ofMillis(Math.max(1, lease.getTtlMillis()))));
+    }
+  }
+
+  /** (Re)schedules the heartbeat every {@code periodNanos}. Lock held. */
+  private void ensureHeartbeat(long periodNanos) {
+    if (closed.get() || (heartbeat != null && heartbeatNanos == periodNanos)) {
+      return;
+    }
+    if (heartbeat != null) {
+      heartbeat.cancel(false);
+    }
+    heartbeatNanos = periodNanos;
+    heartbeat = scheduler.scheduleWithFixedDelay(this::heartbeat, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Renews the lease, or sends everything again if the server lost it or missed a write. */
+  private void heartbeat() {
+    if (closed.get()) {
+      return;
+    }
+    synchronized (lock) {
+      if (instances.isEmpty()) {
+        return;
+      }
+    }
+    if (needsResend) {
+      resendAll();
+      return;
+    }
+    Connection used = connection;
+    write(() -> used.calls().heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leaseId).build()))
+        .whenComplete((lease, error) -> {
+          Status.Code code = error == null ? Status.Code.OK : Status.fromThrowable(error).code();
+          if (error == null) {
+            leaseGranted(lease);
+          } else if (code == Status.Code.NOT_FOUND) {
+            log.info("Registry {} lost lease {}; registering again", target, leaseId);
+            resendAll();
+          } else if (code == Status.Code.DEADLINE_EXCEEDED) {
+            // No answer on a connection that looks open: the peer may be gone without a word.
+            replaceConnection(used.streams());
+          } else {
+            log.debug("Heartbeat to registry {} failed: {}", target, error.toString());
+          }
+        });
+  }
+
+  /** Sends every piece of metadata, mapping and instance again, in that order. */
+  private void resendAll() {
+    if (closed.get()) {
+      return;
+    }
+    List<CompletableFuture<?>> sent = new ArrayList<>();
+    int instanceCount;
+    synchronized (lock) {
+      instanceCount = instances.size();
+      needsResend = false;
+      for (MetadataInfo info : metadata.values()) {
+        sent.add(write(() -> calls().publishMetadata(WireFormat.toProto(info))));
+      }
+      for (List<String> mapping : mappings) {
+        sent.add(write(() -> calls().map(mapRequest(mapping))));
+      }
+      for (ServiceInstance instance : instances.values()) {
+        sent.add(write(() -> calls().register(registerRequest(instance))));
+      }
+    }
+    CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
+      if (error == null) {
+        log.info("Registered {} instance(s) again at registry {}", instanceCount, target);
+      }
+    });
+  }
+
+  /** Builds a {@link RemoteRegistry}. Not thread-safe. */
+  public static final class Builder {
+
+    private final String host;
+    private final int port;
+    private Duration leaseTtl = Duration.ZERO;
+    private Duration heartbeatInterval;
+    private Duration initialBackoff = Duration.ofMillis(100);
+    private Duration maxBackoff = Duration.ofSeconds(5);
+    private Duration callTimeout = Duration.ofSeconds(5);
+    private Duration keepalive = Duration.ofSeconds(10);
+
+    private Builder(String host, int port) {
+      this.host = Objects.requireNonNull(host, "host");
+      if (port <= 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+    }
+
+    private Builder copy() {
+      Builder copy = new Builder(host, port);
+      copy.leaseTtl = leaseTtl;
+      copy.heartbeatInterval = heartbeatInterval;
+      copy.initialBackoff = initialBackoff;
+      copy.maxBackoff = maxBackoff;
+      copy.callTimeout = callTimeout;
+      copy.keepalive = keepalive;
+      return copy;
+    }
+
+    /**
+     * The TTL to ask for the lease: instances disappear this long after the process dies. The
+     * server's default (10 s unless configured) when not set; the server caps it.
+     */
+    public Builder leaseTtl(Duration ttl) {
+      this.leaseTtl = positive(ttl, "ttl");
+      return this;
+    }
+
+    /** How often to renew the lease; a third of the granted TTL by default. */
+    public Builder heartbeatInterval(Duration interval) {
+      this.heartbeatInterval = positive(interval, "interval");
+      return this;
+    }
+
+    /**
+     * The wait before reconnecting a subscription (and the connection): {@code initial}, doubling up
+     * to {@code max}, with jitter; 100 ms to 5 s by default.
+     */
+    public Builder reconnectBackoff(Duration initial, Duration max) {
+      this.initialBackoff = positive(initial, "initial");
+      this.maxBackoff = positive(max, "max");
+      if (max.compareTo(initial) < 0) {
+        throw new IllegalArgumentException("max backoff " + max + " below initial " + initial);
+      }
+      return this;
+    }
+
+    /** The deadline of each unary call to the server; 5 s by default. */
+    public Builder callTimeout(Duration timeout) {
+      this.callTimeout = positive(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * How often the server sends a subscription a batch when nothing changed (at least 100 ms); 10 s
+     * by default. A subscription that hears nothing for three intervals takes its connection for
+     * dead, opens a new one and resubscribes. {@link Duration#ZERO} turns keepalives off.
+     */
+    public Builder subscriptionKeepalive(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("negative interval: " + interval);
+      }
+      this.keepalive = interval.isZero() || interval.toMillis() >= 100 ? interval : Duration.ofMillis(100);
+      return this;
+    }
+
+    private static Duration positive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+      return value;
+    }
+
+    /** A registry; it connects on its first call. */
+    public RemoteRegistry build() {
+      return new RemoteRegistry(this);
+    }
+  }
+}
