@@ -1,0 +1,98 @@
+package io.triplerpc.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.registry.remote.RemoteRegistry;
+import io.triplerpc.registry.server.RegistryServer;
+import io.triplerpc.testing.Eventually;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole path over real sockets: providers register with the standalone registry server, a
+ * consumer built with a {@code registry://} target finds them, keeps calling while the registry is
+ * down, and resyncs when it comes back.
+ */
+class RegistryServerDiscoveryTest {
+
+  private final List<RegistryServer> registries = new ArrayList<>();
+  private final List<RemoteRegistry> connections = new ArrayList<>();
+  private final List<TripleServer> providers = new ArrayList<>();
+  private TripleClient client;
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    if (client != null) {
+      client.close();
+    }
+    for (TripleServer provider : providers) {
+      provider.shutdownNow();
+      provider.awaitTermination(Duration.ofSeconds(5));
+    }
+    connections.forEach(RemoteRegistry::close);
+    for (RegistryServer registry : registries) {
+      registry.shutdownNow();
+      registry.awaitTermination(Duration.ofSeconds(5));
+    }
+  }
+
+  private RegistryServer registryServer(int port) {
+    RegistryServer server = RegistryServer.builder().host("127.0.0.1").port(port)
+        .leaseTtl(Duration.ofSeconds(2)).build().start();
+    registries.add(server);
+    return server;
+  }
+
+  private TripleServer provider(String name, int registryPort) {
+    RemoteRegistry registry = RemoteRegistry.builder("127.0.0.1", registryPort).leaseTtl(Duration.ofSeconds(2)).build();
+    connections.add(registry);
+    TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Whoami.class, Whoami.named(name))
+        .registration(Registration.to(registry).application("whoami-app").build())
+        .build().start();
+    providers.add(server);
+    return server;
+  }
+
+  private static Set<String> servedBy(Whoami whoami, int calls) {
+    Set<String> names = new TreeSet<>();
+    for (int i = 0; i < calls; i++) {
+      names.add(whoami.who("test"));
+    }
+    return names;
+  }
+
+  @Test
+  void consumerKeepsCallingWhileTheRegistryIsDownAndResyncsWhenItIsBack() throws Exception {
+    RegistryServer registry = registryServer(0);
+    int port = registry.port();
+    provider("first", port);
+    client = TripleClient.builder().address("registry://127.0.0.1:" + port).build();
+    Whoami whoami = client.proxy(Whoami.class);
+    assertEquals(Set.of("first"), servedBy(whoami, 5));
+
+    TripleServer second = provider("second", port);
+    Eventually.until(() -> servedBy(whoami, 20).size() == 2, "calls reach both providers");
+
+    registry.shutdownNow();
+    registry.awaitTermination(Duration.ofSeconds(5));
+    // The registry is gone: the consumer keeps its instances and calls them.
+    assertEquals(Set.of("first", "second"), servedBy(whoami, 40));
+
+    registryServer(port);
+    provider("third", port);
+    Eventually.until(() -> servedBy(whoami, 30).contains("third"), "the consumer resyncs and calls the newcomer");
+
+    second.shutdown();
+    second.awaitTermination(Duration.ofSeconds(5));
+    Eventually.until(() -> !servedBy(whoami, 30).contains("second"), "the consumer drops the provider that left");
+    assertEquals(Set.of("first", "third"), servedBy(whoami, 30));
+  }
+}
