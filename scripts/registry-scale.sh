@@ -5,16 +5,19 @@
 # latency. Builds first (mvn -B install -DskipTests) unless --no-build. Ends with one line:
 #   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N
 #
-#   scripts/registry-scale.sh [--no-build] [--apps N] [--services N] [--instances N] [--changes N] [--resync N]
+#   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--apps N] [--services N] [--instances N]
+#                             [--changes N] [--resync N]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 build=true
+zookeeper=true
 args=()
 for arg in "$@"; do
   case "$arg" in
     --no-build) build=false ;;
+    --no-zookeeper) zookeeper=false ;;
     -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) args+=("$arg") ;;
   esac
@@ -23,6 +26,16 @@ done
 if [ "$build" = true ]; then
   echo "Building Triple (mvn -B -q install -DskipTests)..."
   mvn -B -q install -DskipTests
+fi
+
+# ZooKeeper: a real in-process server (curator-test), a 10,000-instance application, then znode
+# writes timed until the consumer's listener sees them.
+if [ "$zookeeper" = true ]; then
+  module=triple-registry-zookeeper
+  mvn -B -q dependency:build-classpath -pl "$module" -Dmdep.includeScope=test \
+      -Dmdep.outputFile=target/zk-latency.classpath >/dev/null
+  java -Xmx1g -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/zk-latency.classpath")" \
+      -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.triplerpc.registry.zookeeper.ZooKeeperPushLatency
 fi
 
 jar=triple-benchmark/registry/target/registry-scale.jar
