@@ -210,7 +210,8 @@ public final class ApplicationDirectory implements InstanceListener {
       InstanceChange change = changes.get(i);
       if (change.kind() == InstanceChange.Kind.REMOVED) {
         ServiceInstance instance = change.instance();
-        Endpoint e = index.get(instance.host(), instance.port());
+        // The index is by address only: another application's record must not remove ours.
+        Endpoint e = isOurs(instance) ? index.get(instance.host(), instance.port()) : null;
         if (e != null) {
           removeEndpoint(e);
         }
@@ -223,8 +224,7 @@ public final class ApplicationDirectory implements InstanceListener {
 
   /** Adds or changes the endpoint of {@code instance}; null if the record is not for this application. */
   private Endpoint upsert(ServiceInstance instance) {
-    if (!instance.application().equals(application)) {
-      log.warn("{}: skipped a record of another application: {}", application, instance);
+    if (!isOurs(instance)) {
       return null;
     }
     Endpoint e = index.get(instance.host(), instance.port());
@@ -244,6 +244,15 @@ public final class ApplicationDirectory implements InstanceListener {
       current.reweigh(e, instance.weight());
     }
     return e;
+  }
+
+  /** Whether {@code instance} is of this application; warns if not. */
+  private boolean isOurs(ServiceInstance instance) {
+    if (instance.application().equals(application)) {
+      return true;
+    }
+    log.warn("{}: skipped a record of another application: {}", application, instance);
+    return false;
   }
 
   private void removeEndpoint(Endpoint e) {

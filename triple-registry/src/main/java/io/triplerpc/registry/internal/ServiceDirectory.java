@@ -155,12 +155,7 @@ public final class ServiceDirectory {
       case LEAST_ACTIVE:
         return leastActive(g, random);
       case POWER_OF_TWO_CHOICES:
-        Endpoint a = uniform(g, random);
-        Endpoint b = uniform(g, random);
-        if (a == null) {
-          return b;
-        }
-        return b == null || a.active() <= b.active() ? a : b;
+        return twoChoices(g, random);
       default:
         throw new AssertionError(balancing);
     }
@@ -189,15 +184,29 @@ public final class ServiceDirectory {
     return null;
   }
 
-  private static Endpoint uniform(RevisionGroup[] g, ThreadLocalRandom random) {
-    if (g.length == 1) {
-      return g[0].random(random);
-    }
+  /**
+   * Two different instances at random, then the one with fewer calls in flight. Drawing the same
+   * instance twice would hand the busier of two instances a quarter of the calls.
+   */
+  private static Endpoint twoChoices(RevisionGroup[] g, ThreadLocalRandom random) {
     int total = 0;
     for (RevisionGroup group : g) {
       total += group.size();
     }
-    return total == 0 ? null : nth(g, random.nextInt(total));
+    if (total <= 1) {
+      return total == 0 ? null : nth(g, 0);
+    }
+    int i = random.nextInt(total);
+    int j = random.nextInt(total - 1);
+    if (j >= i) {
+      j++;
+    }
+    Endpoint a = nth(g, i);
+    Endpoint b = nth(g, j);
+    if (a == null) {
+      return b;
+    }
+    return b == null || a.active() <= b.active() ? a : b;
   }
 
   private static Endpoint weightedRandom(RevisionGroup[] g, ThreadLocalRandom random) {

@@ -62,6 +62,11 @@ public final class Snapshots {
     if (saved == null) {
       return null;
     }
+    if (saved.instances() == null || saved.revisions() == null) {
+      // Valid JSON without the lists (hand-edited, or another program's file): not a snapshot.
+      log.warn("Ignored the malformed registry snapshot of {}: it lacks its instances or revisions", application);
+      return null;
+    }
     List<ServiceInstance> instances = new ArrayList<>();
     for (SavedInstance i : saved.instances()) {
       try {
