@@ -28,6 +28,7 @@ public final class ApplicationDirectory implements InstanceListener {
 
   private static final Logger log = LoggerFactory.getLogger(ApplicationDirectory.class);
   private static final int METADATA_ATTEMPTS = 5;
+  private static final long METADATA_RETRY_SECONDS = 5;
 
   /** Told after each batch of changes is applied, for measurements and tests. */
   public interface AppliedListener {
@@ -281,26 +282,40 @@ public final class ApplicationDirectory implements InstanceListener {
     return group;
   }
 
+  /**
+   * Fetches a revision's metadata: a few quick attempts, after which the directory counts as ready
+   * without it, then one attempt every {@link #METADATA_RETRY_SECONDS} s for as long as instances
+   * name the revision (metadata published late still brings them in).
+   */
   private void fetchMetadata(RevisionGroup group, int attempt) {
     registry.metadata(application, group.revision).whenComplete((info, failure) -> {
       synchronized (this) {
+        // Past the quick attempts, the directory already counts as ready without this revision.
+        boolean stillPending = attempt <= METADATA_ATTEMPTS;
         if (failure == null) {
           metadata.put(info.revision(), info);
           group.metadata = info;
           if (groups.get(group.revision) == group) {
             linkServed(group);
           }
+        } else if (groups.get(group.revision) != group) {
+          // Its instances left meanwhile; nothing waits for this metadata any more.
         } else if (attempt < METADATA_ATTEMPTS) {
           log.warn("{}: metadata of revision {} not available yet ({}); retrying", application, group.revision,
               failure.toString());
           scheduler.schedule(() -> fetchMetadata(group, attempt + 1), 100L << attempt, TimeUnit.MILLISECONDS);
           return;
         } else {
-          log.warn("{}: no metadata for revision {} after {} attempts; its {} instances are not called: {}",
-              application, group.revision, attempt, group.size(), failure.toString());
+          if (attempt == METADATA_ATTEMPTS) {
+            log.warn("{}: no metadata for revision {} after {} attempts; its {} instances are not called until it"
+                + " appears: {}", application, group.revision, attempt, group.size(), failure.toString());
+          }
+          scheduler.schedule(() -> fetchMetadata(group, attempt + 1), METADATA_RETRY_SECONDS, TimeUnit.SECONDS);
         }
-        pendingMetadata--;
-        maybeReady();
+        if (stillPending) {
+          pendingMetadata--;
+          maybeReady();
+        }
       }
     });
   }

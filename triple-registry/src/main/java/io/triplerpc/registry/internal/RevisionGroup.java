@@ -28,7 +28,7 @@ public final class RevisionGroup {
   private volatile int size;
   private volatile long totalWeight;
   /** Endpoints whose weight is not the default; when 0, a weighted pick is a uniform one. */
-  private int unusualWeights;
+  private volatile int unusualWeights;
 
   RevisionGroup(String application, String revision, boolean servesAll) {
     this.application = application;

@@ -122,7 +122,8 @@ public final class ServiceDirectory {
         }
         if (isTried(e, tried, triedCount)) {
           fallback = e;
-        } else if (e.failedRecently()) {
+        } else if (e.failedRecently() || (balancing == LoadBalancing.WEIGHTED_RANDOM && e.weight == 0)) {
+          // Weight 0 means "not picked" to a weighted balancer: only when nothing else is left.
           failing = e;
         } else {
           return e;
