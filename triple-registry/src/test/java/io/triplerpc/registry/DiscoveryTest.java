@@ -177,6 +177,22 @@ class DiscoveryTest {
   }
 
   @Test
+  void consumerStartedBeforeItsProviderFindsItOnceItRegisters() throws Exception {
+    Whoami whoami = consumer(Discovery.using(registry).build());
+    StatusException early = assertThrows(StatusException.class, () -> whoami.who("test"));
+    assertEquals(Status.Code.UNAVAILABLE, early.status().code());
+
+    provider("late", registry);
+    Eventually.until(() -> {
+      try {
+        return "late".equals(whoami.who("test"));
+      } catch (StatusException e) {
+        return false;
+      }
+    }, "the consumer finds the provider that registered after it started");
+  }
+
+  @Test
   void staticTargetBalancesOverFixedAddresses() throws Exception {
     TripleServer a = provider("a", registry);
     TripleServer b = provider("b", registry);

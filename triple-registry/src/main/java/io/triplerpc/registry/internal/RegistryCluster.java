@@ -16,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,45 +84,72 @@ public final class RegistryCluster implements Cluster {
     return created;
   }
 
+  /** How often the applications of a service are looked up again, to find newcomers. */
+  private static final long MAPPING_REFRESH_MILLIS = 30_000;
+  /** The first retry of a lookup that found no application; doubled up to the refresh period. */
+  private static final long MAPPING_RETRY_MILLIS = 250;
+
   private void resolve(ServiceDirectory directory) {
     String pinned = pinnedApplications.get(directory.serviceName);
     if (pinned != null) {
       attach(directory, Set.of(pinned));
       return;
     }
+    lookUp(directory, MAPPING_RETRY_MILLIS);
+  }
+
+  /**
+   * Asks the registry which applications serve the service, attaches those not attached yet, and asks
+   * again later: soon while none is known (a consumer may start before its providers), then every
+   * {@link #MAPPING_REFRESH_MILLIS} ms for applications that start serving it later.
+   */
+  private void lookUp(ServiceDirectory directory, long retryMillis) {
+    if (closed) {
+      return;
+    }
     registry.applications(directory.serviceName).whenComplete((found, failure) -> {
-      Set<String> apps = found;
-      if (failure != null || apps.isEmpty()) {
+      Set<String> apps = failure == null ? found : Set.of();
+      if (apps.isEmpty() && !directory.hasApplications()) {
         Set<String> saved = snapshots == null ? null : snapshots.readMapping(directory.serviceName);
         if (saved != null && !saved.isEmpty()) {
           log.warn("{}: {}; using the applications of the snapshot: {}", directory.serviceName,
               failure != null ? "the registry did not answer (" + failure + ")" : "the registry knows no application",
               saved);
           apps = saved;
-        } else if (failure != null) {
-          directory.markReady("Cannot find the applications serving " + directory.serviceName + ": " + failure);
-          return;
-        } else {
-          directory.markReady("No application serves " + directory.serviceName + " in the registry");
-          return;
         }
-      } else if (snapshots != null) {
+      } else if (failure == null && snapshots != null && !apps.isEmpty()) {
         snapshots.writeMapping(directory.serviceName, apps);
       }
-      attach(directory, apps);
+      if (!apps.isEmpty()) {
+        attach(directory, apps);
+        schedule(() -> lookUp(directory, MAPPING_RETRY_MILLIS), MAPPING_REFRESH_MILLIS);
+        return;
+      }
+      if (!directory.hasApplications()) {
+        directory.markReady(failure != null
+            ? "Cannot find the applications serving " + directory.serviceName + ": " + failure
+            : "No application serves " + directory.serviceName + " in the registry");
+      }
+      schedule(() -> lookUp(directory, Math.min(retryMillis * 2, MAPPING_REFRESH_MILLIS)), retryMillis);
     });
   }
 
+  private void schedule(Runnable task, long delayMillis) {
+    try {
+      scheduler.schedule(task, delayMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closed meanwhile.
+    }
+  }
+
   private void attach(ServiceDirectory directory, Set<String> apps) {
-    AtomicInteger waiting = new AtomicInteger(apps.size());
     for (String app : apps) {
+      if (!directory.addApplication(app)) {
+        continue;
+      }
       ApplicationDirectory application = application(app);
       application.addService(directory);
-      application.whenReady(() -> {
-        if (waiting.decrementAndGet() == 0) {
-          directory.markReady(null);
-        }
-      });
+      application.whenReady(() -> directory.markReady(null));
     }
   }
 

@@ -24,6 +24,8 @@ public final class ServiceDirectory {
   private volatile RevisionGroup[] groups = NONE;
   private final CountDownLatch ready = new CountDownLatch(1);
   private volatile String unavailableReason;
+  /** The applications attached so far; copy on write, rarely changed. */
+  private volatile java.util.Set<String> applications = java.util.Set.of();
 
   ServiceDirectory(String serviceName, LoadBalancing balancing) {
     this.serviceName = serviceName;
@@ -56,12 +58,28 @@ public final class ServiceDirectory {
     }
   }
 
-  /** The first full list of instances arrived (or could not): calls need wait no more. */
+  /**
+   * A full list of instances arrived (or could not): calls need wait no more. {@code reasonIfEmpty}
+   * says why there is no instance, or is null once an application's list is in.
+   */
   void markReady(String reasonIfEmpty) {
-    if (reasonIfEmpty != null) {
-      unavailableReason = reasonIfEmpty;
-    }
+    unavailableReason = reasonIfEmpty;
     ready.countDown();
+  }
+
+  /** Records that {@code application} serves this service; false if it was known already. */
+  synchronized boolean addApplication(String application) {
+    if (applications.contains(application)) {
+      return false;
+    }
+    java.util.Set<String> more = new java.util.HashSet<>(applications);
+    more.add(application);
+    applications = java.util.Set.copyOf(more);
+    return true;
+  }
+
+  boolean hasApplications() {
+    return !applications.isEmpty();
   }
 
   boolean awaitReady(long timeoutNanos) throws InterruptedException {
