@@ -32,10 +32,12 @@ fi
 # writes timed until the consumer's listener sees them.
 if [ "$zookeeper" = true ]; then
   module=triple-registry-zookeeper
-  mvn -B -q dependency:build-classpath -pl "$module" -Dmdep.includeScope=test \
-      -Dmdep.outputFile=target/zk-latency.classpath >/dev/null
+  mvn -B -q -Dstyle.color=never dependency:build-classpath -pl "$module" -Dmdep.includeScope=test \
+      -Dmdep.outputFile=target/zk-latency.classpath >/dev/null 2>&1 \
+      || { echo "registry-scale.sh: could not resolve the ZooKeeper harness's class path (build first)" >&2; exit 1; }
   java -Xmx1g -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/zk-latency.classpath")" \
-      -Dorg.slf4j.simpleLogger.defaultLogLevel=warn io.triplerpc.registry.zookeeper.ZooKeeperPushLatency
+      -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.io.triplerpc=warn \
+      io.triplerpc.registry.zookeeper.ZooKeeperPushLatency
 fi
 
 jar=triple-benchmark/registry/target/registry-scale.jar

@@ -1,9 +1,11 @@
 package io.triplerpc.registry.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.registry.Discovery;
 import io.triplerpc.registry.Registration;
 import io.triplerpc.testing.Eventually;
 import java.time.Duration;
@@ -11,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.KillSession;
+import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,5 +96,33 @@ class ZooKeeperDiscoveryTest {
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
     Eventually.until(() -> servedBy(hello, 20).equals(Set.of("first")), "only the first is called");
+  }
+
+  @Test
+  void callsGoOnWhenTheConsumersEnsembleMemberIsLost() throws Exception {
+    try (TestingCluster ensemble = new TestingCluster(3)) {
+      ensemble.start();
+      // A short session, so the clients notice a lost member in seconds (a third of it), not 20 s.
+      Duration session = Duration.ofSeconds(4);
+      ZooKeeperRegistry providerRegistry =
+          ZooKeeperRegistry.builder(ensemble.getConnectString()).sessionTimeout(session).build();
+      registries.add(providerRegistry);
+      provider("first", providerRegistry);
+      ZooKeeperRegistry consumerRegistry =
+          ZooKeeperRegistry.builder(ensemble.getConnectString()).sessionTimeout(session).build();
+      registries.add(consumerRegistry);
+      client = TripleClient.builder().cluster(Discovery.using(consumerRegistry).build()).build();
+      Hello hello = client.proxy(Hello.class);
+      assertEquals(Set.of("first"), servedBy(hello, 5));
+
+      InstanceSpec member =
+          ensemble.findConnectionInstance(consumerRegistry.client().getZookeeperClient().getZooKeeper());
+      assertTrue(ensemble.killServer(member), "killed " + member);
+      // The consumer's member is gone: it keeps its instances and calls them while Curator moves on.
+      assertEquals(Set.of("first"), servedBy(hello, 20));
+
+      provider("second", providerRegistry);
+      Eventually.until(() -> servedBy(hello, 20).size() == 2, "the consumer sees a provider registered after the loss");
+    }
   }
 }
