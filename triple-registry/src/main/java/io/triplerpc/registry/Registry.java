@@ -22,6 +22,14 @@ public interface Registry extends AutoCloseable {
    */
   CompletableFuture<Void> register(ServiceInstance instance);
 
+  /**
+   * Changes a registered instance (its weight, revision or ports); subscribers see one UPDATED
+   * change. The same as {@link #register}, named for the reader.
+   */
+  default CompletableFuture<Void> update(ServiceInstance instance) {
+    return register(instance);
+  }
+
   /** Removes the instance at {@code instance}'s address; nothing if it is not registered. */
   CompletableFuture<Void> unregister(ServiceInstance instance);
 
