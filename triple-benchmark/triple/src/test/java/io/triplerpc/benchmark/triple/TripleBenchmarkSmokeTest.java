@@ -17,4 +17,9 @@ class TripleBenchmarkSmokeTest {
         BenchmarkSmoke.run(TripleBenchmark.class, ServerCpuProfiler.class, WriteStatsProfiler.class),
         7, "server.cpu", "wq.flushes.per.op", "wq.commands.per.flush"));
   }
+
+  @Test
+  void discoveryOverheadRunsAndScores() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(DiscoveryOverheadBenchmark.class), 2));
+  }
 }
