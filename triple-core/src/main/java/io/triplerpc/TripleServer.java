@@ -114,6 +114,8 @@ public final class TripleServer {
    *
    * @throws UncheckedIOException if the port cannot be bound
    * @throws IllegalStateException if already started
+   * @throws RuntimeException what a {@link Builder#registration registration} threw; the server is
+   *     then shut down and its port released
    */
   public synchronized TripleServer start() {
     if (transport != null) {
@@ -135,7 +137,13 @@ public final class TripleServer {
     }
     info = new ServerInfo(transport.localAddress(), services);
     for (ServerRegistration registration : registrations) {
-      registration.started(info);
+      try {
+        registration.started(info);
+      } catch (RuntimeException | Error e) {
+        // No half-started server: withdraw from the registries told so far, release the port.
+        shutdownNow();
+        throw e;
+      }
     }
     return this;
   }

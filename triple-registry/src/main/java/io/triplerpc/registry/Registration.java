@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -40,7 +42,13 @@ public final class Registration implements ServerRegistration {
   private final String host;
   private final int weight;
   private final Duration timeout;
+  private final boolean required;
   private volatile ServiceInstance instance;
+  /** Retries a registration that failed at start-up; null unless one did. Guarded by this. */
+  private ScheduledExecutorService retries;
+  private boolean stopped;
+
+  private static final long RETRY_SECONDS = 2;
 
   private Registration(Builder builder) {
     this.registry = builder.registry;
@@ -48,6 +56,7 @@ public final class Registration implements ServerRegistration {
     this.host = builder.host;
     this.weight = builder.weight;
     this.timeout = builder.timeout;
+    this.required = builder.required;
   }
 
   /** A builder registering into {@code registry}. */
@@ -55,36 +64,109 @@ public final class Registration implements ServerRegistration {
     return new Builder(Objects.requireNonNull(registry, "registry"));
   }
 
-  /** The instance registered, or null before the server started. */
+  /** The instance registered (or being registered), or null before the server started. */
   public ServiceInstance instance() {
     return instance;
   }
 
   /**
    * Publishes the metadata, the mappings, then the instance, and waits for the registry to confirm.
+   * If the registry fails or does not answer in time, the server starts anyway and the metadata,
+   * mappings and instance are sent again every 2 s until the registry confirms them, unless
+   * {@link Builder#required} asked for a failed start.
    *
-   * @throws IllegalStateException if the registry fails or does not answer in time
+   * @throws IllegalStateException if the registration is required and the registry failed
    */
   @Override
   public void started(ServerInfo server) {
     MetadataInfo metadata = MetadataInfo.of(application, server.services());
-    List<CompletableFuture<Void>> first = new ArrayList<>();
-    first.add(registry.publishMetadata(metadata));
-    for (ServerInfo.Service service : server.services()) {
-      first.add(registry.map(service.name(), application));
-    }
-    // Metadata before the instance: a consumer that sees the instance can always read its revision.
-    await(CompletableFuture.allOf(first.toArray(new CompletableFuture<?>[0])), "publish the metadata of");
     ServiceInstance registered =
         ServiceInstance.of(application, advertisedHost(server.localAddress()), server.localAddress().getPort(),
             metadata.revision()).withWeight(weight);
-    await(registry.register(registered), "register");
     instance = registered;
-    log.info("Registered {} serving {} services", registered, server.services().size());
+    // Metadata before the instance: a consumer that sees the instance can always read its revision.
+    IllegalStateException failure = failureOf(publish(metadata, server), "publish the metadata of");
+    // The instance is handed over even if publishing failed, so that a registry that reconnects
+    // later has it to send again.
+    CompletableFuture<Void> registering = registry.register(registered);
+    if (failure == null) {
+      failure = failureOf(registering, "register");
+    }
+    if (failure == null) {
+      log.info("Registered {} serving {} services", registered, server.services().size());
+      return;
+    }
+    if (required) {
+      throw failure;
+    }
+    log.warn("{}; the server starts anyway, and the registration is retried every {} s",
+        failure.getMessage(), RETRY_SECONDS);
+    retryLater(metadata, server, registered);
+  }
+
+  private CompletableFuture<Void> publish(MetadataInfo metadata, ServerInfo server) {
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
+    writes.add(registry.publishMetadata(metadata));
+    for (ServerInfo.Service service : server.services()) {
+      writes.add(registry.map(service.name(), application));
+    }
+    return CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]));
+  }
+
+  private IllegalStateException failureOf(CompletableFuture<?> future, String what) {
+    try {
+      await(future, what);
+      return null;
+    } catch (IllegalStateException e) {
+      return e;
+    }
+  }
+
+  /** Publishes and registers again until the registry confirms both, or the server stops. */
+  private void retryLater(MetadataInfo metadata, ServerInfo server, ServiceInstance registered) {
+    ScheduledExecutorService scheduler;
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      if (retries == null) {
+        retries = Executors.newSingleThreadScheduledExecutor(task -> {
+          Thread thread = new Thread(task, "triple-registration-retry");
+          thread.setDaemon(true);
+          return thread;
+        });
+      }
+      scheduler = retries;
+    }
+    try {
+      scheduler.schedule(() -> publish(metadata, server)
+          .thenCompose(published -> registry.register(registered))
+          .whenComplete((done, failure) -> {
+            if (failure == null) {
+              log.info("Registered {} after retrying", registered);
+              stopRetrying();
+            } else {
+              retryLater(metadata, server, registered);
+            }
+          }), RETRY_SECONDS, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Stopped meanwhile.
+    }
+  }
+
+  private synchronized void stopRetrying() {
+    if (retries != null) {
+      retries.shutdownNow();
+      retries = null;
+    }
   }
 
   @Override
   public void stopping(ServerInfo server) {
+    synchronized (this) {
+      stopped = true;
+    }
+    stopRetrying();
     ServiceInstance registered = instance;
     if (registered == null) {
       return;
@@ -147,6 +229,7 @@ public final class Registration implements ServerRegistration {
     private String host;
     private int weight = ServiceInstance.DEFAULT_WEIGHT;
     private Duration timeout = Duration.ofSeconds(10);
+    private boolean required;
 
     private Builder(Registry registry) {
       this.registry = registry;
@@ -173,6 +256,15 @@ public final class Registration implements ServerRegistration {
         throw new IllegalArgumentException("negative weight: " + weight);
       }
       this.weight = weight;
+      return this;
+    }
+
+    /**
+     * Whether a server whose registration fails (or is not confirmed within the timeout) fails to
+     * start, instead of starting and leaving the registry to retry; false by default.
+     */
+    public Builder required(boolean required) {
+      this.required = required;
       return this;
     }
 

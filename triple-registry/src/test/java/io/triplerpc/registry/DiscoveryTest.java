@@ -193,6 +193,40 @@ class DiscoveryTest {
   }
 
   @Test
+  void aRequiredRegistrationThatFailsStopsTheServerAndReleasesItsPort() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    TripleServer.Builder builder = TripleServer.builder().host("127.0.0.1").port(port)
+        .addService(Whoami.class, Whoami.named("unregistered"))
+        .registration(Registration.to(new UnreachableRegistry()).application("whoami-app")
+            .timeout(Duration.ofSeconds(2)).required(true).build());
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> builder.build().start());
+    assertTrue(e.getMessage().contains("Could not publish the metadata of whoami-app"), e.getMessage());
+    int released = port;
+    Eventually.until(() -> {
+      try (ServerSocket again = new ServerSocket(released, 50, java.net.InetAddress.getLoopbackAddress())) {
+        return true;
+      } catch (java.io.IOException bound) {
+        return false;
+      }
+    }, "the port is released");
+  }
+
+  @Test
+  void anOptionalRegistrationThatFailsLetsTheServerStart() {
+    TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Whoami.class, Whoami.named("unregistered"))
+        .registration(Registration.to(new UnreachableRegistry()).application("whoami-app").build())
+        .build().start();
+    servers.add(server);
+    TripleClient direct = TripleClient.builder().address("127.0.0.1", server.port()).build();
+    clients.add(direct);
+    assertEquals("unregistered", direct.proxy(Whoami.class).who("test"));
+  }
+
+  @Test
   void staticTargetBalancesOverFixedAddresses() throws Exception {
     TripleServer a = provider("a", registry);
     TripleServer b = provider("b", registry);

@@ -97,4 +97,31 @@ class RegistryServerDiscoveryTest {
     Eventually.until(() -> servedBy(whoami, 30).equals(Set.of("first", "third")),
         "the consumer drops the provider that left and calls the other two");
   }
+
+  @Test
+  void providerStartedWhileTheRegistryIsDownIsFoundOnceItIsUp() throws Exception {
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    RemoteRegistry registry = RemoteRegistry.builder("127.0.0.1", port).leaseTtl(Duration.ofSeconds(2))
+        .callTimeout(Duration.ofMillis(500)).build();
+    connections.add(registry);
+    TripleServer early = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Whoami.class, Whoami.named("early"))
+        .registration(Registration.to(registry).application("whoami-app").timeout(Duration.ofSeconds(1)).build())
+        .build().start();
+    providers.add(early);
+
+    registryServer(port, Duration.ZERO);
+    client = TripleClient.builder().address("registry://127.0.0.1:" + port).build();
+    Whoami whoami = client.proxy(Whoami.class);
+    Eventually.until(() -> {
+      try {
+        return "early".equals(whoami.who("test"));
+      } catch (io.triplerpc.StatusException e) {
+        return false;
+      }
+    }, "the provider registers by itself once the registry is up, and the consumer finds it");
+  }
 }
