@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Finds a client's servers in a {@link Registry}: for each service called, the applications serving
@@ -25,20 +26,16 @@ import java.util.Objects;
  */
 public final class Discovery implements ClusterFactory {
 
-  private final Builder builder;
+  private final Supplier<Registry> registries;
+  private final boolean closeRegistry;
+  private final DirectorySettings settings;
+  private final Path snapshotDirectory;
+  private final Map<String, String> applications;
 
   private Discovery(Builder builder) {
-    this.builder = builder;
-  }
-
-  /** A builder of discovery through {@code registry}. */
-  public static Builder using(Registry registry) {
-    return new Builder(Objects.requireNonNull(registry, "registry"));
-  }
-
-  @Override
-  public Cluster newCluster(Connector connector) {
-    DirectorySettings settings = new DirectorySettings(
+    this.registries = builder.registries;
+    this.closeRegistry = builder.registryPerClient || builder.closeRegistry;
+    this.settings = new DirectorySettings(
         builder.balancing,
         builder.retries,
         builder.coalesceWindow.toNanos(),
@@ -46,15 +43,37 @@ public final class Discovery implements ClusterFactory {
         builder.emptyProtection,
         builder.initialWait.toNanos(),
         (directory, changes) -> {});
-    Snapshots snapshots = builder.snapshotDirectory == null ? null : new Snapshots(builder.snapshotDirectory);
-    return new RegistryCluster(builder.registry, builder.closeRegistry, connector, settings, snapshots,
-        builder.applications);
+    this.snapshotDirectory = builder.snapshotDirectory;
+    this.applications = Map.copyOf(builder.applications);
+  }
+
+  /** A builder of discovery through {@code registry}, shared by every client made with it. */
+  public static Builder using(Registry registry) {
+    Objects.requireNonNull(registry, "registry");
+    return new Builder(() -> registry, false);
+  }
+
+  /**
+   * A builder of discovery through a registry of each client's own: {@code connect} is called once
+   * per client built, and the registry it returns is closed with that client.
+   */
+  public static Builder connecting(Supplier<? extends Registry> connect) {
+    Objects.requireNonNull(connect, "connect");
+    return new Builder(connect::get, true);
+  }
+
+  @Override
+  public Cluster newCluster(Connector connector) {
+    Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
+    Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
+    return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */
   public static final class Builder {
 
-    private final Registry registry;
+    private final Supplier<Registry> registries;
+    private final boolean registryPerClient;
     private LoadBalancing balancing = LoadBalancing.WEIGHTED_RANDOM;
     private int retries = 2;
     private Duration coalesceWindow = Duration.ofMillis(20);
@@ -65,8 +84,9 @@ public final class Discovery implements ClusterFactory {
     private boolean closeRegistry;
     private final Map<String, String> applications = new HashMap<>();
 
-    private Builder(Registry registry) {
-      this.registry = registry;
+    private Builder(Supplier<Registry> registries, boolean registryPerClient) {
+      this.registries = registries;
+      this.registryPerClient = registryPerClient;
     }
 
     /** How an instance is picked per call; {@link LoadBalancing#WEIGHTED_RANDOM} by default. */
@@ -93,8 +113,16 @@ public final class Discovery implements ClusterFactory {
      * after a quiet spell applies at once. 20 ms by default; zero applies every change at once.
      */
     public Builder coalesceWindow(Duration window) {
-      this.coalesceWindow = Objects.requireNonNull(window, "window");
+      this.coalesceWindow = notNegative(window, "window");
       return this;
+    }
+
+    private static Duration notNegative(Duration duration, String name) {
+      Objects.requireNonNull(duration, name);
+      if (duration.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative: " + duration);
+      }
+      return duration;
     }
 
     /**
@@ -108,7 +136,7 @@ public final class Discovery implements ClusterFactory {
 
     /** How long the first calls to a service wait for its first list of instances; 3 s by default. */
     public Builder initialWait(Duration wait) {
-      this.initialWait = Objects.requireNonNull(wait, "wait");
+      this.initialWait = notNegative(wait, "wait");
       return this;
     }
 
@@ -119,7 +147,7 @@ public final class Discovery implements ClusterFactory {
      */
     public Builder snapshotDirectory(Path directory, Duration delay) {
       this.snapshotDirectory = Objects.requireNonNull(directory, "directory");
-      this.snapshotDelay = Objects.requireNonNull(delay, "delay");
+      this.snapshotDelay = notNegative(delay, "delay");
       return this;
     }
 
@@ -135,13 +163,16 @@ public final class Discovery implements ClusterFactory {
       return this;
     }
 
-    /** Closes the registry when the client closes (for registries made for this client alone). */
+    /**
+     * Closes the registry when the client closes; for a registry given to {@link #using} that no
+     * one else uses (registries from {@link #connecting} are always closed with their client).
+     */
     public Builder closeRegistryWithClient(boolean close) {
       this.closeRegistry = close;
       return this;
     }
 
-    /** The discovery, to pass to {@code TripleClient.Builder.cluster}. */
+    /** The discovery, to pass to {@code TripleClient.Builder.cluster}; later builder changes do not affect it. */
     public Discovery build() {
       return new Discovery(this);
     }

@@ -11,12 +11,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A registry held in this JVM's memory, for tests and for providers and consumers in one process.
  * Changes reach listeners on one notifier thread, in the order they were made.
  */
 public final class InProcessRegistry implements Registry {
+
+  private static final Logger log = LoggerFactory.getLogger(InProcessRegistry.class);
 
   private final Object lock = new Object();
   private final Map<String, Application> applications = new HashMap<>();
@@ -32,7 +36,29 @@ public final class InProcessRegistry implements Registry {
   /** One application's instances by address, and who listens to them. */
   private static final class Application {
     final Map<String, ServiceInstance> instances = new LinkedHashMap<>();
-    final List<InstanceListener> listeners = new ArrayList<>();
+    final List<Subscriber> listeners = new ArrayList<>();
+  }
+
+  /** A listener and whether its subscription was closed (deliveries queued before are dropped). */
+  private static final class Subscriber {
+    final InstanceListener listener;
+    volatile boolean closed;
+
+    Subscriber(InstanceListener listener) {
+      this.listener = listener;
+    }
+
+    /** Delivers unless closed; a listener that throws does not keep the others from hearing. */
+    void deliver(java.util.function.Consumer<InstanceListener> delivery) {
+      if (closed) {
+        return;
+      }
+      try {
+        delivery.accept(listener);
+      } catch (RuntimeException e) {
+        log.warn("A registry listener failed on a delivery: {}", e.toString(), e);
+      }
+    }
   }
 
   /** An empty registry. */
@@ -69,9 +95,9 @@ public final class InProcessRegistry implements Registry {
     if (app.listeners.isEmpty()) {
       return;
     }
-    List<InstanceListener> listeners = List.copyOf(app.listeners);
+    List<Subscriber> listeners = List.copyOf(app.listeners);
     List<InstanceChange> changes = List.of(change);
-    execute(() -> listeners.forEach(listener -> listener.onChanges(changes)));
+    execute(() -> listeners.forEach(subscriber -> subscriber.deliver(listener -> listener.onChanges(changes))));
   }
 
   private void execute(Runnable task) {
@@ -128,25 +154,28 @@ public final class InProcessRegistry implements Registry {
         throw new IllegalStateException("Registry closed");
       }
       Application app = applications.computeIfAbsent(application, a -> new Application());
-      app.listeners.add(listener);
+      Subscriber subscriber = new Subscriber(listener);
+      app.listeners.add(subscriber);
       List<ServiceInstance> snapshot = List.copyOf(app.instances.values());
-      execute(() -> listener.onResync(snapshot));
-    }
-    return () -> {
-      synchronized (lock) {
-        Application app = applications.get(application);
-        if (app != null) {
-          app.listeners.remove(listener);
+      execute(() -> subscriber.deliver(l -> l.onResync(snapshot)));
+      return () -> {
+        subscriber.closed = true;
+        synchronized (lock) {
+          app.listeners.remove(subscriber);
         }
-      }
-    };
+      };
+    }
   }
 
+  /** Ends every subscription of every user of this registry; it stores nothing more for anyone. */
   @Override
   public void close() {
     synchronized (lock) {
       closed = true;
-      applications.values().forEach(app -> app.listeners.clear());
+      applications.values().forEach(app -> {
+        app.listeners.forEach(subscriber -> subscriber.closed = true);
+        app.listeners.clear();
+      });
     }
     notifier.shutdown();
   }

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -149,22 +150,22 @@ class DiscoveryTest {
     assertEquals(Map.of("alive", 20), tally(whoami, 20));
   }
 
-  private String revisionOfTheLiveOne() {
-    String[] revision = new String[1];
-    registry.subscribe("whoami-app", new InstanceListener() {
+  private String revisionOfTheLiveOne() throws Exception {
+    CompletableFuture<String> revision = new CompletableFuture<>();
+    Subscription subscription = registry.subscribe("whoami-app", new InstanceListener() {
       @Override
       public void onResync(Collection<ServiceInstance> instances) {
-        revision[0] = instances.iterator().next().revision();
+        revision.complete(instances.iterator().next().revision());
       }
 
       @Override
       public void onChanges(List<InstanceChange> changes) {}
-    }).close();
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (revision[0] == null && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
+    });
+    try {
+      return revision.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } finally {
+      subscription.close();
     }
-    return revision[0];
   }
 
   @Test
@@ -227,6 +228,71 @@ class DiscoveryTest {
   }
 
   @Test
+  void aCallInFlightSurvivesItsProvidersWithdrawal() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Whoami slow = new Whoami() {
+      @Override
+      public String who(String caller) {
+        entered.countDown();
+        try {
+          release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return "slow";
+      }
+
+      @Override
+      public String whoIdempotent(String caller) {
+        return who(caller);
+      }
+    };
+    TripleServer server = TripleServer.builder().host("127.0.0.1").port(0).addService(Whoami.class, slow)
+        .drainGrace(Duration.ofMillis(100))
+        .registration(Registration.to(registry).application("whoami-app").build()).build().start();
+    servers.add(server);
+    Whoami whoami = consumer(Discovery.using(registry).build());
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> whoami.who("test"));
+    assertTrue(entered.await(10, java.util.concurrent.TimeUnit.SECONDS));
+
+    // The consumer subscribed first, so once this later subscriber hears the removal, so has it.
+    CountDownLatch removed = new CountDownLatch(1);
+    Subscription watcher = registry.subscribe("whoami-app", new InstanceListener() {
+      @Override
+      public void onResync(Collection<ServiceInstance> instances) {}
+
+      @Override
+      public void onChanges(List<InstanceChange> changes) {
+        if (changes.stream().anyMatch(c -> c.kind() == InstanceChange.Kind.REMOVED)) {
+          removed.countDown();
+        }
+      }
+    });
+    server.shutdown();
+    assertTrue(removed.await(10, java.util.concurrent.TimeUnit.SECONDS), "the instance was withdrawn");
+    release.countDown();
+    assertEquals("slow", inFlight.get(10, java.util.concurrent.TimeUnit.SECONDS),
+        "a withdrawn provider's call in flight finishes: its connection closes after it");
+    watcher.close();
+  }
+
+  @Test
+  void aFirstCallWaitingForTheRegistryEndsAtItsDeadline() {
+    Registry silent = new UnreachableRegistry() {
+      @Override
+      public CompletableFuture<Set<String>> applications(String serviceName) {
+        return new CompletableFuture<>(); // never answers
+      }
+    };
+    TripleClient client = TripleClient.builder().cluster(Discovery.using(silent).initialWait(Duration.ofSeconds(30)).build()).build();
+    clients.add(client);
+    Whoami whoami = client.proxy(Whoami.class, io.triplerpc.CallOptions.DEFAULT.withTimeout(Duration.ofMillis(300)));
+    StatusException e = assertThrows(StatusException.class, () -> whoami.who("test"));
+    assertEquals(Status.Code.DEADLINE_EXCEEDED, e.status().code(), e.status().toString());
+  }
+
+  @Test
   void staticTargetBalancesOverFixedAddresses() throws Exception {
     TripleServer a = provider("a", registry);
     TripleServer b = provider("b", registry);
@@ -250,7 +316,7 @@ class DiscoveryTest {
   }
 
   /** A registry that never answers: every future fails, subscriptions deliver nothing. */
-  static final class UnreachableRegistry implements Registry {
+  static class UnreachableRegistry implements Registry {
     private static <T> CompletableFuture<T> down() {
       return CompletableFuture.failedFuture(new java.net.ConnectException("registry unreachable"));
     }

@@ -23,12 +23,15 @@ public final class ZooKeeperTargets implements TargetResolver {
       throw new IllegalArgumentException(
           "zookeeper:// needs the ensemble, as in zookeeper://zk1:2181,zk2:2181: " + target);
     }
-    ZooKeeperRegistry.Builder builder = ZooKeeperRegistry.builder(hosts);
     String path = target.getPath();
-    if (path != null && !path.isEmpty() && !path.equals("/")) {
-      builder.rootPath(path);
-    }
-    ZooKeeperRegistry registry = builder.build();
-    return Discovery.using(registry).closeRegistryWithClient(true).build();
+    String root = path != null && !path.isEmpty() && !path.equals("/") ? path : null;
+    // Each client connects a registry of its own when it is built, and closes it with itself.
+    return Discovery.connecting(() -> {
+      ZooKeeperRegistry.Builder builder = ZooKeeperRegistry.builder(hosts);
+      if (root != null) {
+        builder.rootPath(root);
+      }
+      return builder.build();
+    }).build();
   }
 }

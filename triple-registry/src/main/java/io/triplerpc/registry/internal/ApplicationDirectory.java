@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -28,6 +29,8 @@ public final class ApplicationDirectory implements InstanceListener {
 
   private static final Logger log = LoggerFactory.getLogger(ApplicationDirectory.class);
   private static final int METADATA_ATTEMPTS = 5;
+  /** How long a removed instance's connection stays open for its calls in flight. */
+  private static final long DRAIN_LIMIT_SECONDS = 30;
   private static final long METADATA_RETRY_SECONDS = 5;
 
   /** Told after each batch of changes is applied, for measurements and tests. */
@@ -49,6 +52,8 @@ public final class ApplicationDirectory implements InstanceListener {
   private final List<Runnable> readyWaiters = new ArrayList<>();
   private boolean synced;
   private int pendingMetadata;
+  /** Set when the cluster closes: later deliveries from the registry are ignored. */
+  private boolean closed;
 
   private boolean windowOpen;
   private List<InstanceChange> pending = new ArrayList<>();
@@ -127,13 +132,16 @@ public final class ApplicationDirectory implements InstanceListener {
     List<Runnable> waiters = List.copyOf(readyWaiters);
     readyWaiters.clear();
     // Run on the scheduler: waiters take other locks, and this one is held.
-    scheduler.execute(() -> waiters.forEach(Runnable::run));
+    schedule(() -> waiters.forEach(Runnable::run), 0, TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void onResync(Collection<ServiceInstance> instances) {
     int applied;
     synchronized (this) {
+      if (closed) {
+        return;
+      }
       if (instances.isEmpty() && index.size() > 0 && settings.emptyProtection()) {
         log.warn("{}: the registry sent an empty list while {} instances are known; kept them (empty protection)",
             application, index.size());
@@ -170,6 +178,9 @@ public final class ApplicationDirectory implements InstanceListener {
   public void onChanges(List<InstanceChange> changes) {
     long window = settings.coalesceWindowNanos();
     synchronized (this) {
+      if (closed) {
+        return;
+      }
       if (windowOpen) {
         pending.addAll(changes);
         return;
@@ -179,7 +190,7 @@ public final class ApplicationDirectory implements InstanceListener {
     }
     settings.appliedListener().applied(this, changes.size());
     if (window > 0) {
-      scheduler.schedule(closeWindow, window, TimeUnit.NANOSECONDS);
+      schedule(closeWindow, window, TimeUnit.NANOSECONDS);
     }
   }
 
@@ -187,7 +198,7 @@ public final class ApplicationDirectory implements InstanceListener {
   private void closeWindow() {
     int applied;
     synchronized (this) {
-      if (pending.isEmpty()) {
+      if (pending.isEmpty() || closed) {
         windowOpen = false;
         return;
       }
@@ -197,7 +208,7 @@ public final class ApplicationDirectory implements InstanceListener {
       applied = batch.size();
     }
     settings.appliedListener().applied(this, applied);
-    scheduler.schedule(closeWindow, settings.coalesceWindowNanos(), TimeUnit.NANOSECONDS);
+    schedule(closeWindow, settings.coalesceWindowNanos(), TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -262,6 +273,18 @@ public final class ApplicationDirectory implements InstanceListener {
     group.remove(e);
     dropIfEmpty(group);
     e.remove();
+    if (e.isDraining()) {
+      // Calls still in flight there: the connection closes when they end, or after this at most.
+      schedule(e::closeConnection, DRAIN_LIMIT_SECONDS, TimeUnit.SECONDS);
+    }
+  }
+
+  private void schedule(Runnable task, long delay, TimeUnit unit) {
+    try {
+      scheduler.schedule(task, delay, unit);
+    } catch (RejectedExecutionException e) {
+      // The cluster is closed; its close() has closed every connection.
+    }
   }
 
   private RevisionGroup group(String revision) {
@@ -288,7 +311,7 @@ public final class ApplicationDirectory implements InstanceListener {
    * name the revision (metadata published late still brings them in).
    */
   private void fetchMetadata(RevisionGroup group, int attempt) {
-    registry.metadata(application, group.revision).whenComplete((info, failure) -> {
+    Completions.whenDone(registry.metadata(application, group.revision), (info, failure) -> {
       synchronized (this) {
         // Past the quick attempts, the directory already counts as ready without this revision.
         boolean stillPending = attempt <= METADATA_ATTEMPTS;
@@ -303,21 +326,21 @@ public final class ApplicationDirectory implements InstanceListener {
         } else if (attempt < METADATA_ATTEMPTS) {
           log.warn("{}: metadata of revision {} not available yet ({}); retrying", application, group.revision,
               failure.toString());
-          scheduler.schedule(() -> fetchMetadata(group, attempt + 1), 100L << attempt, TimeUnit.MILLISECONDS);
+          schedule(() -> fetchMetadata(group, attempt + 1), 100L << attempt, TimeUnit.MILLISECONDS);
           return;
         } else {
           if (attempt == METADATA_ATTEMPTS) {
             log.warn("{}: no metadata for revision {} after {} attempts; its {} instances are not called until it"
                 + " appears: {}", application, group.revision, attempt, group.size(), failure.toString());
           }
-          scheduler.schedule(() -> fetchMetadata(group, attempt + 1), METADATA_RETRY_SECONDS, TimeUnit.SECONDS);
+          schedule(() -> fetchMetadata(group, attempt + 1), METADATA_RETRY_SECONDS, TimeUnit.SECONDS);
         }
         if (stillPending) {
           pendingMetadata--;
           maybeReady();
         }
       }
-    });
+    }, task -> schedule(task, 0, TimeUnit.NANOSECONDS));
   }
 
   private void linkServed(RevisionGroup group) {
@@ -343,7 +366,7 @@ public final class ApplicationDirectory implements InstanceListener {
       return;
     }
     snapshotScheduled = true;
-    scheduler.schedule(writeSnapshot, settings.snapshotDelayNanos(), TimeUnit.NANOSECONDS);
+    schedule(writeSnapshot, settings.snapshotDelayNanos(), TimeUnit.NANOSECONDS);
   }
 
   private void writeSnapshot() {
@@ -367,9 +390,24 @@ public final class ApplicationDirectory implements InstanceListener {
     snapshots.write(application, instances, revisions);
   }
 
+  /** Writes the snapshot now if a write is pending (the cluster is closing). */
+  public void flushSnapshot() {
+    boolean pendingWrite;
+    synchronized (this) {
+      pendingWrite = snapshotScheduled;
+    }
+    if (pendingWrite) {
+      writeSnapshot();
+    }
+  }
+
   /** Closes the connections of every instance (the directory is being closed). */
   public synchronized void closeConnections() {
-    index.forEach(Endpoint::remove);
+    closed = true;
+    index.forEach(e -> {
+      e.remove();
+      e.closeConnection();
+    });
   }
 
   /** Calls {@code action} for each endpoint; for tests and the demo. */

@@ -26,6 +26,8 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
   private final boolean retryable;
   private final Endpoint[] tried;
   private final long startNanos = System.nanoTime();
+  /** Time since the call was made beyond which an attempt's deadline is recomputed. */
+  private static final long WAITED_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   private Listener<R> listener;
   private Metadata headers;
@@ -36,7 +38,6 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
   private Q request;
   private boolean halfClosed;
   private boolean cancelled;
-  private boolean closed;
 
   ClusterCall(
       ServiceDirectory directory, Connector connector, MethodDescriptor<Q, R> method, CallOptions options,
@@ -55,18 +56,18 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     if (!directory.isReady()) {
       awaitFirstInstances();
     }
+    Status failure;
     synchronized (this) {
       if (this.listener != null) {
         throw new IllegalStateException("Call already started");
       }
       this.listener = listener;
       this.headers = headers;
-      Endpoint endpoint = directory.pick(tried, 0);
-      if (endpoint == null) {
-        fail(Status.UNAVAILABLE.withDescription(noInstanceReason()));
-        return;
-      }
-      attempt(endpoint);
+      failure = firstAttempt();
+    }
+    if (failure != null) {
+      // Outside the lock: the listener is the caller's code.
+      listener.onClose(failure, new Metadata());
     }
   }
 
@@ -83,33 +84,59 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     }
   }
 
-  /** Starts an attempt on {@code endpoint}; called with the lock held. */
+  /** Starts the first attempt, or says why the call ends at once; called with the lock held. */
+  private Status firstAttempt() {
+    if (cancelled) {
+      return Status.CANCELLED.withDescription("Call cancelled before it started");
+    }
+    if (options.timeoutNanos() > 0 && timeLeftNanos() <= 0) {
+      return Status.DEADLINE_EXCEEDED.withDescription(
+          "Deadline exceeded while waiting for the first instances of " + method.serviceName());
+    }
+    Endpoint endpoint = directory.pick(tried, 0);
+    if (endpoint == null) {
+      return Status.UNAVAILABLE.withDescription(noInstanceReason());
+    }
+    attempt(endpoint);
+    return null;
+  }
+
+  private long timeLeftNanos() {
+    return options.timeoutNanos() - (System.nanoTime() - startNanos);
+  }
+
+  /**
+   * Starts an attempt on {@code endpoint}; called with the lock held. Its deadline is what is left of
+   * the call's: the first attempt of a call that waited for instances, and every retry, get less.
+   */
   private void attempt(Endpoint endpoint) {
     tried[triedCount++] = endpoint;
     CallOptions attemptOptions = options;
-    if (triedCount > 1 && options.timeoutNanos() > 0) {
-      long left = options.timeoutNanos() - (System.nanoTime() - startNanos);
-      attemptOptions = options.withTimeout(Math.max(1, left), TimeUnit.NANOSECONDS);
+    if (options.timeoutNanos() > 0) {
+      long left = timeLeftNanos();
+      if (options.timeoutNanos() - left > WAITED_NANOS) {
+        attemptOptions = options.withTimeout(Math.max(1, left), TimeUnit.NANOSECONDS);
+      }
     }
+    AttemptListener attemptListener = new AttemptListener(endpoint);
     endpoint.callStarted();
-    ClientCall<Q, R> call;
     try {
-      call = endpoint.connection(connector).newCall(method, attemptOptions);
-    } catch (RuntimeException e) {
-      endpoint.callEnded();
+      ClientCall<Q, R> call = endpoint.connection(connector).newCall(method, attemptOptions);
+      current = call;
+      call.start(attemptListener, triedCount == 1 ? headers : new Metadata().merge(headers));
+    } catch (RuntimeException | Error e) {
+      current = null;
+      attemptListener.end();
       throw e;
     }
-    current = call;
-    Metadata attemptHeaders = triedCount == 1 ? headers : new Metadata().merge(headers);
-    call.start(new AttemptListener(endpoint), attemptHeaders);
     if (requested > 0) {
-      call.request(requested);
+      current.request(requested);
     }
     if (request != null) {
-      call.sendMessage(request);
+      current.sendMessage(request);
     }
     if (halfClosed) {
-      call.halfClose();
+      current.halfClose();
     }
   }
 
@@ -123,11 +150,6 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
         : "No instance of " + method.serviceName() + " is known yet (the registry has not answered)";
   }
 
-  private void fail(Status status) {
-    closed = true;
-    listener.onClose(status, new Metadata());
-  }
-
   @Override
   public synchronized void request(int count) {
     requested += count;
@@ -138,8 +160,8 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
 
   @Override
   public synchronized void sendMessage(Q message) {
-    if (closed && current == null) {
-      return;
+    if (current == null) {
+      return; // Ended before any attempt started; the listener has been told.
     }
     if (retryable) {
       request = message;
@@ -181,6 +203,7 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     private final Endpoint endpoint;
     private Metadata heldHeaders;
     private boolean committed;
+    private boolean ended;
 
     AttemptListener(Endpoint endpoint) {
       this.endpoint = endpoint;
@@ -211,9 +234,17 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
       }
     }
 
+    /** The attempt's call has ended for the balancers (exactly once). */
+    synchronized void end() {
+      if (!ended) {
+        ended = true;
+        endpoint.callEnded();
+      }
+    }
+
     @Override
     public void onClose(Status status, Metadata trailers) {
-      endpoint.callEnded();
+      end();
       if (status.code() == Status.Code.UNAVAILABLE) {
         endpoint.markFailed();
       } else {
@@ -224,11 +255,16 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
             && triedCount < tried.length && timeLeft()) {
           Endpoint next = directory.pick(tried, triedCount);
           if (next != null && !wasTried(next)) {
-            attempt(next);
-            return;
+            // The failed attempt may still hold the request (sent before the half-close): release it.
+            current.cancel("Retried on another instance", null);
+            try {
+              attempt(next);
+              return;
+            } catch (RuntimeException e) {
+              // The retry could not start: the caller hears the first attempt's status.
+            }
           }
         }
-        closed = true;
       }
       commit();
       listener.onClose(status, trailers);

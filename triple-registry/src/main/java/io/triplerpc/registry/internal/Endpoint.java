@@ -24,6 +24,8 @@ public final class Endpoint {
   int slot;
   /** Opened on the first call, closed when the instance goes away. */
   private volatile Connection connection;
+  /** Guarded by this. */
+  private boolean connectionClosed;
   /** Calls in flight, for the least-active and power-of-two-choices balancers. */
   private volatile int active;
   private volatile boolean removed;
@@ -39,7 +41,11 @@ public final class Endpoint {
     this.weight = weight;
   }
 
-  /** The connection to this instance, opened through {@code connector} on first use. */
+  /**
+   * The connection to this instance, opened through {@code connector} on first use (even after the
+   * instance was removed: a call that picked it just before goes on, and the connection closes when
+   * its last call ends).
+   */
   Connection connection(Connector connector) {
     Connection c = connection;
     if (c != null) {
@@ -48,25 +54,38 @@ public final class Endpoint {
     synchronized (this) {
       if (connection == null) {
         connection = connector.connect(InetSocketAddress.createUnresolved(host, port));
-        if (removed) {
-          // Removed while connecting: the call goes on, the connection does not outlive it long.
-          connection.close();
-        }
       }
       return connection;
     }
   }
 
-  /** Marks it gone and closes its connection; calls in flight there fail with UNAVAILABLE. */
+  /**
+   * Marks it gone: balancers pass it over from now on, and its connection closes once its calls in
+   * flight have ended, so a provider that withdraws before draining loses none of them.
+   */
   void remove() {
     removed = true;
+    if (active == 0) {
+      closeConnection();
+    }
+  }
+
+  /** Whether calls are in flight on a connection that {@link #remove} left open for them. */
+  boolean isDraining() {
+    return removed && connection != null && !connectionClosed;
+  }
+
+  /** Closes its connection now; calls in flight there fail with UNAVAILABLE. Idempotent. */
+  void closeConnection() {
     Connection c;
     synchronized (this) {
       c = connection;
+      if (c == null || connectionClosed) {
+        return;
+      }
+      connectionClosed = true;
     }
-    if (c != null) {
-      c.close();
-    }
+    c.close();
   }
 
   boolean isRemoved() {
@@ -111,7 +130,9 @@ public final class Endpoint {
   }
 
   void callEnded() {
-    ACTIVE.decrementAndGet(this);
+    if (ACTIVE.decrementAndGet(this) == 0 && removed) {
+      closeConnection();
+    }
   }
 
   boolean matches(String host, int port) {

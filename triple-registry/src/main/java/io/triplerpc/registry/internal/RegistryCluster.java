@@ -107,7 +107,7 @@ public final class RegistryCluster implements Cluster {
     if (closed) {
       return;
     }
-    registry.applications(directory.serviceName).whenComplete((found, failure) -> {
+    Completions.whenDone(registry.applications(directory.serviceName), (found, failure) -> {
       Set<String> apps = failure == null ? found : Set.of();
       if (apps.isEmpty() && !directory.hasApplications()) {
         Set<String> saved = snapshots == null ? null : snapshots.readMapping(directory.serviceName);
@@ -131,7 +131,11 @@ public final class RegistryCluster implements Cluster {
             : "No application serves " + directory.serviceName + " in the registry");
       }
       schedule(() -> lookUp(directory, Math.min(retryMillis * 2, MAPPING_REFRESH_MILLIS)), retryMillis);
-    });
+    }, this::executeOnScheduler);
+  }
+
+  private void executeOnScheduler(Runnable task) {
+    schedule(task, 0);
   }
 
   private void schedule(Runnable task, long delayMillis) {
@@ -210,8 +214,14 @@ public final class RegistryCluster implements Cluster {
 
   @Override
   public void close() {
-    closed = true;
-    subscriptions.forEach(Subscription::close);
+    List<Subscription> open;
+    synchronized (applications) {
+      // Under the lock application() subscribes with: no subscription can slip in after this.
+      closed = true;
+      open = List.copyOf(subscriptions);
+    }
+    open.forEach(Subscription::close);
+    applications.values().forEach(ApplicationDirectory::flushSnapshot);
     applications.values().forEach(ApplicationDirectory::closeConnections);
     scheduler.shutdownNow();
     if (ownsRegistry) {

@@ -28,7 +28,8 @@ public final class RegistryTargets implements TargetResolver {
       }
       String host = target.getHost().startsWith("[") ? target.getHost().substring(1, target.getHost().length() - 1)
           : target.getHost();
-      return Discovery.using(RemoteRegistry.connect(host, target.getPort())).closeRegistryWithClient(true).build();
+      int port = target.getPort();
+      return Discovery.connecting(() -> RemoteRegistry.connect(host, port)).build();
     }
     if (authority == null || authority.isEmpty()) {
       throw new IllegalArgumentException("static:// needs addresses, as in static://host1:port1,host2:port2: " + target);
