@@ -70,6 +70,8 @@ public final class TripleServer {
   private final HealthStatusManager health = new HealthStatusManager();
   private final List<ServerInfo.Service> services;
   private final List<ServerRegistration> registrations;
+  /** The registrations whose {@code started} returned, in order: only they are told of the shutdown. */
+  private final List<ServerRegistration> announced = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final AtomicBoolean withdrawn = new AtomicBoolean();
   private volatile ServerTransport transport;
   private volatile ServerInfo info;
@@ -144,6 +146,7 @@ public final class TripleServer {
         shutdownNow();
         throw e;
       }
+      announced.add(registration);
     }
     return this;
   }
@@ -154,7 +157,7 @@ public final class TripleServer {
     if (started == null || !withdrawn.compareAndSet(false, true)) {
       return;
     }
-    for (ServerRegistration registration : registrations) {
+    for (ServerRegistration registration : announced) {
       try {
         registration.stopping(started);
       } catch (RuntimeException e) {
@@ -183,8 +186,9 @@ public final class TripleServer {
   }
 
   /**
-   * Starts a graceful shutdown: no new connections or calls; calls in flight go on; each connection
-   * closes when its last call ends. Never blocks.
+   * Starts a graceful shutdown: the server is withdrawn from its registries (waiting for them, at
+   * most their timeout), then no new connections or calls; calls in flight go on; each connection
+   * closes when its last call ends. Otherwise never blocks.
    */
   public void shutdown() {
     withdraw();
@@ -195,7 +199,10 @@ public final class TripleServer {
     }
   }
 
-  /** Closes every connection at once; calls in flight are cancelled. Never blocks. */
+  /**
+   * Withdraws the server from its registries (as {@link #shutdown} does), then closes every connection
+   * at once; calls in flight are cancelled.
+   */
   public void shutdownNow() {
     withdraw();
     health.enterTerminalState();

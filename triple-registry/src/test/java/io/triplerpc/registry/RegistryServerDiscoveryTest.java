@@ -124,4 +124,22 @@ class RegistryServerDiscoveryTest {
       }
     }, "the provider registers by itself once the registry is up, and the consumer finds it");
   }
+
+  @Test
+  void clientsBuiltFromOneTargetEachHaveTheirOwnRegistryConnection() throws Exception {
+    int port = registryServer(0, Duration.ZERO).port();
+    provider("first", port);
+    TripleClient.Builder builder = TripleClient.builder().address("registry://127.0.0.1:" + port);
+    TripleClient one = builder.build();
+    client = builder.build();
+    Whoami first = one.proxy(Whoami.class);
+    Whoami second = client.proxy(Whoami.class);
+    assertEquals(Set.of("first"), servedBy(first, 3));
+    assertEquals(Set.of("first"), servedBy(second, 3));
+
+    one.close();
+    provider("later", port);
+    Eventually.until(() -> servedBy(second, 20).contains("later"),
+        "the client left open still hears the registry after the other one closed");
+  }
 }

@@ -87,7 +87,12 @@ public final class RemoteRegistry implements Registry {
 
   private final Object lock = new Object();
   /** What this registry registered, by application and address. Guarded by {@link #lock}. */
+  /** The largest batch of instances accepted from the server: room for a few million instances. */
+  private static final int MAX_BATCH_BYTES = 256 * 1024 * 1024;
+
   private final Map<String, ServiceInstance> instances = new LinkedHashMap<>();
+  /** Unregistrations not confirmed yet, sent again with everything else until they are. Guarded by lock. */
+  private final Map<String, ServiceInstance> removals = new LinkedHashMap<>();
   /** What this registry published, by application and revision. Guarded by {@link #lock}. */
   private final Map<String, MetadataInfo> metadata = new LinkedHashMap<>();
   /** What this registry mapped, as {@code [service, application]}. Guarded by {@link #lock}. */
@@ -126,6 +131,8 @@ public final class RemoteRegistry implements Registry {
         .reconnectBackoff(config.initialBackoff, config.maxBackoff)
         .connectTimeout(config.callTimeout)
         .ioThreads(1)
+        // A resync is one message: at about 65 bytes an instance, 4 MiB would stop near 60,000.
+        .maxInboundMessageSize(MAX_BATCH_BYTES)
         .build();
     return new Connection(client,
         client.proxy(RegistryService.class, CallOptions.DEFAULT.withTimeout(config.callTimeout)),
@@ -189,13 +196,29 @@ public final class RemoteRegistry implements Registry {
   public CompletableFuture<Void> unregister(ServiceInstance instance) {
     Objects.requireNonNull(instance, "instance");
     checkOpen();
+    String key = key(instance);
     synchronized (lock) {
-      instances.remove(key(instance));
+      instances.remove(key);
+      removals.put(key, instance);
     }
+    return sendUnregister(key, instance);
+  }
+
+  private CompletableFuture<Void> sendUnregister(String key, ServiceInstance instance) {
     return write(() -> calls().unregister(UnregisterRequest.newBuilder()
             .setLeaseId(leaseId)
             .setInstance(WireFormat.toProto(instance))
             .build()))
+        .whenComplete((empty, error) -> {
+          if (error == null) {
+            synchronized (lock) {
+              removals.remove(key, instance);
+            }
+          } else {
+            // A stale instance would outlive its process while this lease lives on: try again.
+            needsResend = true;
+          }
+        })
         .thenApply(empty -> null);
   }
 
@@ -391,7 +414,7 @@ public final class RemoteRegistry implements Registry {
       return;
     }
     synchronized (lock) {
-      if (instances.isEmpty()) {
+      if (instances.isEmpty() && removals.isEmpty()) {
         return;
       }
     }
@@ -427,6 +450,9 @@ public final class RemoteRegistry implements Registry {
     synchronized (lock) {
       instanceCount = instances.size();
       needsResend = false;
+      for (Map.Entry<String, ServiceInstance> removal : removals.entrySet()) {
+        sent.add(sendUnregister(removal.getKey(), removal.getValue()));
+      }
       for (MetadataInfo info : metadata.values()) {
         sent.add(write(() -> calls().publishMetadata(WireFormat.toProto(info))));
       }

@@ -145,4 +145,32 @@ class ConnectionLifecycleTest {
     cluster.close();
     assertTrue(byAddress.get("10.0.0.2:50051").closed, "closing the client closes every connection");
   }
+
+  @Test
+  void aCallCancelledBeforeItStartsEndsCancelledWithoutAConnection() {
+    MethodDescriptor<Object, Object> method = whoMethod();
+    MetadataInfo metadata = MetadataInfo.of("whoami-app", List.of(
+        new ServerInfo.Service(method.serviceName(), List.of(method.methodName()), "hessian2", "", "")));
+    registry.publishMetadata(metadata).join();
+    registry.map(method.serviceName(), "whoami-app").join();
+    registry.register(ServiceInstance.of("whoami-app", "10.0.0.1", 50051, metadata.revision())).join();
+    DirectorySettings settings = new DirectorySettings(LoadBalancing.ROUND_ROBIN, 0, 0,
+        TimeUnit.SECONDS.toNanos(1), true, TimeUnit.SECONDS.toNanos(5), (directory, changes) -> {});
+    RegistryCluster cluster = new RegistryCluster(registry, false, connector, settings, null, Map.of());
+    try {
+      ClientCall<Object, Object> call = cluster.newCall(method, CallOptions.DEFAULT);
+      call.cancel("changed my mind", null);
+      Status[] closed = new Status[1];
+      call.start(new ClientCall.Listener<>() {
+        @Override
+        public void onClose(Status status, Metadata trailers) {
+          closed[0] = status;
+        }
+      }, new Metadata());
+      assertEquals(Status.Code.CANCELLED, closed[0].code());
+      assertEquals(0, opened.size(), "no connection for a call that never started");
+    } finally {
+      cluster.close();
+    }
+  }
 }

@@ -206,4 +206,20 @@ class RegistryServerTest {
       return error;
     }
   }
+
+  @Test
+  void aLateUnregisterFromAnOldOwnerLeavesTheNewOwnersInstance() throws Exception {
+    await(registry.register(register("old", 60_000, instance("10.0.0.1", 1000))));
+    // The process restarted on the same address under a new lease.
+    await(registry.register(register("new", 60_000, instance("10.0.0.1", 1000))));
+    await(registry.unregister(io.triplerpc.registry.internal.proto.UnregisterRequest.newBuilder()
+        .setLeaseId("old").setInstance(instance("10.0.0.1", 1000)).build()));
+    BatchRecorder batches = new BatchRecorder();
+    registry.subscribe(SubscribeRequest.newBuilder().setApplication("app").build(), batches);
+    assertEquals(1, batches.await(0).getInstancesCount(), "the new owner's instance stays");
+
+    await(registry.unregister(io.triplerpc.registry.internal.proto.UnregisterRequest.newBuilder()
+        .setLeaseId("new").setInstance(instance("10.0.0.1", 1000)).build()));
+    assertEquals(InstanceChange.Kind.REMOVED, batches.await(1).getChanges(0).getKind());
+  }
 }

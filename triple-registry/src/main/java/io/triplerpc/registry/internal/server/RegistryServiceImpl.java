@@ -203,8 +203,11 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       if (caller != null) {
         caller.renew(now);
       }
-      String owner = owners.remove(key);
-      if (owner != null) {
+      String owner = owners.get(key);
+      // A late unregister from an old process must not remove a newer owner's instance at the same
+      // address; a call without a lease (an operator's grpcurl) may remove any.
+      if (owner != null && (request.getLeaseId().isEmpty() || owner.equals(request.getLeaseId()))) {
+        owners.remove(key);
         LeaseState lease = leases.get(owner);
         if (lease != null) {
           lease.instances.remove(key);
