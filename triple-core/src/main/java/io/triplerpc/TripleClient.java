@@ -154,7 +154,10 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     return ClientCallFactories.intercept(calls, interceptors);
   }
 
-  /** Whether a connection is up now; a volatile read. */
+  /**
+   * Whether a connection is up now: a volatile read for a client of one address; a client with a
+   * cluster looks at each server's connection.
+   */
   public boolean isConnectionActive() {
     return transport != null ? transport.isActive() : cluster.isActive();
   }
@@ -164,7 +167,10 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     return transport != null ? transport.writeStats() : cluster.writeStats();
   }
 
-  /** Closes the connections; calls in flight fail with UNAVAILABLE. Idempotent; never blocks. */
+  /**
+   * Closes the connections; calls in flight fail with UNAVAILABLE. Idempotent; never blocks, except
+   * to close a registry of the client's own (a {@code zookeeper://} target's, say).
+   */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {

@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Backends: {@link InProcessRegistry} (one JVM), the standalone registry server, ZooKeeper
  * ({@code triple-registry-zookeeper}). Thread-safe. Methods that talk to a remote registry return
- * futures and never block; a future fails with the backend's error.
+ * futures and never block; a future fails with the backend's error. Once the registry is closed,
+ * its methods may throw {@link IllegalStateException}.
  */
 public interface Registry extends AutoCloseable {
 

@@ -122,6 +122,13 @@ public final class ServiceDirectory {
    * service has no instance.
    */
   Endpoint pick(Endpoint[] tried, int triedCount) {
+    if (balancing == LoadBalancing.LEAST_ACTIVE) {
+      // It looks at every instance anyway: one pass that skips the unwanted, not a pass per try.
+      Endpoint e = leastActive(groups, ThreadLocalRandom.current(), tried, triedCount);
+      if (e != null) {
+        return e;
+      }
+    }
     for (int attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
       Endpoint e = pickOnce();
       if (e != null && !e.isRemoved() && !isTried(e, tried, triedCount) && !e.failedRecently()) {
@@ -172,7 +179,7 @@ public final class ServiceDirectory {
       case WEIGHTED_RANDOM:
         return weightedRandom(g, random);
       case LEAST_ACTIVE:
-        return leastActive(g, random);
+        return leastActive(g, random, null, 0);
       case POWER_OF_TWO_CHOICES:
         return twoChoices(g, random);
       default:
@@ -250,14 +257,16 @@ public final class ServiceDirectory {
     return null;
   }
 
-  private static Endpoint leastActive(RevisionGroup[] g, ThreadLocalRandom random) {
+  /** The least busy endpoint; with {@code tried}, only among those not tried, removed or failing. */
+  private static Endpoint leastActive(RevisionGroup[] g, ThreadLocalRandom random, Endpoint[] tried, int triedCount) {
     Endpoint best = null;
     int bestActive = Integer.MAX_VALUE;
     int ties = 0;
     for (RevisionGroup group : g) {
       for (int i = 0, n = group.size(); i < n; i++) {
         Endpoint e = group.at(i);
-        if (e == null) {
+        if (e == null
+            || (tried != null && (e.isRemoved() || e.failedRecently() || isTried(e, tried, triedCount)))) {
           continue;
         }
         int active = e.active();
