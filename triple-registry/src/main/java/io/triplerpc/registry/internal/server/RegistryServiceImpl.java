@@ -1,5 +1,6 @@
 package io.triplerpc.registry.internal.server;
 
+import io.triplerpc.CallStreamObserver;
 import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.Status;
 import io.triplerpc.StreamObserver;
@@ -367,6 +368,9 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
    * One subscription stream: the store's listener for one application, writing batches to the
    * stream. Its monitor guards the fields and serializes writes to the stream.
    */
+  /** Batches a subscriber may fall behind by before its stream is ended (it then resyncs). */
+  static final int MAX_UNREADY_BATCHES = 10_000;
+
   private final class Subscriber implements InstanceListener {
 
     private final String application;
@@ -377,6 +381,8 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     private boolean ended;
     /** When the last batch was written ({@link System#nanoTime()}). */
     private long lastSentNanos = System.nanoTime();
+    /** Batches written while the stream was not ready, since it last was. */
+    private int unreadyBatches;
     /** The keepalive task, or null when the client asked for none. */
     private ScheduledFuture<?> keepalive;
 
@@ -469,6 +475,17 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     private synchronized void send(InstanceBatch batch) {
       if (ended) {
         return;
+      }
+      if (batches instanceof CallStreamObserver && !((CallStreamObserver<InstanceBatch>) batches).isReady()) {
+        // The subscriber does not keep up (HTTP/2 flow control holds the batches here): past a
+        // bound, end its stream rather than buffer without limit; it resubscribes and resyncs.
+        if (++unreadyBatches > MAX_UNREADY_BATCHES) {
+          end(Status.RESOURCE_EXHAUSTED.withDescription(
+              "Subscriber too slow: " + MAX_UNREADY_BATCHES + " batches waiting; resubscribe to resync"));
+          return;
+        }
+      } else {
+        unreadyBatches = 0;
       }
       try {
         batches.onNext(batch);
