@@ -50,6 +50,10 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
 
   private TripleClient(Builder builder) {
     this.transportFactory = loadTransportFactory();
+    if (builder.clusterFactory != null && builder.ioThreads == 0) {
+      // Many servers, one connection each: event loops sized by cores, not by connections per address.
+      builder.ioThreads = Runtime.getRuntime().availableProcessors();
+    }
     TransportOptions transportOptions = builder.transportOptions();
     Executor callbackExecutor =
         builder.callbackExecutor != null ? builder.callbackExecutor : ClientCallFactories.newCallbackExecutor();
@@ -324,7 +328,10 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       return this;
     }
 
-    /** Event loop threads; 0 (the default) for one per core. */
+    /**
+     * Event loop threads; 0 (the default) for as many as connections per address (at most one per
+     * core) for a client of one address, one per core for a client with a cluster.
+     */
     public Builder ioThreads(int threads) {
       this.ioThreads = threads;
       return this;

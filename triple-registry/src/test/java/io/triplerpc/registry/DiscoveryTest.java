@@ -293,6 +293,26 @@ class DiscoveryTest {
   }
 
   @Test
+  void discoveredProvidersAreCalledOverTls() throws Exception {
+    io.triplerpc.TlsConfig serverTls = io.triplerpc.TlsConfig.builder()
+        .keyCertChain(io.triplerpc.testing.TestCertificates.serverCertificate(),
+            io.triplerpc.testing.TestCertificates.serverKey())
+        .build();
+    for (String name : new String[] {"tls-a", "tls-b"}) {
+      servers.add(TripleServer.builder().host("127.0.0.1").port(0).tls(serverTls)
+          .addService(Whoami.class, Whoami.named(name))
+          .registration(Registration.to(registry).application("whoami-app").build()).build().start());
+    }
+    TripleClient client = TripleClient.builder()
+        .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build())
+        .tls(io.triplerpc.TlsConfig.builder().trustCertificates(io.triplerpc.testing.TestCertificates.caCertificate()).build())
+        .build();
+    clients.add(client);
+    Whoami whoami = client.proxy(Whoami.class);
+    Eventually.until(() -> tally(whoami, 10).size() == 2, "both TLS providers answer");
+  }
+
+  @Test
   void staticTargetBalancesOverFixedAddresses() throws Exception {
     TripleServer a = provider("a", registry);
     TripleServer b = provider("b", registry);

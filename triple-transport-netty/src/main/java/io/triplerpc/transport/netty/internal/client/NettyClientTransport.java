@@ -36,13 +36,14 @@ final class NettyClientTransport implements ClientTransport {
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
 
-  NettyClientTransport(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc) {
+  NettyClientTransport(
+      InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
+      SslContext sslContext) {
     this.group = group;
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.maxInboundMessageSize();
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
-    SslContext sslContext = options.tls() == null ? null : Tls.clientContext(options.tls());
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
       slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext);

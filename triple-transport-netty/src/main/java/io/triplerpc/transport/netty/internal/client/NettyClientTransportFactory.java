@@ -2,11 +2,16 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 public final class NettyClientTransportFactory implements ClientTransportFactory {
 
   private EventLoopGroup group;
+  /** Guarded by this; keyed by identity: a client hands every transport the same TlsConfig. */
+  private final Map<TlsConfig, SslContext> sslContexts = new IdentityHashMap<>();
 
   @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, TransportOptions options) {
@@ -25,7 +32,13 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
           : Math.min(options.connectionsPerAddress(), Runtime.getRuntime().availableProcessors());
       group = EventLoops.newGroup(threads, "triple-client-io");
     }
-    return new NettyClientTransport(address, options, group, PooledByteBufAllocator.DEFAULT);
+    // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
+    // files and building the context again for every server would cost each first call).
+    SslContext sslContext = null;
+    if (options.tls() != null) {
+      sslContext = sslContexts.computeIfAbsent(options.tls(), Tls::clientContext);
+    }
+    return new NettyClientTransport(address, options, group, PooledByteBufAllocator.DEFAULT, sslContext);
   }
 
   @Override
