@@ -8,8 +8,8 @@ import io.triplerpc.WriteStats;
  * {@code registry://host:port} instead of one address: each {@link #newCall} picks a server (and may
  * retry on another one) through {@link Connection}s opened by the client's {@link Connector}.
  *
- * <p>Thread-safe. {@code newCall} must not block, except before the first servers of a service are
- * known, and then at most until the call's deadline.
+ * <p>Thread-safe. {@code newCall} and the calls it makes must not block: a call made before its
+ * service's servers are known waits for them without holding the caller's thread.
  */
 public interface Cluster extends ClientCallFactory, AutoCloseable {
 

@@ -313,6 +313,36 @@ class DiscoveryTest {
   }
 
   @Test
+  void anAsyncCallMadeBeforeTheRegistryAnswersDoesNotHoldTheCaller() throws Exception {
+    CompletableFuture<Set<String>> answer = new CompletableFuture<>();
+    Registry slow = new UnreachableRegistry() {
+      @Override
+      public CompletableFuture<Set<String>> applications(String serviceName) {
+        return answer;
+      }
+
+      @Override
+      public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
+        return registry.metadata(application, revision);
+      }
+
+      @Override
+      public Subscription subscribe(String application, InstanceListener listener) {
+        return registry.subscribe(application, listener);
+      }
+    };
+    provider("found-later", registry);
+    TripleClient client = TripleClient.builder()
+        .cluster(Discovery.using(slow).initialWait(Duration.ofSeconds(30)).build()).build();
+    clients.add(client);
+    CompletableFuture<String> reply = client.proxy(WhoamiAsync.class).who("test");
+    assertTrue(!reply.isDone(), "the call waits for the registry without holding the caller's thread");
+
+    answer.complete(Set.of("whoami-app"));
+    assertEquals("found-later", reply.get(10, java.util.concurrent.TimeUnit.SECONDS));
+  }
+
+  @Test
   void staticTargetBalancesOverFixedAddresses() throws Exception {
     TripleServer a = provider("a", registry);
     TripleServer b = provider("b", registry);

@@ -6,6 +6,10 @@ import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.Status;
 import io.triplerpc.spi.Connector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +27,7 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
   private final MethodDescriptor<Q, R> method;
   private final CallOptions options;
   private final long initialWaitNanos;
+  private final ScheduledExecutorService scheduler;
   private final boolean retryable;
   private final Endpoint[] tried;
   private final long startNanos = System.nanoTime();
@@ -38,11 +43,16 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
   private Q request;
   private boolean halfClosed;
   private boolean cancelled;
+  /** Whether the first attempt was made, or the call ended without one. */
+  private boolean launched;
+  /** Messages sent before the first attempt started (while the first instances were awaited). */
+  private List<Q> early;
 
   ClusterCall(
       ServiceDirectory directory, Connector connector, MethodDescriptor<Q, R> method, CallOptions options,
-      int retries, long initialWaitNanos) {
+      int retries, long initialWaitNanos, ScheduledExecutorService scheduler) {
     this.directory = directory;
+    this.scheduler = scheduler;
     this.connector = connector;
     this.method = method;
     this.options = options;
@@ -53,34 +63,63 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
 
   @Override
   public void start(Listener<R> listener, Metadata headers) {
-    if (!directory.isReady()) {
-      awaitFirstInstances();
-    }
-    Status failure;
+    boolean ready = directory.isReady();
     synchronized (this) {
       if (this.listener != null) {
         throw new IllegalStateException("Call already started");
       }
       this.listener = listener;
       this.headers = headers;
-      failure = firstAttempt();
+      if (!ready && deferUntilReady()) {
+        return;
+      }
     }
-    if (failure != null) {
-      // Outside the lock: the listener is the caller's code.
-      listener.onClose(failure, new Metadata());
-    }
+    launch();
   }
 
-  /** Before a service's first list arrives, the first calls wait for it, at most until their deadline. */
-  private void awaitFirstInstances() {
+  /**
+   * Before a service's first list of instances arrives, the call waits for it without holding the
+   * caller's thread: what the caller sends meanwhile is kept, and the first attempt starts when the
+   * list comes, or when the wait is over (at most the initial wait, never past the deadline). False
+   * if the client is closing: the call is launched at once, and ends.
+   */
+  private boolean deferUntilReady() {
     long wait = initialWaitNanos;
     if (options.timeoutNanos() > 0) {
       wait = Math.min(wait, options.timeoutNanos());
     }
     try {
-      directory.awaitReady(wait);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      scheduler.schedule(this::launch, wait, TimeUnit.NANOSECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      return false;
+    }
+    directory.whenReady(this::launch);
+    return true;
+  }
+
+  /** Makes the first attempt, once; tells the listener if the call ends without one. */
+  private void launch() {
+    Status failure;
+    synchronized (this) {
+      if (launched) {
+        return;
+      }
+      launched = true;
+      failure = firstAttempt();
+    }
+    if (failure != null) {
+      closeListener(failure);
+    }
+  }
+
+  /** Tells the listener the call ended without an attempt, on the call's executor if it has one. */
+  private void closeListener(Status status) {
+    Executor executor = options.executor();
+    if (executor != null) {
+      // A synchronous caller drains this executor while it waits: it must hear the end there.
+      executor.execute(() -> listener.onClose(status, new Metadata()));
+    } else {
+      listener.onClose(status, new Metadata());
     }
   }
 
@@ -132,7 +171,13 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     if (requested > 0) {
       current.request(requested);
     }
-    if (request != null) {
+    if (early != null) {
+      List<Q> messages = early;
+      early = null;
+      for (Q message : messages) {
+        current.sendMessage(message);
+      }
+    } else if (request != null) {
       current.sendMessage(request);
     }
     if (halfClosed) {
@@ -160,11 +205,18 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
 
   @Override
   public synchronized void sendMessage(Q message) {
-    if (current == null) {
-      return; // Ended before any attempt started; the listener has been told.
-    }
     if (retryable) {
       request = message;
+    }
+    if (current == null) {
+      if (!launched) {
+        // Waiting for the first instances: the first attempt sends it.
+        if (early == null) {
+          early = new ArrayList<>(1);
+        }
+        early.add(message);
+      }
+      return; // Otherwise the call ended before any attempt; the listener has been told.
     }
     current.sendMessage(message);
   }
@@ -178,10 +230,22 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
   }
 
   @Override
-  public synchronized void cancel(String message, Throwable cause) {
-    cancelled = true;
-    if (current != null) {
-      current.cancel(message, cause);
+  public void cancel(String message, Throwable cause) {
+    boolean endNow;
+    synchronized (this) {
+      cancelled = true;
+      if (current != null) {
+        current.cancel(message, cause);
+      }
+      // Cancelled while waiting for the first instances: end it now rather than when they come.
+      // (Cancelled before start: start ends it.)
+      endNow = listener != null && !launched;
+      if (endNow) {
+        launched = true;
+      }
+    }
+    if (endNow) {
+      closeListener(Status.CANCELLED.withDescription(message != null ? message : "Call cancelled"));
     }
   }
 

@@ -181,7 +181,7 @@ public final class RegistryCluster implements Cluster {
   @Override
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
     return new ClusterCall<>(directory(method.serviceName()), connector, method, options, settings.retries(),
-        settings.initialWaitNanos());
+        settings.initialWaitNanos(), scheduler);
   }
 
   @Override

@@ -2,7 +2,6 @@ package io.triplerpc.registry.internal;
 
 import io.triplerpc.registry.LoadBalancing;
 import java.util.Arrays;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +21,7 @@ public final class ServiceDirectory {
   private final AtomicInteger nextIndex = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
   /** Copy on write: groups come and go with revisions, rarely. */
   private volatile RevisionGroup[] groups = NONE;
-  private final CountDownLatch ready = new CountDownLatch(1);
+  private final java.util.concurrent.CompletableFuture<Void> ready = new java.util.concurrent.CompletableFuture<>();
   private volatile String unavailableReason;
   /** The applications attached so far; copy on write, rarely changed. */
   private volatile java.util.Set<String> applications = java.util.Set.of();
@@ -64,7 +63,7 @@ public final class ServiceDirectory {
    */
   void markReady(String reasonIfEmpty) {
     unavailableReason = reasonIfEmpty;
-    ready.countDown();
+    ready.complete(null);
   }
 
   /** Records that {@code application} serves this service; false if it was known already. */
@@ -82,12 +81,13 @@ public final class ServiceDirectory {
     return !applications.isEmpty();
   }
 
-  boolean awaitReady(long timeoutNanos) throws InterruptedException {
-    return ready.await(timeoutNanos, TimeUnit.NANOSECONDS);
+  /** Runs {@code task} once the first list is in (now, if it is). */
+  void whenReady(Runnable task) {
+    ready.thenRun(task);
   }
 
   boolean isReady() {
-    return ready.getCount() == 0;
+    return ready.isDone();
   }
 
   String unavailableReason() {
