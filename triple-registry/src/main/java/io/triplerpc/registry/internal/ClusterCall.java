@@ -70,7 +70,7 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
       }
       this.listener = listener;
       this.headers = headers;
-      if (!ready && deferUntilReady()) {
+      if (!ready && !cancelled && deferUntilReady()) {
         return;
       }
     }

@@ -126,7 +126,9 @@ class ConnectionLifecycleTest {
         TimeUnit.SECONDS.toNanos(1), true, TimeUnit.SECONDS.toNanos(5), (directory, changes) -> {});
     RegistryCluster cluster = new RegistryCluster(registry, false, connector, settings, null, Map.of());
     cluster.prepare(method.serviceName());
-    Eventually.until(() -> cluster.directory(method.serviceName()).size() == 2, "both instances are known");
+    // Ready too: calls made before the first list is marked in wait for it, and would open nothing yet.
+    Eventually.until(() -> cluster.directory(method.serviceName()).size() == 2
+        && cluster.directory(method.serviceName()).isReady(), "both instances are known");
     assertEquals(0, opened.size(), "no connection before the first call");
 
     for (int i = 0; i < 4; i++) {
