@@ -1,6 +1,7 @@
 package io.triplerpc.registry;
 
 import io.triplerpc.registry.internal.DirectorySettings;
+import io.triplerpc.registry.internal.Durations;
 import io.triplerpc.registry.internal.RegistryCluster;
 import io.triplerpc.registry.internal.Snapshots;
 import io.triplerpc.spi.Cluster;
@@ -113,17 +114,10 @@ public final class Discovery implements ClusterFactory {
      * after a quiet spell applies at once. 20 ms by default; zero applies every change at once.
      */
     public Builder coalesceWindow(Duration window) {
-      this.coalesceWindow = notNegative(window, "window");
+      this.coalesceWindow = Durations.notNegative(window, "window");
       return this;
     }
 
-    private static Duration notNegative(Duration duration, String name) {
-      Objects.requireNonNull(duration, name);
-      if (duration.isNegative()) {
-        throw new IllegalArgumentException(name + " must not be negative: " + duration);
-      }
-      return duration;
-    }
 
     /**
      * Whether an empty list of instances after a non-empty one is ignored (a registry in trouble
@@ -136,7 +130,7 @@ public final class Discovery implements ClusterFactory {
 
     /** How long the first calls to a service wait for its first list of instances; 3 s by default. */
     public Builder initialWait(Duration wait) {
-      this.initialWait = notNegative(wait, "wait");
+      this.initialWait = Durations.notNegative(wait, "wait");
       return this;
     }
 
@@ -147,7 +141,7 @@ public final class Discovery implements ClusterFactory {
      */
     public Builder snapshotDirectory(Path directory, Duration delay) {
       this.snapshotDirectory = Objects.requireNonNull(directory, "directory");
-      this.snapshotDelay = notNegative(delay, "delay");
+      this.snapshotDelay = Durations.notNegative(delay, "delay");
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.triplerpc.registry;
 
+import io.triplerpc.registry.internal.Threads;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -26,11 +27,7 @@ public final class InProcessRegistry implements Registry {
   private final Map<String, Application> applications = new HashMap<>();
   private final Map<String, MetadataInfo> metadata = new HashMap<>();
   private final Map<String, Set<String>> mapping = new HashMap<>();
-  private final ExecutorService notifier = Executors.newSingleThreadExecutor(task -> {
-    Thread thread = new Thread(task, "triple-registry-notifier");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private final ExecutorService notifier = Executors.newSingleThreadExecutor(Threads.daemon("triple-registry-notifier"));
   private volatile boolean closed;
 
   /** One application's instances by address, and who listens to them. */

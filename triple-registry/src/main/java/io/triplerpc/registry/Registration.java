@@ -1,5 +1,6 @@
 package io.triplerpc.registry;
 
+import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.spi.ServerRegistration;
 import java.net.Inet4Address;
@@ -130,11 +131,7 @@ public final class Registration implements ServerRegistration {
         return;
       }
       if (retries == null) {
-        retries = Executors.newSingleThreadScheduledExecutor(task -> {
-          Thread thread = new Thread(task, "triple-registration-retry");
-          thread.setDaemon(true);
-          return thread;
-        });
+        retries = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-registration-retry"));
       }
       scheduler = retries;
     }

@@ -1,5 +1,6 @@
 package io.triplerpc.registry.zookeeper;
 
+import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.registry.InstanceListener;
 import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.registry.Registry;
@@ -64,11 +65,7 @@ public final class ZooKeeperRegistry implements Registry {
         .retryPolicy(new ExponentialBackoffRetry(100, 3, 2_000))
         .build();
     this.instances = new EphemeralZnodes(client);
-    this.notifier = Executors.newSingleThreadExecutor(task -> {
-      Thread thread = new Thread(task, "triple-zookeeper-notifier");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.notifier = Executors.newSingleThreadExecutor(Threads.daemon("triple-zookeeper-notifier"));
     client.getConnectionStateListenable().addListener((c, state) -> connectionStateChanged(state));
     client.start();
   }

@@ -57,11 +57,7 @@ public final class RegistryCluster implements Cluster {
     this.settings = settings;
     this.snapshots = snapshots;
     this.pinnedApplications = Map.copyOf(pinnedApplications);
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "triple-directory");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.triplerpc.registry.remote;
 
+import io.triplerpc.registry.internal.Durations;
+import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.CallOptions;
 import io.triplerpc.Status;
 import io.triplerpc.TripleClient;
@@ -118,11 +120,7 @@ public final class RemoteRegistry implements Registry {
     this.config = builder.copy();
     this.target = builder.host + ':' + builder.port;
     this.connection = newConnection();
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "triple-registry-client");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-registry-client"));
   }
 
   private Connection newConnection() {
@@ -506,13 +504,13 @@ public final class RemoteRegistry implements Registry {
      * server's default (10 s unless configured) when not set; the server caps it.
      */
     public Builder leaseTtl(Duration ttl) {
-      this.leaseTtl = positive(ttl, "ttl");
+      this.leaseTtl = Durations.positive(ttl, "ttl");
       return this;
     }
 
     /** How often to renew the lease; a third of the granted TTL by default. */
     public Builder heartbeatInterval(Duration interval) {
-      this.heartbeatInterval = positive(interval, "interval");
+      this.heartbeatInterval = Durations.positive(interval, "interval");
       return this;
     }
 
@@ -521,8 +519,8 @@ public final class RemoteRegistry implements Registry {
      * to {@code max}, with jitter; 100 ms to 5 s by default.
      */
     public Builder reconnectBackoff(Duration initial, Duration max) {
-      this.initialBackoff = positive(initial, "initial");
-      this.maxBackoff = positive(max, "max");
+      this.initialBackoff = Durations.positive(initial, "initial");
+      this.maxBackoff = Durations.positive(max, "max");
       if (max.compareTo(initial) < 0) {
         throw new IllegalArgumentException("max backoff " + max + " below initial " + initial);
       }
@@ -531,7 +529,7 @@ public final class RemoteRegistry implements Registry {
 
     /** The deadline of each unary call to the server; 5 s by default. */
     public Builder callTimeout(Duration timeout) {
-      this.callTimeout = positive(timeout, "timeout");
+      this.callTimeout = Durations.positive(timeout, "timeout");
       return this;
     }
 
@@ -541,21 +539,11 @@ public final class RemoteRegistry implements Registry {
      * dead, opens a new one and resubscribes. {@link Duration#ZERO} turns keepalives off.
      */
     public Builder subscriptionKeepalive(Duration interval) {
-      Objects.requireNonNull(interval, "interval");
-      if (interval.isNegative()) {
-        throw new IllegalArgumentException("negative interval: " + interval);
-      }
+      Durations.notNegative(interval, "interval");
       this.keepalive = interval.isZero() || interval.toMillis() >= 100 ? interval : Duration.ofMillis(100);
       return this;
     }
 
-    private static Duration positive(Duration value, String name) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive: " + value);
-      }
-      return value;
-    }
 
     /** A registry; it connects on its first call. */
     public RemoteRegistry build() {

@@ -1,5 +1,6 @@
 package io.triplerpc.registry.server;
 
+import io.triplerpc.registry.internal.Durations;
 import io.triplerpc.TripleServer;
 import io.triplerpc.registry.internal.server.RegistryServiceImpl;
 import io.triplerpc.registry.internal.wire.RegistryService;
@@ -170,13 +171,13 @@ public final class RegistryServer {
      * times per TTL.
      */
     public Builder leaseTtl(Duration ttl) {
-      this.leaseTtl = positive(ttl, "ttl");
+      this.leaseTtl = Durations.positive(ttl, "ttl");
       return this;
     }
 
     /** The longest TTL a client may ask for; 5 min by default (never below {@link #leaseTtl}). */
     public Builder maxLeaseTtl(Duration ttl) {
-      this.maxLeaseTtl = positive(ttl, "ttl");
+      this.maxLeaseTtl = Durations.positive(ttl, "ttl");
       return this;
     }
 
@@ -186,11 +187,7 @@ public final class RegistryServer {
      * their next heartbeat, and consumers then resync to the full list instead of a partial one.
      */
     public Builder startupGrace(Duration grace) {
-      Objects.requireNonNull(grace, "grace");
-      if (grace.isNegative()) {
-        throw new IllegalArgumentException("negative grace: " + grace);
-      }
-      this.startupGrace = grace;
+      this.startupGrace = Durations.notNegative(grace, "grace");
       return this;
     }
 
@@ -203,13 +200,6 @@ public final class RegistryServer {
       return this;
     }
 
-    private static Duration positive(Duration value, String name) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive: " + value);
-      }
-      return value;
-    }
 
     /** A registry server, not started. */
     public RegistryServer build() {

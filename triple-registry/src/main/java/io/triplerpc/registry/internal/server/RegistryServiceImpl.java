@@ -1,5 +1,6 @@
 package io.triplerpc.registry.internal.server;
 
+import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.CallStreamObserver;
 import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.Status;
@@ -121,11 +122,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     this.defaultTtlNanos = defaultTtl.toNanos();
     this.maxTtlNanos = maxTtl.toNanos();
     this.resyncNotBeforeNanos = System.nanoTime() + startupGrace.toNanos();
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
-      Thread thread = new Thread(task, "triple-registry-leases");
-      thread.setDaemon(true);
-      return thread;
-    });
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-registry-leases"));
     long sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), defaultTtlNanos / 5));
     scheduler.scheduleWithFixedDelay(this::expireLeases, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
   }
