@@ -9,25 +9,28 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Per-call settings of a proxy: deadline, compression and extra interceptors. Immutable; each
+ * Per-call settings of a proxy: deadline, compression, credentials and extra interceptors. Immutable; each
  * {@code withX} returns a copy.
  */
 public final class CallOptions {
 
   /** No deadline, no compression, no extra interceptors. */
-  public static final CallOptions DEFAULT = new CallOptions(0, null, List.of(), null);
+  public static final CallOptions DEFAULT = new CallOptions(0, null, List.of(), null, null);
 
   private final long timeoutNanos;
   private final String compression;
   private final List<ClientInterceptor> interceptors;
   private final Executor executor;
+  private final CallCredentials credentials;
 
   private CallOptions(
-      long timeoutNanos, String compression, List<ClientInterceptor> interceptors, Executor executor) {
+      long timeoutNanos, String compression, List<ClientInterceptor> interceptors, Executor executor,
+      CallCredentials credentials) {
     this.timeoutNanos = timeoutNanos;
     this.compression = compression;
     this.interceptors = interceptors;
     this.executor = executor;
+    this.credentials = credentials;
   }
 
   /**
@@ -45,7 +48,7 @@ public final class CallOptions {
     } catch (ArithmeticException e) {
       nanos = Long.MAX_VALUE;
     }
-    return new CallOptions(nanos, compression, interceptors, executor);
+    return new CallOptions(nanos, compression, interceptors, executor, credentials);
   }
 
   /** A copy whose calls each have a deadline {@code timeout} in {@code unit} after they start. */
@@ -55,7 +58,7 @@ public final class CallOptions {
 
   /** A copy with no deadline. */
   public CallOptions withoutTimeout() {
-    return new CallOptions(0, compression, interceptors, executor);
+    return new CallOptions(0, compression, interceptors, executor, credentials);
   }
 
   /**
@@ -63,7 +66,7 @@ public final class CallOptions {
    * null for none.
    */
   public CallOptions withCompression(String encoding) {
-    return new CallOptions(timeoutNanos, encoding, interceptors, executor);
+    return new CallOptions(timeoutNanos, encoding, interceptors, executor, credentials);
   }
 
   /** A copy with {@code more} interceptors, run after those already present. */
@@ -72,7 +75,7 @@ public final class CallOptions {
     for (ClientInterceptor interceptor : more) {
       all.add(Objects.requireNonNull(interceptor, "interceptor"));
     }
-    return new CallOptions(timeoutNanos, compression, Collections.unmodifiableList(all), executor);
+    return new CallOptions(timeoutNanos, compression, Collections.unmodifiableList(all), executor, credentials);
   }
 
   /**
@@ -80,7 +83,20 @@ public final class CallOptions {
    * executor must run tasks one at a time, in order (a single thread does).
    */
   public CallOptions withExecutor(Executor executor) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor);
+    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials);
+  }
+
+  /**
+   * A copy whose calls carry {@code credentials} (replacing the client's), or, with null, the
+   * client's.
+   */
+  public CallOptions withCallCredentials(CallCredentials credentials) {
+    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials);
+  }
+
+  /** The credentials set by {@link #withCallCredentials}, or null for the client's. */
+  public CallCredentials callCredentials() {
+    return credentials;
   }
 
   /** The executor set by {@link #withExecutor}, or null for the client's. */

@@ -1,10 +1,11 @@
 package io.triplerpc;
 
 import java.net.SocketAddress;
+import java.security.Principal;
 
 /**
  * The call a service method is handling, for methods that need more than their arguments: request
- * headers, response headers and trailers, cancellation, the time left, compression.
+ * headers, response headers and trailers, cancellation, the time left, compression, who is calling.
  *
  * <p>Available through {@link #current()} on the thread that runs a service method, while it runs
  * (and while a request observer it returned receives a value). Not thread-safe.
@@ -71,6 +72,19 @@ public abstract class ServerContext {
   /** Whether the following response messages are compressed; on by default. */
   public abstract void setMessageCompression(boolean enabled);
 
-  /** The client's address, or null when unknown. */
+  /** The client's address, or null when unknown; the same as {@code peer().remoteAddress()}. */
   public abstract SocketAddress remoteAddress();
+
+  /**
+   * The connection the call arrived on: addresses, HTTP protocol, and with TLS the negotiated version
+   * and cipher and the client's verified certificate chain.
+   */
+  public abstract PeerInfo peer();
+
+  /**
+   * Who makes the call, as the server's {@link Authenticator} established it before the service
+   * (and its interceptors) saw the call; null when the server has no {@link AccessPolicy}, or the
+   * method is open to unauthenticated callers.
+   */
+  public abstract Principal principal();
 }

@@ -21,8 +21,8 @@ import javax.net.ssl.SSLContext;
  *     .keyCertChain(Path.of("client.pem"), Path.of("client.key"))   // for mutual TLS
  *     .build();
  * }</pre>
- * or from a configured {@link SSLContext}. A server with TLS still answers cleartext connections on
- * the same port (the first bytes tell them apart). Immutable.
+ * or from a configured {@link SSLContext}. A server with TLS serves only TLS, unless its builder opts
+ * in to cleartext on the same port ({@code TripleServer.Builder#plaintextAlongsideTls}). Immutable.
  */
 public final class TlsConfig {
 

@@ -45,6 +45,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   private final Cluster cluster;
   private final CallOptions defaultOptions;
   private final List<ClientInterceptor> interceptors;
+  /** Credentials of calls whose options bring none, or null. */
+  private final CallCredentials credentials;
   private final ClientCallFactory base;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -60,6 +62,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     int maxInbound = transportOptions.maxInboundMessageSize();
     this.defaultOptions = builder.defaultOptions;
     this.interceptors = List.copyOf(builder.interceptors);
+    this.credentials = builder.credentials;
     if (builder.clusterFactory == null) {
       this.transport = transportFactory.newTransport(builder.address, transportOptions);
       this.cluster = null;
@@ -144,13 +147,19 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     if (cluster != null) {
       cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
     }
-    return TripleInvoker.newProxy(serviceInterface, chain(options), options);
+    CallOptions resolved = withCredentials(options);
+    return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved);
   }
 
   /** A new call through the client's interceptors, then those of {@code options}; not started. */
   @Override
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    return chain(options).newCall(method, options);
+    CallOptions resolved = withCredentials(Objects.requireNonNull(options, "options"));
+    return chain(resolved).newCall(method, resolved);
+  }
+
+  private CallOptions withCredentials(CallOptions options) {
+    return credentials != null && options.callCredentials() == null ? options.withCallCredentials(credentials) : options;
   }
 
   private ClientCallFactory chain(CallOptions options) {
@@ -207,6 +216,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private Duration maxBackoff = Duration.ofMinutes(2);
     private int ioThreads;
     private TlsConfig tls;
+    private CallCredentials credentials;
 
     private Builder() {}
 
@@ -347,6 +357,16 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       return this;
     }
 
+    /**
+     * Credentials for every call whose {@link CallOptions} bring none, such as
+     * {@link CallCredentials#bearerToken}. Sent over TLS only, unless they
+     * {@linkplain CallCredentials#allowsCleartext() allow cleartext}.
+     */
+    public Builder callCredentials(CallCredentials credentials) {
+      this.credentials = Objects.requireNonNull(credentials, "credentials");
+      return this;
+    }
+
     TransportOptions transportOptions() {
       return new TransportOptions(
           maxInboundMessageSize,
@@ -359,7 +379,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
           maxBackoff.toMillis(),
           ioThreads,
           0,
-          tls);
+          tls,
+          false);
     }
 
     /** Builds the client; no connection opens until the first call. */

@@ -65,6 +65,7 @@ public final class TripleServer {
   private final TransportOptions options;
   private final List<ServerMethodDefinition<?, ?>> definitions;
   private final List<ServerInterceptor> interceptors;
+  private final AccessPolicy accessPolicy;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   private final HealthStatusManager health = new HealthStatusManager();
@@ -96,10 +97,28 @@ public final class TripleServer {
     health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
     served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
     this.interceptors = List.copyOf(builder.interceptors);
+    this.accessPolicy = builder.accessPolicy;
+    if (accessPolicy != null) {
+      checkNamesServed(accessPolicy, definitions);
+    }
     this.services = List.copyOf(builder.services.values());
     this.registrations = List.copyOf(builder.registrations);
     this.ownedExecutor = builder.executor == null ? newServiceExecutor() : null;
     this.executor = builder.executor != null ? builder.executor : ownedExecutor;
+  }
+
+  /** A policy naming a service or method the server does not serve has a typo that would go unnoticed. */
+  private static void checkNamesServed(AccessPolicy policy, List<ServerMethodDefinition<?, ?>> definitions) {
+    Set<String> served = new java.util.HashSet<>();
+    for (ServerMethodDefinition<?, ?> definition : definitions) {
+      served.add(definition.method().serviceName());
+      served.add(definition.method().fullMethodName());
+    }
+    for (String name : policy.names()) {
+      if (!served.contains(name)) {
+        throw new IllegalArgumentException("The access policy names " + name + ", which this server does not serve");
+      }
+    }
   }
 
   private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
@@ -128,7 +147,7 @@ public final class TripleServer {
         .orElseThrow(() -> new IllegalStateException(
             "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
     ServerDispatcher dispatcher =
-        new ServerDispatcher(definitions, interceptors, executor, options.maxInboundMessageSize());
+        new ServerDispatcher(definitions, interceptors, accessPolicy, executor, options.maxInboundMessageSize());
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {
@@ -273,6 +292,8 @@ public final class TripleServer {
     private int ioThreads;
     private Duration drainGrace = Duration.ofSeconds(1);
     private TlsConfig tls;
+    private boolean plaintextAlongsideTls;
+    private AccessPolicy accessPolicy;
 
     private Builder() {}
 
@@ -343,6 +364,15 @@ public final class TripleServer {
     }
 
     /**
+     * Authenticates and authorizes every call before its interceptors and service see it (health and
+     * reflection included, unless the policy opens them); anyone may call anything without one.
+     */
+    public Builder accessPolicy(AccessPolicy policy) {
+      this.accessPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
      * Where service methods run (each call's events in order, one at a time); a cached pool of daemon
      * threads by default.
      */
@@ -391,8 +421,9 @@ public final class TripleServer {
     }
 
     /**
-     * Serves TLS too (ALPN {@code h2} for gRPC, {@code http/1.1} for curl and browsers), with the
-     * certificate of {@code tls}; cleartext connections are still served on the same port.
+     * Serves TLS only (ALPN {@code h2} for gRPC, {@code http/1.1} for curl and browsers), with the
+     * certificate of {@code tls}: a connection that does not start with a TLS handshake is closed
+     * before any of its requests reaches a service, unless {@link #plaintextAlongsideTls} opts in.
      *
      * @throws IllegalArgumentException if {@code tls} has neither a certificate nor an SSLContext
      */
@@ -402,6 +433,17 @@ public final class TripleServer {
         throw new IllegalArgumentException("A server's TlsConfig needs keyCertChain(...) or sslContext(...)");
       }
       this.tls = tls;
+      return this;
+    }
+
+    /**
+     * With {@link #tls}: whether cleartext connections (HTTP/2 and HTTP/1.1) are served on the same
+     * port too, told apart from TLS by their first bytes; false by default. Meant for migrations and
+     * test servers: a cleartext client skips every guarantee TLS gives, so {@link #build()} refuses
+     * this together with {@link TlsConfig.ClientAuth#REQUIRE}.
+     */
+    public Builder plaintextAlongsideTls(boolean enabled) {
+      this.plaintextAlongsideTls = enabled;
       return this;
     }
 
@@ -418,11 +460,26 @@ public final class TripleServer {
           defaults.maxBackoffMillis(),
           ioThreads,
           drainGrace.toMillis(),
-          tls);
+          tls,
+          plaintextAlongsideTls);
     }
 
-    /** Builds the server; {@link TripleServer#start()} binds the port. */
+    /**
+     * Builds the server; {@link TripleServer#start()} binds the port.
+     *
+     * @throws IllegalStateException if {@link #plaintextAlongsideTls} is set without {@link #tls}, or
+     *     with a {@code tls} that requires client certificates
+     */
     public TripleServer build() {
+      if (plaintextAlongsideTls && tls == null) {
+        throw new IllegalStateException("plaintextAlongsideTls(true) needs tls(...): without TLS the server"
+            + " serves only cleartext anyway");
+      }
+      if (plaintextAlongsideTls && tls.clientAuth() == TlsConfig.ClientAuth.REQUIRE) {
+        throw new IllegalStateException("plaintextAlongsideTls(true) contradicts ClientAuth.REQUIRE: cleartext"
+            + " clients present no certificate, so mutual TLS could be bypassed on the same port;"
+            + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
+      }
       return new TripleServer(this);
     }
   }

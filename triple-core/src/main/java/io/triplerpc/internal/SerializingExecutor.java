@@ -20,6 +20,10 @@ public final class SerializingExecutor implements Executor, Runnable {
   private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   /** True while a drain is scheduled or running; only its owner polls {@link #tasks}. */
   private final AtomicBoolean draining = new AtomicBoolean();
+  /** Set by {@link #suspend}: the drain stops before its next task. */
+  private volatile boolean suspended;
+  /** The task {@link #resume} gave, to run before the queued ones; taken by the drain. */
+  private volatile Runnable resumeWith;
 
   public SerializingExecutor(Executor delegate) {
     this.delegate = delegate;
@@ -47,6 +51,25 @@ public final class SerializingExecutor implements Executor, Runnable {
     }
   }
 
+  /**
+   * Holds back the tasks after the one running now until {@link #resume}: for a call that waits for
+   * something asynchronous (its authentication) before its next event may run. Called only from a
+   * task this executor runs.
+   */
+  public void suspend() {
+    suspended = true;
+  }
+
+  /**
+   * Ends a {@link #suspend}: {@code first} runs, then the tasks held back, in order. Any thread; at
+   * most once per suspend.
+   */
+  public void resume(Runnable first) {
+    resumeWith = first;
+    suspended = false;
+    schedule();
+  }
+
   private void schedule() {
     if (draining.compareAndSet(false, true)) {
       try {
@@ -64,7 +87,7 @@ public final class SerializingExecutor implements Executor, Runnable {
   public void run() {
     try {
       Runnable task;
-      while ((task = tasks.poll()) != null) {
+      while (!suspended && (task = next()) != null) {
         try {
           task.run();
         } catch (RuntimeException | Error e) {
@@ -74,8 +97,18 @@ public final class SerializingExecutor implements Executor, Runnable {
     } finally {
       draining.set(false);
     }
-    if (!tasks.isEmpty()) {
+    // A task queued or a resume that came while this drain was ending found it still draining.
+    if (!suspended && (resumeWith != null || !tasks.isEmpty())) {
       schedule();
     }
+  }
+
+  private Runnable next() {
+    Runnable first = resumeWith;
+    if (first != null) {
+      resumeWith = null;
+      return first;
+    }
+    return tasks.poll();
   }
 }

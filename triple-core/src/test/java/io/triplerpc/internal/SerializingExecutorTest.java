@@ -147,4 +147,46 @@ class SerializingExecutorTest {
       running.decrementAndGet();
     }
   }
+
+  @Test
+  void aSuspendedExecutorHoldsLaterTasksUntilResumeRunsItsTaskFirst() throws Exception {
+    SerializingExecutor serial = new SerializingExecutor(pool);
+    List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CompletableFuture<Void> suspended = new CompletableFuture<>();
+    serial.execute(() -> {
+      order.add("suspending");
+      serial.suspend();
+      suspended.complete(null);
+    });
+    serial.execute(() -> order.add("held"));
+    suspended.get(10, TimeUnit.SECONDS);
+    serial.execute(() -> order.add("also held"));
+    assertEquals(List.of("suspending"), order);
+
+    CountDownLatch done = new CountDownLatch(1);
+    serial.resume(() -> order.add("resumed"));
+    serial.execute(done::countDown);
+    assertTrue(done.await(10, TimeUnit.SECONDS));
+    assertEquals(List.of("suspending", "resumed", "held", "also held"), order);
+  }
+
+  @Test
+  void aResumeWhileTheSuspendingTaskStillRunsIsNotLost() throws Exception {
+    for (int round = 0; round < 200; round++) {
+      SerializingExecutor serial = new SerializingExecutor(pool);
+      List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+      CountDownLatch done = new CountDownLatch(1);
+      serial.execute(() -> {
+        serial.suspend();
+        // The answer comes at once, from another thread, racing with the end of this task.
+        pool.execute(() -> serial.resume(() -> order.add("resumed")));
+      });
+      serial.execute(() -> {
+        order.add("next");
+        done.countDown();
+      });
+      assertTrue(done.await(10, TimeUnit.SECONDS), "round " + round);
+      assertEquals(List.of("resumed", "next"), order);
+    }
+  }
 }

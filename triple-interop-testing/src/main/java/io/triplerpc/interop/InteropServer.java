@@ -14,7 +14,7 @@ import java.nio.file.StandardCopyOption;
  * {@code --host=ADDRESS} (default 127.0.0.1), {@code --use_tls=true|false} (default false). With TLS
  * it presents gRPC's own test certificate ({@code server1.pem} from grpc-testing, signed by its test
  * CA, for {@code *.test.google.fr}), as gRPC's interop servers do, and still serves cleartext on the
- * same port. Every server also answers reflection, health, curl (JSON and proto) and HTTP/1.1.
+ * same port (it opts in with {@code plaintextAlongsideTls}: a test server, not a model to copy). Every server also answers reflection, health, curl (JSON and proto) and HTTP/1.1.
  */
 public final class InteropServer {
 
@@ -35,7 +35,8 @@ public final class InteropServer {
     if (tls) {
       builder.tls(TlsConfig.builder()
           .keyCertChain(grpcTestFile("server1.pem"), grpcTestFile("server1.key"))
-          .build());
+          .build())
+          .plaintextAlongsideTls(true);
     }
     return builder.build().start();
   }

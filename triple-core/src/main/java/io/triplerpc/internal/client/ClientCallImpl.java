@@ -1,6 +1,7 @@
 package io.triplerpc.internal.client;
 
 import io.netty.buffer.ByteBuf;
+import io.triplerpc.CallCredentials;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.Metadata;
@@ -11,9 +12,12 @@ import io.triplerpc.internal.SerializingExecutor;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
+import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.MessageFramer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -86,12 +90,74 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     }
     this.listener = listener;
     long timeoutNanos = options.timeoutNanos();
-    stream = transport.newStream(method, headers, timeoutNanos, requestEncoding);
+    CallCredentials credentials = options.callCredentials();
+    stream = credentials == null
+        ? transport.newStream(method, headers, timeoutNanos, requestEncoding)
+        : streamWithCredentials(credentials, headers, timeoutNanos);
     stream.start(this);
     if (timeoutNanos > 0) {
       // Armed after start: a cancel must never reach the stream before its listener does.
       deadlineTimer = transport.scheduler().schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);
     }
+  }
+
+  /**
+   * The call's stream once {@code credentials} added their headers: at once when they have them at
+   * hand, else a stream that keeps what the call sends until they do. A failed stream when they
+   * cannot be had or would travel in cleartext.
+   */
+  private ClientStream streamWithCredentials(CallCredentials credentials, Metadata headers, long timeoutNanos) {
+    if (!transport.isTls() && !credentials.allowsCleartext()) {
+      return new FailedClientStream(Status.UNAUTHENTICATED.withDescription("Call credentials of "
+          + method.fullMethodName() + " are not sent over a cleartext connection: use TLS, or allowingCleartext()"));
+    }
+    CompletableFuture<Metadata> extra;
+    try {
+      extra = credentials.requestHeaders(new CallCredentials.RequestInfo(method, transport.isTls())).toCompletableFuture();
+    } catch (RuntimeException e) {
+      extra = CompletableFuture.failedFuture(e);
+    }
+    if (extra.isDone()) {
+      Status failure = credentialsFailure(extra);
+      if (failure != null) {
+        return new FailedClientStream(failure);
+      }
+      headers.merge(extra.join());
+      return transport.newStream(method, headers, timeoutNanos, requestEncoding);
+    }
+    long deadline = System.nanoTime() + timeoutNanos;
+    DelayedClientStream delayed = new DelayedClientStream();
+    CompletableFuture<Metadata> later = extra;
+    later.whenComplete((added, t) -> {
+      Status failure = credentialsFailure(later);
+      if (failure != null) {
+        delayed.fail(failure);
+        return;
+      }
+      long left = timeoutNanos == 0 ? 0 : deadline - System.nanoTime();
+      if (timeoutNanos != 0 && left <= 0) {
+        // The deadline timer fails the call; the server never sees it.
+        return;
+      }
+      headers.merge(added);
+      delayed.resolve(transport.newStream(method, headers, left, requestEncoding));
+    });
+    return delayed;
+  }
+
+  /** The status a call fails with when its credentials' stage failed, or null if it did not. */
+  private static Status credentialsFailure(CompletableFuture<Metadata> extra) {
+    Metadata added;
+    try {
+      added = extra.join();
+    } catch (CompletionException | java.util.concurrent.CancellationException e) {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof StatusException) {
+        return ((StatusException) cause).status();
+      }
+      return Status.UNAUTHENTICATED.withDescription("Could not get call credentials: " + cause).withCause(cause);
+    }
+    return added == null ? Status.UNAUTHENTICATED.withDescription("Call credentials gave no headers") : null;
   }
 
   private void deadlineExceeded() {

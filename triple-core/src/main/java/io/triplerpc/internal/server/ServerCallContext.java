@@ -2,8 +2,10 @@ package io.triplerpc.internal.server;
 
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.ServerContext;
 import java.net.SocketAddress;
+import java.security.Principal;
 
 /** The {@link ServerContext} of one call; touched only on the call's executor, except {@link #cancelled}. */
 final class ServerCallContext extends ServerContext {
@@ -15,6 +17,8 @@ final class ServerCallContext extends ServerContext {
   private Metadata responseHeaders;
   private Metadata responseTrailers;
   private boolean requestCompressed;
+  /** Set once the call was authenticated, before the handler starts. */
+  private Principal principal;
 
   ServerCallContext(ServerCallImpl<?, ?> call, Metadata requestHeaders, long timeoutNanos) {
     this.call = call;
@@ -29,6 +33,10 @@ final class ServerCallContext extends ServerContext {
 
   void exit(ServerContext previous) {
     detach(previous);
+  }
+
+  void setPrincipal(Principal principal) {
+    this.principal = principal;
   }
 
   void setRequestCompressed(boolean compressed) {
@@ -103,5 +111,15 @@ final class ServerCallContext extends ServerContext {
   @Override
   public SocketAddress remoteAddress() {
     return call.remoteAddress();
+  }
+
+  @Override
+  public PeerInfo peer() {
+    return call.peer();
+  }
+
+  @Override
+  public Principal principal() {
+    return principal;
   }
 }

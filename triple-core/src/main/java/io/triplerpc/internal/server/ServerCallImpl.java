@@ -2,6 +2,7 @@ package io.triplerpc.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.triplerpc.Metadata;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.ServerCall;
 import io.triplerpc.ServerCallHandler;
@@ -16,9 +17,14 @@ import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.MessageFramer;
 import java.net.SocketAddress;
+import java.security.Principal;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +69,13 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   private boolean messageCompression = true;
 
   private volatile boolean cancelled;
+  /**
+   * 1 while the call's executor is suspended for an asynchronous authenticator; whoever moves it to 0
+   * (the verdict, or a cancel) resumes the executor, once.
+   */
+  private volatile int authenticating;
+  private static final AtomicIntegerFieldUpdater<ServerCallImpl> AUTHENTICATING =
+      AtomicIntegerFieldUpdater.newUpdater(ServerCallImpl.class, "authenticating");
   private volatile ScheduledFuture<?> deadlineTimer;
 
   ServerCallImpl(
@@ -79,8 +92,11 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     this.context = new ServerCallContext(this, request.headers(), request.timeoutNanos());
   }
 
-  /** Called on the event loop: arms the deadline and starts the handler on the call's executor. */
-  void start(ServerCallHandler<Q, R> handler) {
+  /**
+   * Called on the event loop: arms the deadline and starts the handler on the call's executor, once
+   * the caller passed {@code access} (null for none).
+   */
+  void start(ServerCallHandler<Q, R> handler, MethodAccess access) {
     long timeoutNanos = request.timeoutNanos();
     if (timeoutNanos > 0) {
       deadlineTimer = stream.scheduler().schedule(
@@ -93,17 +109,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     // no hop back to it; streaming handlers ask for the rest as they consume.
     boolean oneRequest = method.type().clientSendsOneMessage();
     stream.request(oneRequest ? 2 : 1);
-    Runnable startCall = () -> {
-      ServerContext previous = context.enter();
-      try {
-        listener = handler.startCall(this, request.headers());
-      } catch (RuntimeException | Error e) {
-        listener = new Listener<>() {};
-        closeWithThrowable(e);
-      } finally {
-        context.exit(previous);
-      }
-    };
+    Runnable startCall = access == null ? () -> startHandler(handler) : () -> authenticate(handler, access);
     if (oneRequest) {
       // The handler can do nothing before its one request (or the half-close, cancel or deadline
       // that replaces it), and that event always follows: start with it, one hand-off for both.
@@ -111,6 +117,94 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     } else {
       callExecutor.execute(startCall);
     }
+  }
+
+  private void startHandler(ServerCallHandler<Q, R> handler) {
+    ServerContext previous = context.enter();
+    try {
+      listener = handler.startCall(this, request.headers());
+    } catch (RuntimeException | Error e) {
+      listener = new Listener<>() {};
+      closeWithThrowable(e);
+    } finally {
+      context.exit(previous);
+    }
+  }
+
+  /**
+   * Asks the authenticator who calls, then starts the handler if the rule lets that principal call.
+   * While an asynchronous authenticator works, the call's later events wait in its executor.
+   */
+  private void authenticate(ServerCallHandler<Q, R> handler, MethodAccess access) {
+    CompletableFuture<? extends Principal> principal;
+    ServerContext previous = context.enter();
+    try {
+      principal = access.authenticator().authenticate(context).toCompletableFuture();
+    } catch (RuntimeException e) {
+      principal = CompletableFuture.failedFuture(e);
+    } finally {
+      context.exit(previous);
+    }
+    if (principal.isDone()) {
+      admit(handler, access, principal);
+      return;
+    }
+    callExecutor.suspend();
+    authenticating = 1;
+    if (cancelled && AUTHENTICATING.compareAndSet(this, 1, 0)) {
+      // Cancelled before the wait began: onCancel could not end it.
+      callExecutor.resume(() -> listener = new Listener<>() {});
+      return;
+    }
+    CompletableFuture<? extends Principal> answer = principal;
+    answer.whenComplete((p, t) -> {
+      if (AUTHENTICATING.compareAndSet(this, 1, 0)) {
+        callExecutor.resume(() -> admit(handler, access, answer));
+      }
+    });
+  }
+
+  private void admit(
+      ServerCallHandler<Q, R> handler, MethodAccess access, CompletableFuture<? extends Principal> authentication) {
+    Status refusal;
+    Principal principal = null;
+    try {
+      principal = authentication.join();
+      refusal = principal == null ? Status.UNAUTHENTICATED.withDescription("Unauthenticated") : null;
+    } catch (CompletionException | CancellationException e) {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof StatusException) {
+        refusal = ((StatusException) cause).status();
+      } else {
+        log.warn("Authenticator of {} failed", method.fullMethodName(), cause);
+        refusal = Status.INTERNAL.withDescription("Authentication failed on the server");
+      }
+    }
+    if (refusal == null) {
+      context.setPrincipal(principal);
+      ServerContext previous = context.enter();
+      try {
+        if (!access.rule().test(principal, context)) {
+          refusal = Status.PERMISSION_DENIED.withDescription("Permission denied for " + method.fullMethodName());
+        }
+      } catch (RuntimeException e) {
+        log.warn("Access rule of {} failed", method.fullMethodName(), e);
+        refusal = Status.INTERNAL.withDescription("Authorization failed on the server");
+      } finally {
+        context.exit(previous);
+      }
+    }
+    if (refusal != null) {
+      log.debug("{} refused: {}", method.fullMethodName(), refusal);
+      listener = new Listener<>() {};
+      close(refusal, new Metadata());
+      return;
+    }
+    if (cancelled) {
+      listener = new Listener<>() {};
+      return;
+    }
+    startHandler(handler);
   }
 
   private void closeWithThrowable(Throwable t) {
@@ -225,7 +319,11 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public SocketAddress remoteAddress() {
-    return stream.remoteAddress();
+    return stream.peer().remoteAddress();
+  }
+
+  PeerInfo peer() {
+    return stream.peer();
   }
 
   // ServerStreamListener: called on the event loop; each event moves to the call executor.
@@ -286,6 +384,10 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   public void onCancel(Status status) {
     cancelled = true;
     cancelDeadline();
+    if (authenticating == 1 && AUTHENTICATING.compareAndSet(this, 1, 0)) {
+      // The caller is gone: no need to wait for its verdict (which may never come) to release what it sent.
+      callExecutor.resume(() -> listener = new Listener<>() {});
+    }
     callExecutor.execute(() -> {
       ServerContext previous = context.enter();
       try {

@@ -2,6 +2,7 @@ package io.triplerpc.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
+import io.triplerpc.AccessPolicy;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
@@ -20,7 +21,8 @@ import java.util.concurrent.Executor;
 
 /**
  * Routes each new stream to its method by {@code :path}, in a map built once at start (keyed by the
- * same {@link AsciiString} type the HTTP/2 decoder produces, so a lookup builds no string).
+ * same {@link AsciiString} type the HTTP/2 decoder produces, so a lookup builds no string), with the
+ * access its callers must pass, resolved from the server's {@link AccessPolicy} at the same time.
  */
 public final class ServerDispatcher implements ServerTransportListener {
 
@@ -32,21 +34,32 @@ public final class ServerDispatcher implements ServerTransportListener {
    * that subtype's and its handler chain the same as for gRPC.
    */
   private final Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> httpMethods;
+  /** What each method's callers must pass, by path; methods anyone may call are absent. */
+  private final Map<AsciiString, MethodAccess> access;
   private final Executor executor;
   private final int maxInboundMessageSize;
 
+  /**
+   * @param policy who may call what, or null to let anyone call anything
+   */
   public ServerDispatcher(
       List<ServerMethodDefinition<?, ?>> definitions,
       List<ServerInterceptor> interceptors,
+      AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
     Map<AsciiString, ServerMethodDefinition<?, ?>> map = new HashMap<>();
     Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> http = new HashMap<>();
+    Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
     for (ServerMethodDefinition<?, ?> definition : definitions) {
       ServerMethodDefinition<?, ?> intercepted = intercept(definition, interceptors);
       AsciiString path = AsciiString.of(definition.method().path());
       if (map.put(path, intercepted) != null) {
         throw new IllegalArgumentException("Two services serve " + path);
+      }
+      MethodAccess methodAccess = MethodAccess.of(policy, definition.method());
+      if (methodAccess != null) {
+        accessByPath.put(path, methodAccess);
       }
       for (String subtype : HTTP_SUBTYPES) {
         ServerMethodDefinition<?, ?> swapped = withCodecsFor(intercepted, subtype);
@@ -57,6 +70,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     }
     this.methods = map;
     this.httpMethods = http;
+    this.access = accessByPath;
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
   }
@@ -93,19 +107,22 @@ public final class ServerDispatcher implements ServerTransportListener {
 
   @Override
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
-    ServerMethodDefinition<?, ?> definition = methods.get(AsciiString.of(request.path()));
+    AsciiString path = AsciiString.of(request.path());
+    ServerMethodDefinition<?, ?> definition = methods.get(path);
     if (definition == null) {
       return reject(stream, Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())));
     }
+    MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
     if (request.httpSubtype() != null) {
-      return startHttpUnary(definition, stream, request);
+      return startHttpUnary(definition, methodAccess, stream, request);
     }
-    return start(definition, stream, request);
+    return start(definition, methodAccess, stream, request);
   }
 
   /** An HTTP unary call: the same handler chain and executor as gRPC, with the body's codecs. */
   private ServerStreamListener startHttpUnary(
-      ServerMethodDefinition<?, ?> grpcDefinition, ServerStream stream, InboundRequest request) {
+      ServerMethodDefinition<?, ?> grpcDefinition, MethodAccess methodAccess, ServerStream stream,
+      InboundRequest request) {
     MethodType type = grpcDefinition.method().type();
     if (!type.clientSendsOneMessage() || !type.serverSendsOneMessage()) {
       return reject(stream, Status.FAILED_PRECONDITION.withDescription(
@@ -118,7 +135,7 @@ public final class ServerDispatcher implements ServerTransportListener {
       return reject(stream, Status.INVALID_ARGUMENT.withDescription(
           grpcDefinition.method().fullMethodName() + " does not take application/" + request.httpSubtype() + " bodies"));
     }
-    return start(definition, stream, request);
+    return start(definition, methodAccess, stream, request);
   }
 
   private static ServerStreamListener reject(ServerStream stream, Status status) {
@@ -131,10 +148,10 @@ public final class ServerDispatcher implements ServerTransportListener {
   }
 
   private <Q, R> ServerStreamListener start(
-      ServerMethodDefinition<Q, R> definition, ServerStream stream, InboundRequest request) {
+      ServerMethodDefinition<Q, R> definition, MethodAccess methodAccess, ServerStream stream, InboundRequest request) {
     ServerCallImpl<Q, R> call =
         new ServerCallImpl<>(stream, definition.method(), request, executor, maxInboundMessageSize);
-    call.start(definition.handler());
+    call.start(definition.handler(), methodAccess);
     return call;
   }
 

@@ -22,6 +22,9 @@ public interface ClientTransport {
   ClientStream newStream(
       MethodDescriptor<?, ?> method, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding);
 
+  /** Whether the transport's connections are TLS (fixed when it is built). */
+  boolean isTls();
+
   /** Whether a connection is up right now (a volatile read, never a socket call). */
   boolean isActive();
 

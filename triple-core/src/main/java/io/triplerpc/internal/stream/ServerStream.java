@@ -3,9 +3,9 @@ package io.triplerpc.internal.stream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.triplerpc.Metadata;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.wire.MessageEncoding;
-import java.net.SocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -38,7 +38,8 @@ public interface ServerStream {
   /** Whether the bytes queued for sending are below the high-water mark. */
   boolean isReady();
 
-  SocketAddress remoteAddress();
+  /** The connection the stream belongs to. */
+  PeerInfo peer();
 
   ByteBufAllocator alloc();
 

@@ -16,6 +16,8 @@ import io.triplerpc.TlsConfig;
  * @param ioThreads event loop threads (0 for Netty's default)
  * @param drainDelayMillis server only: time between the two GOAWAY frames of a graceful shutdown
  * @param tls transport security, or null for cleartext
+ * @param plaintextAlongsideTls server only: whether a server with {@code tls} also serves cleartext
+ *     connections on its port
  */
 public record TransportOptions(
     int maxInboundMessageSize,
@@ -28,7 +30,8 @@ public record TransportOptions(
     long maxBackoffMillis,
     int ioThreads,
     long drainDelayMillis,
-    TlsConfig tls) {
+    TlsConfig tls,
+    boolean plaintextAlongsideTls) {
 
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 * 1024 * 1024;
   public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 8 * 1024;
@@ -48,7 +51,8 @@ public record TransportOptions(
         120_000,
         0,
         1_000,
-        null);
+        null,
+        false);
   }
 
   public TransportOptions {

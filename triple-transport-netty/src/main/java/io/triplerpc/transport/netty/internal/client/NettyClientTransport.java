@@ -11,6 +11,7 @@ import io.triplerpc.MethodDescriptor;
 import io.triplerpc.StatusException;
 import io.triplerpc.WriteStats;
 import io.triplerpc.internal.stream.ClientStream;
+import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
@@ -86,6 +87,11 @@ final class NettyClientTransport implements ClientTransport {
     }
     GrpcHttp2Headers.addMetadata(headers, metadata);
     return headers;
+  }
+
+  @Override
+  public boolean isTls() {
+    return scheme == HTTPS;
   }
 
   @Override

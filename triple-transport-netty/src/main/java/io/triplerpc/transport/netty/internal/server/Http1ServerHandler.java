@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.triplerpc.Metadata;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -46,6 +47,8 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   private HttpUnaryServerStream current;
   private boolean currentKeepAlive;
   private boolean shuttingDown;
+  /** The connection, described at its first request. */
+  private PeerInfo peer;
 
   Http1ServerHandler(ServerTransportListener listener) {
     this.listener = listener;
@@ -92,7 +95,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
             null));
         return;
       }
-      HttpUnaryServerStream stream = new HttpUnaryServerStream(ctx.channel(), this::writeAndFinish, inbound.httpSubtype());
+      if (peer == null) {
+        peer = Peers.describe(ctx.channel(), false);
+      }
+      HttpUnaryServerStream stream = new HttpUnaryServerStream(ctx.channel(), peer, this::writeAndFinish, inbound.httpSubtype());
       current = stream;
       stream.start(listener.streamCreated(stream, inbound), request.content().retain());
     } finally {

@@ -5,13 +5,13 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.triplerpc.Metadata;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.HttpUnary;
 import io.triplerpc.internal.wire.MessageEncoding;
-import java.net.SocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -26,7 +26,7 @@ final class HttpUnaryServerStream implements ServerStream {
 
   private final EventLoop eventLoop;
   private final ByteBufAllocator alloc;
-  private final SocketAddress remoteAddress;
+  private final PeerInfo peer;
   private final HttpResponseWriter writer;
   private final CharSequence contentType;
 
@@ -39,10 +39,10 @@ final class HttpUnaryServerStream implements ServerStream {
   /** Whether the response went out or the exchange was lost: nothing more is written. */
   private boolean ended;
 
-  HttpUnaryServerStream(Channel channel, HttpResponseWriter writer, String subtype) {
+  HttpUnaryServerStream(Channel channel, PeerInfo peer, HttpResponseWriter writer, String subtype) {
     this.eventLoop = channel.eventLoop();
     this.alloc = channel.alloc();
-    this.remoteAddress = channel.remoteAddress();
+    this.peer = peer;
     this.writer = writer;
     this.contentType = HttpUnary.contentTypeOf(subtype);
   }
@@ -149,8 +149,8 @@ final class HttpUnaryServerStream implements ServerStream {
   }
 
   @Override
-  public SocketAddress remoteAddress() {
-    return remoteAddress;
+  public PeerInfo peer() {
+    return peer;
   }
 
   @Override

@@ -26,6 +26,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStreamListener;
@@ -67,6 +68,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private final Http2Connection.PropertyKey httpUnaryKey;
   private WriteQueue writeQueue;
   private boolean shuttingDown;
+  /** The connection, described when its first stream opens (after any TLS handshake); event loop only. */
+  private PeerInfo peer;
 
   private NettyServerHandler(
       Http2ConnectionDecoder decoder,
@@ -392,6 +395,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         decoder().flowController(),
         writeQueue,
         ctx.channel(),
+        peer(ctx),
         options.maxInboundMessageSize());
     http2Stream.setProperty(streamKey, stream);
     InboundRequest request = new InboundRequest(
@@ -405,6 +409,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     if (endOfStream) {
       stream.state().dataRead(io.netty.buffer.Unpooled.EMPTY_BUFFER, true);
     }
+  }
+
+  private PeerInfo peer(ChannelHandlerContext ctx) {
+    if (peer == null) {
+      peer = Peers.describe(ctx.channel(), true);
+    }
+    return peer;
   }
 
   private void httpUnaryOpened(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
@@ -424,7 +435,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   private void startHttpUnary(ChannelHandlerContext ctx, int streamId, InboundRequest request, ByteBuf body) {
     HttpUnaryServerStream stream =
-        new HttpUnaryServerStream(ctx.channel(), http2Writer(ctx, streamId), request.httpSubtype());
+        new HttpUnaryServerStream(ctx.channel(), peer(ctx), http2Writer(ctx, streamId), request.httpSubtype());
     Http2Stream http2Stream = connection().stream(streamId);
     if (http2Stream != null) {
       http2Stream.setProperty(httpUnaryKey, stream);

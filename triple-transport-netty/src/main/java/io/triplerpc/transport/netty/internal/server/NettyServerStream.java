@@ -10,6 +10,7 @@ import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
@@ -25,7 +26,6 @@ import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
-import java.net.SocketAddress;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
@@ -42,7 +42,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   private final io.netty.channel.Channel channel;
   private final EventLoop eventLoop;
   private final ByteBufAllocator alloc;
-  private final SocketAddress remoteAddress;
+  private final PeerInfo peer;
   private final OutboundReadiness readiness = new OutboundReadiness();
   private final TransportState state;
 
@@ -55,13 +55,14 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       Http2LocalFlowController flowController,
       WriteQueue writeQueue,
       io.netty.channel.Channel channel,
+      PeerInfo peer,
       int maxInboundMessageSize) {
     this.id = id;
     this.writeQueue = writeQueue;
     this.channel = channel;
     this.eventLoop = channel.eventLoop();
     this.alloc = channel.alloc();
-    this.remoteAddress = channel.remoteAddress();
+    this.peer = peer;
     this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
   }
 
@@ -183,8 +184,8 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   }
 
   @Override
-  public SocketAddress remoteAddress() {
-    return remoteAddress;
+  public PeerInfo peer() {
+    return peer;
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -18,6 +19,8 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
@@ -33,6 +36,8 @@ import io.triplerpc.transport.netty.internal.Tls;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,7 +47,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The listening socket of a server and its connections. Each connection starts with protocol
- * detection and ends up with a {@link NettyServerHandler} (HTTP/2, by prior knowledge or h2c upgrade)
+ * detection (with TLS configured, a connection that does not start with a TLS record is refused
+ * unless cleartext is allowed beside TLS) and ends up with a {@link NettyServerHandler} (HTTP/2, by prior knowledge or h2c upgrade)
  * or an {@link Http1ServerHandler} (HTTP/1.1).
  */
 final class NettyServerTransport implements ServerTransport {
@@ -153,8 +159,15 @@ final class NettyServerTransport implements ServerTransport {
       this.options = options;
     }
 
+    /** Set once a cleartext connection was refused: what it still sends is dropped. */
+    private boolean refused;
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+      if (refused) {
+        in.skipBytes(in.readableBytes());
+        return;
+      }
       if (in.readableBytes() < TLS_RECORD_HEADER_LENGTH) {
         return;
       }
@@ -162,12 +175,63 @@ final class NettyServerTransport implements ServerTransport {
       if (SslHandler.isEncrypted(in, false)) {
         pipeline.addAfter(ctx.name(), null, sslContext.newHandler(ctx.alloc()));
         pipeline.addLast(new Alpn(listener, options));
-      } else {
+      } else if (options.plaintextAlongsideTls()) {
         initCleartext(ctx.channel(), listener, options);
+      } else {
+        refused = true;
+        refuseCleartext(ctx, in);
+        return;
       }
       // What was read so far goes on to the handlers just added.
       pipeline.remove(this);
     }
+  }
+
+  /**
+   * Closes a cleartext connection to a TLS-only port, telling the client why in its own protocol where
+   * that is cheap: a GOAWAY INADEQUATE_SECURITY after the HTTP/2 preface, a 400 to an HTTP/1.x request
+   * line. Nothing it sent is parsed further.
+   */
+  private static void refuseCleartext(ChannelHandlerContext ctx, ByteBuf in) {
+    log.debug("Closed a cleartext connection from {}: this port serves TLS only", ctx.channel().remoteAddress());
+    ByteBuf reply;
+    if (in.getByte(in.readerIndex()) == 'P' && in.getByte(in.readerIndex() + 1) == 'R') {
+      reply = ctx.alloc().buffer(HTTP2_TLS_REQUIRED.length).writeBytes(HTTP2_TLS_REQUIRED);
+    } else if (Character.isUpperCase(in.getByte(in.readerIndex()))) {
+      reply = ctx.alloc().buffer(HTTP1_TLS_REQUIRED.length).writeBytes(HTTP1_TLS_REQUIRED);
+    } else {
+      reply = null;
+    }
+    in.skipBytes(in.readableBytes());
+    if (reply == null) {
+      ctx.close();
+    } else {
+      ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private static final String TLS_REQUIRED = "This port serves TLS only: connect with TLS (https://).";
+
+  /** A server preface (empty SETTINGS) and GOAWAY(last stream 0, INADEQUATE_SECURITY, the reason). */
+  private static final byte[] HTTP2_TLS_REQUIRED = http2TlsRequired();
+
+  private static final byte[] HTTP1_TLS_REQUIRED = ("HTTP/1.1 400 Bad Request\r\n"
+      + "content-type: text/plain; charset=utf-8\r\n"
+      + "connection: close\r\n"
+      + "content-length: " + (TLS_REQUIRED.length() + 1) + "\r\n\r\n"
+      + TLS_REQUIRED + "\n").getBytes(StandardCharsets.US_ASCII);
+
+  private static byte[] http2TlsRequired() {
+    byte[] reason = TLS_REQUIRED.getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer frames = ByteBuffer.allocate(9 + 9 + 8 + reason.length);
+    frames.put(new byte[] {0, 0, 0, Http2FrameTypes.SETTINGS, 0, 0, 0, 0, 0});
+    int length = 8 + reason.length;
+    frames.put((byte) (length >>> 16)).put((byte) (length >>> 8)).put((byte) length)
+        .put(Http2FrameTypes.GO_AWAY).put((byte) 0).putInt(0)
+        .putInt(0)
+        .putInt((int) Http2Error.INADEQUATE_SECURITY.code())
+        .put(reason);
+    return frames.array();
   }
 
   /** After the TLS handshake: HTTP/2 for "h2", HTTP/1.1 (no upgrade) for "http/1.1" or no ALPN. */

@@ -1,17 +1,18 @@
-package io.triplerpc.transport.netty.internal.client;
+package io.triplerpc.internal.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.ClientStream;
-import io.triplerpc.internal.stream.ClientStreamListener;
 
-/** A stream that could not get a connection: it closes with its status as soon as it starts. */
-final class FailedClientStream implements ClientStream {
+/**
+ * A stream that failed before it could be sent (no connection, no credentials, cancelled while
+ * waiting): it closes with its status as soon as it starts and releases what is written to it.
+ */
+public final class FailedClientStream implements ClientStream {
 
   private final Status status;
 
-  FailedClientStream(Status status) {
+  public FailedClientStream(Status status) {
     this.status = status;
   }
 
