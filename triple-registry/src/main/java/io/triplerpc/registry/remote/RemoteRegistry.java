@@ -81,7 +81,11 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#tls} connects with TLS. A call the server refuses (UNAUTHENTICATED,
  * PERMISSION_DENIED) fails its future with that status; writes are still retried with the
  * heartbeat (the server may be given the token later), and a warning is logged once per refusal,
- * not once per retry.
+ * not once per retry. A client target says the same in its query:
+ * {@code registry://host:7070?tls=true&token-file=/etc/myapp/registry-token} ({@code tls-ca=/path/ca.pem}
+ * trusts that CA instead of the JDK's); a raw {@code token=} is refused, as targets end up in logs.
+ * For anything else (a client certificate, say), build the registry in code:
+ * {@code Discovery.connecting(() -> RemoteRegistry.builder(host, port).tls(tls).tokenFile(file).build())}.
  *
  * <p>{@link #close} stops heartbeats and subscriptions and revokes the lease, which removes this
  * registry's instances at once; it does not wait for the server. Thread-safe.
