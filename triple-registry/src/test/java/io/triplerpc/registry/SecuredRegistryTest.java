@@ -104,6 +104,17 @@ class SecuredRegistryTest {
   }
 
   @Test
+  void aConsumerWithoutATokenFindsNothingAndItsCallsSayWhy() {
+    provider(remote(PROVIDER_TOKEN), "secured");
+    TripleClient client = TripleClient.builder()
+        .address("registry://127.0.0.1:" + registry.port() + "?tls-ca=" + TestCertificates.caCertificate()).build();
+    closeables.add(client);
+    StatusException e = assertThrows(StatusException.class, () -> client.proxy(Whoami.class).who("test"));
+    assertEquals(Status.Code.UNAVAILABLE, e.status().code());
+    assertTrue(e.getMessage().contains("UNAUTHENTICATED"), e.getMessage());
+  }
+
+  @Test
   void aProviderWithoutATokenFailsToStartWhenItsRegistrationIsRequired() {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> provider(remote(null), "anonymous"));
     assertTrue(e.getMessage().contains("UNAUTHENTICATED"), e.getMessage());
