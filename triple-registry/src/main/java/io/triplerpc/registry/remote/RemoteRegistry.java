@@ -4,6 +4,7 @@ import io.triplerpc.registry.internal.Durations;
 import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.CallOptions;
 import io.triplerpc.Status;
+import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.registry.InstanceListener;
 import io.triplerpc.registry.MetadataInfo;
@@ -18,10 +19,14 @@ import io.triplerpc.registry.internal.proto.MetadataRequest;
 import io.triplerpc.registry.internal.proto.RegisterRequest;
 import io.triplerpc.registry.internal.proto.RevokeRequest;
 import io.triplerpc.registry.internal.proto.UnregisterRequest;
+import io.triplerpc.registry.internal.remote.BearerToken;
 import io.triplerpc.registry.internal.remote.RemoteSubscription;
 import io.triplerpc.registry.internal.wire.RegistryService;
 import io.triplerpc.registry.internal.wire.WireFormat;
 import io.triplerpc.registry.server.RegistryServer;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -70,6 +75,18 @@ import org.slf4j.LoggerFactory;
  * hears nothing for three keepalive intervals, or a heartbeat that times out, means the connection
  * is dead though it looks open (the server's host vanished): a new connection replaces it.
  *
+ * <p><b>Security.</b> A registry server with tokens serves only callers that present one:
+ * {@link Builder#token} or {@link Builder#tokenFile} (sent as {@code authorization: Bearer <token>}
+ * on every call), with the register right for a provider, subscribe for a consumer.
+ * {@link Builder#tls} connects with TLS. A call the server refuses (UNAUTHENTICATED,
+ * PERMISSION_DENIED) fails its future with that status; writes are still retried with the
+ * heartbeat (the server may be given the token later), and a warning is logged once per refusal,
+ * not once per retry. A client target says the same in its query:
+ * {@code registry://host:7070?tls=true&token-file=/etc/myapp/registry-token} ({@code tls-ca=/path/ca.pem}
+ * trusts that CA instead of the JDK's); a raw {@code token=} is refused, as targets end up in logs.
+ * For anything else (a client certificate, say), build the registry in code:
+ * {@code Discovery.connecting(() -> RemoteRegistry.builder(host, port).tls(tls).tokenFile(file).build())}.
+ *
  * <p>{@link #close} stops heartbeats and subscriptions and revokes the lease, which removes this
  * registry's instances at once; it does not wait for the server. Thread-safe.
  */
@@ -107,6 +124,8 @@ public final class RemoteRegistry implements Registry {
   private long heartbeatNanos;
   /** Whether the server may lack something this registry holds: resend all at the next heartbeat. */
   private volatile boolean needsResend;
+  /** The code of the last refusal logged (UNAUTHENTICATED, PERMISSION_DENIED), null after a success. */
+  private volatile Status.Code refusal;
 
   /**
    * A client to the server and its proxies.
@@ -124,14 +143,20 @@ public final class RemoteRegistry implements Registry {
   }
 
   private Connection newConnection() {
-    TripleClient client = TripleClient.builder()
+    TripleClient.Builder builder = TripleClient.builder()
         .address(config.host, config.port)
         .reconnectBackoff(config.initialBackoff, config.maxBackoff)
         .connectTimeout(config.callTimeout)
         .ioThreads(1)
         // A resync is one message: at about 65 bytes an instance, 4 MiB would stop near 60,000.
-        .maxInboundMessageSize(MAX_BATCH_BYTES)
-        .build();
+        .maxInboundMessageSize(MAX_BATCH_BYTES);
+    if (config.token != null) {
+      builder.intercept(config.token);
+    }
+    if (config.tls != null) {
+      builder.tls(config.tls);
+    }
+    TripleClient client = builder.build();
     return new Connection(client,
         client.proxy(RegistryService.class, CallOptions.DEFAULT.withTimeout(config.callTimeout)),
         client.proxy(RegistryService.class, CallOptions.DEFAULT));
@@ -357,8 +382,29 @@ public final class RemoteRegistry implements Registry {
         if (error != null && !rejected(error)) {
           needsResend = true;
         }
+        noteRefusal(error);
       });
       return result;
+    }
+  }
+
+  /**
+   * Logs the first of a run of refusals (a missing, wrong or insufficient token), so a provider
+   * that cannot register says why once, rather than at debug level with every retry.
+   */
+  private void noteRefusal(Throwable error) {
+    Status.Code code = error == null ? null : Status.fromThrowable(error).code();
+    if (code != Status.Code.UNAUTHENTICATED && code != Status.Code.PERMISSION_DENIED) {
+      if (error == null) {
+        refusal = null;
+      }
+      return;
+    }
+    if (refusal != code) {
+      refusal = code;
+      log.warn("Registry {} refused a write: {}: {}; check this client's token (RemoteRegistry.Builder.token){}."
+          + " Retrying with the heartbeat.", target, code, Status.fromThrowable(error).description(),
+          config.token == null ? ", none is set" : "");
     }
   }
 
@@ -479,6 +525,8 @@ public final class RemoteRegistry implements Registry {
     private Duration maxBackoff = Duration.ofSeconds(5);
     private Duration callTimeout = Duration.ofSeconds(5);
     private Duration keepalive = Duration.ofSeconds(10);
+    private BearerToken token;
+    private TlsConfig tls;
 
     private Builder(String host, int port) {
       this.host = Objects.requireNonNull(host, "host");
@@ -496,6 +544,8 @@ public final class RemoteRegistry implements Registry {
       copy.maxBackoff = maxBackoff;
       copy.callTimeout = callTimeout;
       copy.keepalive = keepalive;
+      copy.token = token;
+      copy.tls = tls;
       return copy;
     }
 
@@ -544,10 +594,55 @@ public final class RemoteRegistry implements Registry {
       return this;
     }
 
+    /**
+     * The token presented to the server on every call ({@code authorization: Bearer <token>}); none
+     * by default. A provider's token needs the register right, a consumer's the subscribe right.
+     *
+     * @throws IllegalArgumentException if it is empty or holds whitespace
+     */
+    public Builder token(String token) {
+      this.token = BearerToken.of(token);
+      return this;
+    }
+
+    /**
+     * As {@link #token}, read now from {@code file}, which holds the token alone (a trailing
+     * newline is fine): keeps the token out of code, command lines and target strings.
+     *
+     * @throws IllegalArgumentException if the file holds no token or more than one word
+     * @throws java.io.UncheckedIOException if it cannot be read
+     */
+    public Builder tokenFile(Path file) {
+      this.token = BearerToken.fromFile(Objects.requireNonNull(file, "file"));
+      return this;
+    }
+
+    /**
+     * Connects with TLS: the server's certificate is verified against
+     * {@link TlsConfig#trustCertificates()} (the JDK's trust store when not set) and the host name;
+     * a {@link TlsConfig#certificateChain()} is presented for a server that asks for one. Cleartext
+     * by default.
+     */
+    public Builder tls(TlsConfig tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
 
     /** A registry; it connects on its first call. */
     public RemoteRegistry build() {
+      if (token != null && tls == null && !loopback(host)) {
+        log.warn("RemoteRegistry to {}:{} sends its token in cleartext; use tls(...) unless the network is trusted",
+            host, port);
+      }
       return new RemoteRegistry(this);
+    }
+
+    private static boolean loopback(String host) {
+      try {
+        return InetAddress.getByName(host).isLoopbackAddress();
+      } catch (UnknownHostException e) {
+        return false;
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.triplerpc.registry.internal.remote;
 import com.google.protobuf.TextFormat;
 import io.triplerpc.ClientCallStreamObserver;
 import io.triplerpc.ClientResponseObserver;
+import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.registry.InstanceChange;
 import io.triplerpc.registry.InstanceListener;
@@ -172,7 +173,13 @@ public final class RemoteSubscription implements Subscription {
     stream = null;
     if (!disconnectReported) {
       disconnectReported = true;
-      log.info("Registry subscription to {} lost: {}", application, cause.toString());
+      Status.Code code = Status.fromThrowable(cause).code();
+      if (code == Status.Code.UNAUTHENTICATED || code == Status.Code.PERMISSION_DENIED) {
+        log.warn("Registry refused the subscription to {} ({}); check the consumer's token"
+            + " (RemoteRegistry.Builder.token, or token-file= in a registry:// target). Retrying.", application, cause.toString());
+      } else {
+        log.info("Registry subscription to {} lost: {}", application, cause.toString());
+      }
       try {
         listener.onDisconnected(cause);
       } catch (RuntimeException e) {

@@ -53,6 +53,11 @@ import org.slf4j.LoggerFactory;
  * heartbeat or a registration) within its TTL expires: its instances are removed, and subscribers
  * are pushed REMOVED. A sweeper thread checks leases a few times per default TTL.
  *
+ * <p>When {@link RegistryAccess} knows tokens, a lease belongs to the token that created it: only
+ * that token may renew, revoke or register under it, remove its instances, or register an instance
+ * at an address another token's lease holds (until that lease ends). Metadata and mappings are
+ * shared by every token with the register right.
+ *
  * <p>Subscription streams are fed from the store's one notifier thread, so each stream gets its
  * RESYNC batch and then its changes in the order they were made; a stream whose client asked for
  * keepalives also gets an empty CHANGES batch when it was quiet for the interval. Thread-safe.
@@ -65,6 +70,8 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
   private static final InstanceBatch KEEPALIVE = InstanceBatch.newBuilder().setType(InstanceBatch.Type.CHANGES).build();
 
   private final InProcessRegistry store = new InProcessRegistry();
+  /** Who may call; also tells whose call this is, for lease ownership. */
+  private final RegistryAccess access;
   private final long defaultTtlNanos;
   private final long maxTtlNanos;
   /** Before this {@link System#nanoTime()}, new subscriptions wait for providers to re-register. */
@@ -92,13 +99,16 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
   /** One lease. Guarded by the service's lock. */
   private static final class LeaseState {
     final String id;
+    /** The token that created this lease; null when the registry is open. */
+    final RegistryAccess.Grant owner;
     long ttlNanos;
     long expiresAtNanos;
     /** The instances living under this lease; each is also in {@code owners} under this id. */
     final Map<InstanceKey, ServiceInstance> instances = new HashMap<>();
 
-    LeaseState(String id) {
+    LeaseState(String id, RegistryAccess.Grant owner) {
       this.id = id;
+      this.owner = owner;
     }
 
     void renew(long now) {
@@ -119,6 +129,12 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
    * and holding back subscriptions opened within {@code startupGrace} of now.
    */
   public RegistryServiceImpl(Duration defaultTtl, Duration maxTtl, Duration startupGrace) {
+    this(defaultTtl, maxTtl, startupGrace, RegistryAccess.open());
+  }
+
+  /** As above, with leases bound to the tokens of {@code access}, which must guard the service. */
+  public RegistryServiceImpl(Duration defaultTtl, Duration maxTtl, Duration startupGrace, RegistryAccess access) {
+    this.access = access;
     this.defaultTtlNanos = defaultTtl.toNanos();
     this.maxTtlNanos = maxTtl.toNanos();
     this.resyncNotBeforeNanos = System.nanoTime() + startupGrace.toNanos();
@@ -143,25 +159,33 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
         : Math.min(maxTtlNanos, TimeUnit.MILLISECONDS.toNanos(request.getTtlMillis()));
     String leaseId = request.getLeaseId().isEmpty() ? UUID.randomUUID().toString() : request.getLeaseId();
     InstanceKey key = InstanceKey.of(instance);
+    RegistryAccess.Grant caller = access.caller();
     synchronized (lock) {
       if (closed) {
         return shuttingDown();
       }
       long now = System.nanoTime();
       LeaseState lease = liveLease(leaseId, now);
+      if (lease != null && lease.owner != caller) {
+        return notYours("Lease " + leaseId + " belongs to another token");
+      }
+      String previousOwner = owners.get(key);
+      LeaseState previous = previousOwner == null || previousOwner.equals(leaseId) ? null : leases.get(previousOwner);
+      if (previous != null && previous.owner != caller && !previous.expired(now)) {
+        // Taking the address over would let one token divert another's consumers.
+        return notYours(instance.application() + " at " + instance.address()
+            + " is registered under another token's lease; it can be registered again once that lease ends");
+      }
       if (lease == null) {
-        lease = new LeaseState(leaseId);
+        lease = new LeaseState(leaseId, caller);
         leases.put(leaseId, lease);
-        log.debug("Lease {} granted to {}", leaseId, instance);
+        log.debug("Lease {} granted to {}{}", leaseId, instance, caller == null ? "" : " (" + caller + ")");
       }
       lease.ttlNanos = ttlNanos;
       lease.renew(now);
-      String previousOwner = owners.put(key, leaseId);
-      if (previousOwner != null && !previousOwner.equals(leaseId)) {
-        LeaseState previous = leases.get(previousOwner);
-        if (previous != null) {
-          previous.instances.remove(key);
-        }
+      owners.put(key, leaseId);
+      if (previous != null) {
+        previous.instances.remove(key);
       }
       lease.instances.put(key, instance);
       store.register(instance);
@@ -171,12 +195,16 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
 
   @Override
   public CompletableFuture<Lease> heartbeat(HeartbeatRequest request) {
+    RegistryAccess.Grant caller = access.caller();
     synchronized (lock) {
       long now = System.nanoTime();
       LeaseState lease = liveLease(request.getLeaseId(), now);
       if (lease == null) {
         return CompletableFuture.failedFuture(
             Status.NOT_FOUND.withDescription("Unknown lease " + request.getLeaseId()).asException());
+      }
+      if (lease.owner != caller) {
+        return notYours("Lease " + request.getLeaseId() + " belongs to another token");
       }
       lease.renew(now);
       return CompletableFuture.completedFuture(lease.toProto());
@@ -195,15 +223,23 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       return invalid("Invalid instance: " + e.getMessage());
     }
     InstanceKey key = InstanceKey.of(instance);
+    RegistryAccess.Grant token = access.caller();
     synchronized (lock) {
       long now = System.nanoTime();
       LeaseState caller = request.getLeaseId().isEmpty() ? null : liveLease(request.getLeaseId(), now);
+      if (caller != null && caller.owner != token) {
+        return notYours("Lease " + request.getLeaseId() + " belongs to another token");
+      }
       if (caller != null) {
         caller.renew(now);
       }
       String owner = owners.get(key);
+      LeaseState ownerLease = owner == null ? null : leases.get(owner);
+      if (request.getLeaseId().isEmpty() && ownerLease != null && ownerLease.owner != token) {
+        return notYours(instance.application() + " at " + instance.address() + " is registered under another token's lease");
+      }
       // A late unregister from an old process must not remove a newer owner's instance at the same
-      // address; a call without a lease (an operator's grpcurl) may remove any.
+      // address; a call without a lease (an operator's grpcurl) may remove any its token may.
       if (owner != null && (request.getLeaseId().isEmpty() || owner.equals(request.getLeaseId()))) {
         owners.remove(key);
         LeaseState lease = leases.get(owner);
@@ -218,8 +254,12 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
 
   @Override
   public CompletableFuture<Empty> revoke(RevokeRequest request) {
+    RegistryAccess.Grant caller = access.caller();
     synchronized (lock) {
       LeaseState lease = leases.get(request.getLeaseId());
+      if (lease != null && lease.owner != caller) {
+        return notYours("Lease " + request.getLeaseId() + " belongs to another token");
+      }
       if (lease != null) {
         int removed = end(lease);
         log.debug("Lease {} revoked; {} instance(s) removed", lease.id, removed);
@@ -354,6 +394,10 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
 
   private static <T> CompletableFuture<T> invalid(String description) {
     return CompletableFuture.failedFuture(Status.INVALID_ARGUMENT.withDescription(description).asException());
+  }
+
+  private static <T> CompletableFuture<T> notYours(String description) {
+    return CompletableFuture.failedFuture(Status.PERMISSION_DENIED.withDescription(description).asException());
   }
 
   private static <T> CompletableFuture<T> shuttingDown() {
