@@ -100,7 +100,9 @@ public final class AccessPolicy {
 
     /**
      * Lets an authenticated caller call a service or a method only when {@code rule} holds for its
-     * principal and call; it runs on a service thread before the service and must not block long.
+     * principal and call (else PERMISSION_DENIED); it runs on a service thread before the service and
+     * must not block long. A rule may throw a {@link StatusException} to refuse with a status and
+     * message of its own.
      */
     public Builder authorize(String serviceOrMethod, BiPredicate<Principal, ServerContext> rule) {
       String name = checkName(serviceOrMethod);

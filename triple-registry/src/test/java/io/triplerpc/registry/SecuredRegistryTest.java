@@ -137,6 +137,23 @@ class SecuredRegistryTest {
   }
 
   @Test
+  void aProviderWithTheTokenButWithoutTlsIsRefusedAndItsTokenNeverSent() {
+    RemoteRegistry cleartext = RemoteRegistry.builder("127.0.0.1", registry.port())
+        .token(PROVIDER_TOKEN)
+        .callTimeout(Duration.ofSeconds(2))
+        .build();
+    closeables.add(cleartext);
+    MetadataInfo metadata = MetadataInfo.of("whoami-app",
+        List.of(new ServerInfo.Service("triple.test.Whoami", List.of("who"), "hessian2", "", "")));
+    ExecutionException refused = assertThrows(ExecutionException.class, () -> cleartext.register(
+        ServiceInstance.of("whoami-app", "127.0.0.1", 9, metadata.revision())).get(10, TimeUnit.SECONDS));
+    StatusException status = assertInstanceOf(StatusException.class, refused.getCause());
+    // The TLS-only port closes the cleartext connection before reading a request.
+    assertEquals(Status.Code.UNAVAILABLE, status.status().code(), status.toString());
+    assertEquals(0, registry.leaseCount());
+  }
+
+  @Test
   void aRegistryTargetNeverCarriesARawTokenNorShowsOneInItsErrors() {
     IllegalArgumentException raw = assertThrows(IllegalArgumentException.class,
         () -> TripleClient.builder().address("registry://127.0.0.1:7070?token=" + CONSUMER_TOKEN));

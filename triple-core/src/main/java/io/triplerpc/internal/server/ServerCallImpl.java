@@ -187,6 +187,8 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
         if (!access.rule().test(principal, context)) {
           refusal = Status.PERMISSION_DENIED.withDescription("Permission denied for " + method.fullMethodName());
         }
+      } catch (StatusException e) {
+        refusal = e.status();
       } catch (RuntimeException e) {
         log.warn("Access rule of {} failed", method.fullMethodName(), e);
         refusal = Status.INTERNAL.withDescription("Authorization failed on the server");

@@ -98,8 +98,10 @@ public final class RegistryServer {
           .host(config.host)
           .port(config.port)
           .ioThreads(config.ioThreads)
-          .intercept(access)
           .addService(RegistryService.class, started);
+      if (!access.isOpen()) {
+        builder.accessPolicy(access.policy());
+      }
       if (config.tls != null) {
         builder.tls(config.tls);
       }

@@ -1,10 +1,8 @@
 package io.triplerpc.registry.internal.server;
 
+import io.triplerpc.AccessPolicy;
 import io.triplerpc.Metadata;
-import io.triplerpc.ServerCall;
-import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerContext;
-import io.triplerpc.ServerInterceptor;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.registry.server.RegistryServer.Right;
@@ -15,12 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 /**
@@ -42,13 +42,15 @@ import java.util.regex.Pattern;
  * <p>An access with no tokens is open: every call passes and {@link #caller} is null, as before
  * tokens existed.
  *
- * <p>Immutable and thread-safe. Written as a {@link ServerInterceptor} until core has an
- * authentication hook; the policy moves there unchanged.
+ * <p>Immutable and thread-safe. The registry server enforces it as its {@link AccessPolicy}: a caller
+ * is authenticated (its token's {@link Grant} becomes the call's principal) and checked for the
+ * method's right before the registry sees the call.
  */
-public final class RegistryAccess implements ServerInterceptor {
+public final class RegistryAccess {
 
-  /** The registry's service name; only its methods are guarded. */
-  static final String SERVICE = "triple.registry.v1.Registry";
+  /** The other services of a registry server: they change and reveal nothing of the registry. */
+  private static final List<String> OPEN_SERVICES = List.of(
+      "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection");
   /** The shortest token accepted: shorter ones can be guessed. */
   public static final int MIN_TOKEN_LENGTH = 16;
   /** RFC 6750's b64token: what may follow {@code Bearer } in a header, and so what a token may hold. */
@@ -73,7 +75,7 @@ public final class RegistryAccess implements ServerInterceptor {
    * One token and its rights. Its identity is the caller's: leases belong to the grant whose token
    * created them.
    */
-  public static final class Grant {
+  public static final class Grant implements Principal {
     /** SHA-256 of the token; the token itself is not kept. */
     private final byte[] digest;
     private final Set<Right> rights;
@@ -92,6 +94,11 @@ public final class RegistryAccess implements ServerInterceptor {
     }
 
     /** Names the token without revealing it. */
+    @Override
+    public String getName() {
+      return name;
+    }
+
     @Override
     public String toString() {
       return name;
@@ -207,49 +214,71 @@ public final class RegistryAccess implements ServerInterceptor {
     return grants.size();
   }
 
-  /** Fails the call before it reaches the registry unless its token holds the method's right. */
-  @Override
-  public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-    if (!isOpen() && SERVICE.equals(call.method().serviceName())) {
-      try {
-        authorize(call.method().methodName(), headers);
-      } catch (StatusException e) {
-        call.close(e.status(), new Metadata());
-        return new ServerCall.Listener<>() {};
-      }
+  /**
+   * The server's access policy: every call of a registry method authenticated by its token and
+   * checked for the method's right before it reaches the registry; health and reflection open. Null
+   * when the access is open.
+   */
+  public AccessPolicy policy() {
+    if (isOpen()) {
+      return null;
     }
-    return next.startCall(call, headers);
+    AccessPolicy.Builder policy = AccessPolicy.builder(call -> {
+      try {
+        return CompletableFuture.completedFuture(authenticate(call.requestHeaders()));
+      } catch (StatusException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }).authorizeByDefault((caller, call) -> {
+      checkRight((Grant) caller, call.method().methodName());
+      return true;
+    });
+    OPEN_SERVICES.forEach(policy::permitUnauthenticated);
+    return policy.build();
   }
 
   /**
-   * The grant of the registry call this thread is serving (see {@link ServerContext#current}), null
-   * when the access is open. Call it only from a registry method that {@link #interceptCall} let
-   * through.
+   * The grant of the registry call this thread is serving, as the server's {@link #policy}
+   * authenticated it (see {@link ServerContext#principal}); null when the access is open.
    */
   public Grant caller() {
     if (isOpen()) {
       return null;
     }
-    ServerContext context = ServerContext.current();
-    try {
-      return authorize(context.method().methodName(), context.requestHeaders());
-    } catch (StatusException e) {
-      // Unreachable behind the interceptor; refuse rather than treat the call as anyone's.
-      throw new IllegalStateException("Registry call not authorized: " + e.status(), e);
+    Principal principal = ServerContext.current().principal();
+    if (!(principal instanceof Grant)) {
+      // Unreachable behind the policy; refuse rather than treat the call as anyone's.
+      throw new IllegalStateException("Registry call not authenticated: " + principal);
     }
+    return (Grant) principal;
   }
 
-  /** The grant allowing {@code method} to the caller with {@code headers}. */
+  /** The grant allowing {@code method} to the caller with {@code headers}: {@link #policy}'s two steps. */
   Grant authorize(String method, Metadata headers) throws StatusException {
+    Grant grant = authenticate(headers);
+    checkRight(grant, method);
+    return grant;
+  }
+
+  /** Refuses {@code method} to {@code grant} unless it holds the method's right. */
+  private static void checkRight(Grant grant, String method) throws StatusException {
     Right needed = RIGHTS.get(method);
     if (needed == null) {
       throw Status.PERMISSION_DENIED.withDescription("Registry method " + method + " is not open to any token")
           .asException();
     }
+    if (!grant.has(needed)) {
+      throw Status.PERMISSION_DENIED.withDescription("The token may not call " + method + ": it lacks the "
+          + needed.name().toLowerCase(Locale.ROOT) + " right").asException();
+    }
+  }
+
+  /** The grant of the token in {@code headers}. */
+  private Grant authenticate(Metadata headers) throws StatusException {
     List<String> values = headers.getAll("authorization");
     if (values.isEmpty()) {
-      throw Status.UNAUTHENTICATED.withDescription("The registry needs a token for " + method
-          + ": send the header 'authorization: Bearer <token>'").asException();
+      throw Status.UNAUTHENTICATED.withDescription(
+          "The registry needs a token: send the header 'authorization: Bearer <token>'").asException();
     }
     if (values.size() > 1) {
       throw Status.UNAUTHENTICATED.withDescription("More than one authorization header").asException();
@@ -269,10 +298,6 @@ public final class RegistryAccess implements ServerInterceptor {
     }
     if (found == null) {
       throw Status.UNAUTHENTICATED.withDescription("Unknown registry token").asException();
-    }
-    if (!found.has(needed)) {
-      throw Status.PERMISSION_DENIED.withDescription("The token may not call " + method + ": it lacks the "
-          + needed.name().toLowerCase(Locale.ROOT) + " right").asException();
     }
     return found;
   }
