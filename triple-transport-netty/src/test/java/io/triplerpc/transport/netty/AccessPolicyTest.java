@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.triplerpc.AccessPolicy;
 import io.triplerpc.Authenticator;
 import io.triplerpc.CallCredentials;
 import io.triplerpc.CallOptions;
-import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
@@ -23,18 +21,15 @@ import io.triplerpc.internal.health.proto.HealthCheckResponse;
 import io.triplerpc.testing.TestCertificates;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
-import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A server's {@link AccessPolicy}: authentication before the service and its interceptors, rules per
@@ -45,58 +40,22 @@ class AccessPolicyTest {
   private static final EchoRequest HELLO = EchoRequest.newBuilder().setMessage("hello").build();
   private static final Set<String> TOKENS = Set.of("alice", "admin");
 
-  private final AtomicInteger callsServed = new AtomicInteger();
-  private final AtomicReference<Principal> principalSeen = new AtomicReference<>();
-  private TripleServer server;
-  private final List<TripleClient> clients = new ArrayList<>();
-
-  @AfterEach
-  void stop() throws Exception {
-    clients.forEach(TripleClient::close);
-    if (server != null) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-  }
+  private final CallerRecordingEchoService service = new CallerRecordingEchoService();
+  @RegisterExtension final EchoFixture fixture = new EchoFixture(service);
 
   private static Principal tokenOwner(String token) {
     return TOKENS.contains(token) ? () -> token : null;
   }
 
   private void startServer(AccessPolicy policy, TlsConfig tls) {
-    EchoServiceImpl recording = new EchoServiceImpl() {
-      @Override
-      public EchoResponse echo(EchoRequest request) {
-        callsServed.incrementAndGet();
-        principalSeen.set(ServerContext.current().principal());
-        return super.echo(request);
-      }
-
-      @Override
-      public StreamObserver<EchoRequest> bidi(StreamObserver<EchoResponse> responses) {
-        callsServed.incrementAndGet();
-        principalSeen.set(ServerContext.current().principal());
-        return super.bidi(responses);
-      }
-    };
-    TripleServer.Builder builder = TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(EchoService.class, recording)
-        .accessPolicy(policy);
-    if (tls != null) {
-      builder.tls(tls);
-    }
-    server = builder.build().start();
+    fixture.startServer(builder -> tls == null ? builder.accessPolicy(policy) : builder.accessPolicy(policy).tls(tls));
   }
 
   private TripleClient client(String token) {
-    TripleClient.Builder builder = TripleClient.builder().address("127.0.0.1", server.port())
-        .defaultCallOptions(CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
-    if (token != null) {
-      builder.callCredentials(CallCredentials.bearerToken(token).allowingCleartext());
-    }
-    TripleClient client = builder.build();
-    clients.add(client);
-    return client;
+    return fixture.newClient(builder -> {
+      builder.defaultCallOptions(CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+      return token == null ? builder : builder.callCredentials(CallCredentials.bearerToken(token).allowingCleartext());
+    });
   }
 
   private static AccessPolicy.Builder bearerPolicy() {
@@ -112,13 +71,13 @@ class AccessPolicyTest {
 
     EchoService alice = client("alice").proxy(EchoService.class);
     assertEquals("hello", alice.echo(HELLO).getMessage());
-    assertEquals("alice", principalSeen.get().getName());
+    assertEquals("alice", service.principal.get().getName());
 
     RecordingObserver<EchoResponse> denied = new RecordingObserver<>();
     alice.bidi(denied).onNext(HELLO);
     denied.awaitCompletion();
     assertEquals(Status.Code.PERMISSION_DENIED, ((StatusException) denied.error()).status().code());
-    assertEquals(1, callsServed.get());
+    assertEquals(1, service.callsServed.get());
 
     RecordingObserver<EchoResponse> permitted = new RecordingObserver<>();
     StreamObserver<EchoRequest> requests = client("admin").proxy(EchoService.class).bidi(permitted);
@@ -126,7 +85,7 @@ class AccessPolicyTest {
     requests.onCompleted();
     permitted.awaitCompletion();
     assertNull(permitted.error());
-    assertEquals("admin", principalSeen.get().getName());
+    assertEquals("admin", service.principal.get().getName());
 
     // The health service is open: a probe needs no token.
     HealthCheckResponse health = client(null).proxy(HealthService.class).check(HealthCheckRequest.getDefaultInstance());
@@ -151,14 +110,14 @@ class AccessPolicyTest {
       requests.onNext(EchoRequest.newBuilder().setMessage("m" + i).build());
     }
     requests.onCompleted();
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
 
     verdict.completeAsync(() -> () -> "later");
     responses.awaitCompletion();
     assertNull(responses.error());
     assertEquals(List.of("m0", "m1", "m2", "m3", "m4"),
         responses.values().stream().map(EchoResponse::getMessage).toList());
-    assertEquals("later", principalSeen.get().getName());
+    assertEquals("later", service.principal.get().getName());
     assertEquals(1, asked.get());
   }
 
@@ -180,8 +139,8 @@ class AccessPolicyTest {
     assertEquals(Status.Code.DEADLINE_EXCEEDED, ((StatusException) responses.error()).status().code());
 
     assertEquals("hello", echo.echo(HELLO).getMessage());
-    assertEquals("second", principalSeen.get().getName());
-    assertEquals(1, callsServed.get());
+    assertEquals("second", service.principal.get().getName());
+    assertEquals(1, service.callsServed.get());
   }
 
   @Test
@@ -192,7 +151,7 @@ class AccessPolicyTest {
     StatusException e = assertThrows(StatusException.class, () -> client(null).proxy(EchoService.class).echo(HELLO));
     assertEquals(Status.Code.INTERNAL, e.status().code());
     assertEquals("Authentication failed on the server", e.status().description());
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
   }
 
   @Test
@@ -205,26 +164,20 @@ class AccessPolicyTest {
     startServer(AccessPolicy.builder(Authenticator.clientCertificate()
         .or(Authenticator.bearerToken(AccessPolicyTest::tokenOwner))).build(), serverTls);
 
-    TripleClient withCertificate = TripleClient.builder().address("127.0.0.1", server.port())
+    TripleClient withCertificate = fixture.newClient(builder -> builder
         .tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate())
-            .keyCertChain(TestCertificates.clientCertificate(), TestCertificates.clientKey()).build())
-        .build();
-    clients.add(withCertificate);
+            .keyCertChain(TestCertificates.clientCertificate(), TestCertificates.clientKey()).build()));
     withCertificate.proxy(EchoService.class).echo(HELLO);
-    assertEquals("CN=triple-test-client", principalSeen.get().getName());
+    assertEquals("CN=triple-test-client", service.principal.get().getName());
 
-    TripleClient withToken = TripleClient.builder().address("127.0.0.1", server.port())
+    TripleClient withToken = fixture.newClient(builder -> builder
         .tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate()).build())
-        .callCredentials(CallCredentials.bearerToken("alice"))
-        .build();
-    clients.add(withToken);
+        .callCredentials(CallCredentials.bearerToken("alice")));
     withToken.proxy(EchoService.class).echo(HELLO);
-    assertEquals("alice", principalSeen.get().getName());
+    assertEquals("alice", service.principal.get().getName());
 
-    TripleClient withNeither = TripleClient.builder().address("127.0.0.1", server.port())
-        .tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate()).build())
-        .build();
-    clients.add(withNeither);
+    TripleClient withNeither = fixture.newClient(builder -> builder
+        .tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate()).build()));
     StatusException e = assertThrows(StatusException.class, () -> withNeither.proxy(EchoService.class).echo(HELLO));
     assertEquals(Status.Code.UNAUTHENTICATED, e.status().code());
   }
@@ -243,7 +196,7 @@ class AccessPolicyTest {
     startServer(bearerPolicy()
         .authorize("triple.test.EchoService/echoAsync", (who, call) -> who.getName().equals("admin"))
         .build(), null);
-    String base = "http://127.0.0.1:" + server.port() + "/triple.test.EchoService/";
+    String base = "http://127.0.0.1:" + fixture.server().port() + "/triple.test.EchoService/";
 
     String missing = curl(base + "echo");
     assertTrue(missing.startsWith("401\n"), missing);
@@ -255,27 +208,19 @@ class AccessPolicyTest {
 
     String ok = curl(base + "echo", "-H", "authorization: Bearer alice");
     assertTrue(ok.startsWith("200\n{\"message\":\"hello\""), ok);
-    assertEquals(1, callsServed.get());
+    assertEquals(1, service.callsServed.get());
   }
 
   /** The HTTP status, a newline, and the body. */
   private static String curl(String url, String... headers) throws Exception {
-    List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "10", "-o", "-",
-        "-w", "\n%{http_code}", "-H", "content-type: application/json", "-d", "{\"message\":\"hello\"}"));
-    command.addAll(List.of(headers));
-    command.add(url);
-    Process process;
-    try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (java.io.IOException e) {
-      assumeTrue(false, "curl is not installed");
-      return null;
-    }
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(20, TimeUnit.SECONDS));
-    assertEquals(0, process.exitValue(), output);
+    List<String> arguments = new ArrayList<>(List.of("-o", "-", "-w", "\n%{http_code}",
+        "-H", "content-type: application/json", "-d", "{\"message\":\"hello\"}"));
+    arguments.addAll(List.of(headers));
+    arguments.add(url);
+    Curl.Result curl = Curl.run(arguments);
+    assertEquals(0, curl.exitCode(), curl.output());
     // -w writes the status after the body: put it first.
-    int cut = output.lastIndexOf('\n');
-    return output.substring(cut + 1) + "\n" + output.substring(0, cut);
+    int cut = curl.output().lastIndexOf('\n');
+    return curl.output().substring(cut + 1) + "\n" + curl.output().substring(0, cut);
   }
 }

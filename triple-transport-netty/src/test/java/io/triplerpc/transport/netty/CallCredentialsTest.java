@@ -10,12 +10,10 @@ import io.triplerpc.Authenticator;
 import io.triplerpc.CallCredentials;
 import io.triplerpc.CallCredentials.AccessToken;
 import io.triplerpc.CallOptions;
-import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
-import io.triplerpc.TripleServer;
 import io.triplerpc.testing.TestCertificates;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
@@ -25,16 +23,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Call credentials on the client, checked by a bearer-token authenticator on a real TLS server: good,
@@ -49,21 +45,9 @@ class CallCredentialsTest {
   private final TestClock clock = new TestClock();
   /** Valid tokens and when they expire, as an identity provider would know them. */
   private final Map<String, Instant> issued = new ConcurrentHashMap<>();
-  /** The principal the last call that reached the service was made by. */
-  private final AtomicReference<Principal> principalSeen = new AtomicReference<>();
-  private final AtomicInteger callsServed = new AtomicInteger();
 
-  private TripleServer server;
-  private final List<TripleClient> clients = new ArrayList<>();
-
-  @AfterEach
-  void stop() throws Exception {
-    clients.forEach(TripleClient::close);
-    if (server != null) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-  }
+  private final CallerRecordingEchoService service = new CallerRecordingEchoService();
+  @RegisterExtension final EchoFixture fixture = new EchoFixture(service);
 
   /** Accepts a token the provider issued, until it expires. */
   private Principal verify(String token) {
@@ -72,41 +56,21 @@ class CallCredentialsTest {
   }
 
   private void startServer(boolean tls) {
-    EchoServiceImpl recording = new EchoServiceImpl() {
-      @Override
-      public EchoResponse echo(EchoRequest request) {
-        callsServed.incrementAndGet();
-        principalSeen.set(ServerContext.current().principal());
-        return super.echo(request);
-      }
-
-      @Override
-      public CompletableFuture<EchoResponse> echoAsync(EchoRequest request) {
-        return CompletableFuture.completedFuture(echo(request));
-      }
-    };
-    TripleServer.Builder builder = TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(EchoService.class, recording)
-        .accessPolicy(AccessPolicy.builder(Authenticator.bearerToken(this::verify)).build());
-    if (tls) {
-      builder.tls(TlsConfig.builder()
-          .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey()).build());
-    }
-    server = builder.build().start();
+    fixture.startServer(builder -> {
+      builder.accessPolicy(AccessPolicy.builder(Authenticator.bearerToken(this::verify)).build());
+      return tls ? builder.tls(TlsConfig.builder()
+          .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey()).build()) : builder;
+    });
   }
 
   private TripleClient client(boolean tls, CallCredentials credentials) {
-    TripleClient.Builder builder = TripleClient.builder().address("127.0.0.1", server.port())
-        .defaultCallOptions(CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
-    if (tls) {
-      builder.tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate()).build());
-    }
-    if (credentials != null) {
-      builder.callCredentials(credentials);
-    }
-    TripleClient client = builder.build();
-    clients.add(client);
-    return client;
+    return fixture.newClient(builder -> {
+      builder.defaultCallOptions(CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+      if (tls) {
+        builder.tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate()).build());
+      }
+      return credentials == null ? builder : builder.callCredentials(credentials);
+    });
   }
 
   private String issue(String token, Duration lifetime) {
@@ -121,7 +85,7 @@ class CallCredentialsTest {
     EchoService echo = client(true, CallCredentials.bearerToken(token)).proxy(EchoService.class);
 
     assertEquals("hello", echo.echo(HELLO).getMessage());
-    assertEquals("user-of-good", principalSeen.get().getName());
+    assertEquals("user-of-good", service.principal.get().getName());
     // The asynchronous form goes the same way.
     assertEquals("hello", echo.echoAsync(HELLO).join().getMessage());
   }
@@ -143,7 +107,7 @@ class CallCredentialsTest {
       assertEquals(Status.Code.UNAUTHENTICATED, e.status().code());
       assertEquals("Invalid or expired bearer token", e.status().description());
     }
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
   }
 
   @Test
@@ -160,20 +124,20 @@ class CallCredentialsTest {
       echo.echo(HELLO);
     }
     assertEquals(1, fetches.get());
-    assertEquals("user-of-token-1", principalSeen.get().getName());
+    assertEquals("user-of-token-1", service.principal.get().getName());
 
     // Expired: the server would refuse token-1, so the next call waits for a new one.
     clock.advance(Duration.ofMinutes(6));
     echo.echo(HELLO);
     assertEquals(2, fetches.get());
-    assertEquals("user-of-token-2", principalSeen.get().getName());
+    assertEquals("user-of-token-2", service.principal.get().getName());
 
     // Within 30 s of its expiry: still good for this call, which starts the refresh.
     clock.advance(Duration.ofMinutes(4).plusSeconds(40));
     echo.echo(HELLO);
     assertEquals(3, fetches.get());
     echo.echo(HELLO);
-    assertEquals("user-of-token-3", principalSeen.get().getName());
+    assertEquals("user-of-token-3", service.principal.get().getName());
   }
 
   @Test
@@ -186,12 +150,12 @@ class CallCredentialsTest {
     CompletableFuture<EchoResponse> first = echo.echoAsync(HELLO);
     CompletableFuture<EchoResponse> second = echo.echoAsync(HELLO);
     assertFalse(first.isDone());
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
 
     fetch.completeAsync(() -> new AccessToken(issue("late", Duration.ofHours(1)), Instant.MAX));
     assertEquals("hello", first.get(10, TimeUnit.SECONDS).getMessage());
     assertEquals("hello", second.get(10, TimeUnit.SECONDS).getMessage());
-    assertEquals("user-of-late", principalSeen.get().getName());
+    assertEquals("user-of-late", service.principal.get().getName());
   }
 
   @Test
@@ -207,7 +171,7 @@ class CallCredentialsTest {
     StatusException e = assertThrows(StatusException.class, () -> echo.echo(HELLO));
     assertEquals(Status.Code.UNAUTHENTICATED, e.status().code());
     assertTrue(e.status().description().contains("identity provider down"), e.status().toString());
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
 
     assertEquals("hello", echo.echo(HELLO).getMessage());
   }
@@ -221,7 +185,7 @@ class CallCredentialsTest {
 
     StatusException e = assertThrows(StatusException.class, () -> echo.echo(HELLO));
     assertEquals(Status.Code.DEADLINE_EXCEEDED, e.status().code());
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
   }
 
   @Test
@@ -233,11 +197,11 @@ class CallCredentialsTest {
         () -> client(false, CallCredentials.bearerToken(token)).proxy(EchoService.class).echo(HELLO));
     assertEquals(Status.Code.UNAUTHENTICATED, e.status().code());
     assertTrue(e.status().description().contains("not sent over a cleartext connection"), e.status().toString());
-    assertEquals(0, callsServed.get());
+    assertEquals(0, service.callsServed.get());
 
     EchoService allowed = client(false, CallCredentials.bearerToken(token).allowingCleartext()).proxy(EchoService.class);
     assertEquals("hello", allowed.echo(HELLO).getMessage());
-    assertEquals("user-of-plain", principalSeen.get().getName());
+    assertEquals("user-of-plain", service.principal.get().getName());
   }
 
   @Test
@@ -248,9 +212,9 @@ class CallCredentialsTest {
         .withCallCredentials(CallCredentials.header("authorization", "Bearer " + issue("call", Duration.ofHours(1)))));
 
     perCall.echo(HELLO);
-    assertEquals("user-of-call", principalSeen.get().getName());
+    assertEquals("user-of-call", service.principal.get().getName());
     client.proxy(EchoService.class).echo(HELLO);
-    assertEquals("user-of-client", principalSeen.get().getName());
+    assertEquals("user-of-client", service.principal.get().getName());
   }
 
   @Test

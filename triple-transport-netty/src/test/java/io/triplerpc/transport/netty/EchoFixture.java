@@ -13,9 +13,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class EchoFixture implements AfterEachCallback {
 
-  final EchoServiceImpl service = new EchoServiceImpl();
+  final EchoServiceImpl service;
   private TripleServer server;
-  private TripleClient client;
+  /** Every client made, the last one first: all are closed after the test. */
+  private final java.util.Deque<TripleClient> clients = new java.util.ArrayDeque<>();
+
+  EchoFixture() {
+    this(new EchoServiceImpl());
+  }
+
+  /** A fixture serving {@code service}, such as an {@link EchoServiceImpl} that records what it sees. */
+  EchoFixture(EchoServiceImpl service) {
+    this.service = service;
+  }
 
   /** Starts the server with the given builder tweaks. */
   TripleServer startServer(UnaryOperator<TripleServer.Builder> customize) {
@@ -31,17 +41,16 @@ final class EchoFixture implements AfterEachCallback {
     return server;
   }
 
-  /** A client to the server with the given builder tweaks. */
+  /** A new client to the server with the given builder tweaks; the ones made before stay open. */
   TripleClient newClient(UnaryOperator<TripleClient.Builder> customize) {
-    if (client != null) {
-      client.close();
-    }
-    client = customize.apply(TripleClient.builder().address("127.0.0.1", server().port())).build();
+    TripleClient client = customize.apply(TripleClient.builder().address("127.0.0.1", server().port())).build();
+    clients.push(client);
     return client;
   }
 
+  /** The last client made, or a new one with the defaults. */
   TripleClient client() {
-    return client != null ? client : newClient(b -> b);
+    return clients.isEmpty() ? newClient(b -> b) : clients.peek();
   }
 
   EchoService echo() {
@@ -50,9 +59,8 @@ final class EchoFixture implements AfterEachCallback {
 
   @Override
   public void afterEach(ExtensionContext context) throws Exception {
-    if (client != null) {
-      client.close();
-    }
+    clients.forEach(TripleClient::close);
+    clients.clear();
     if (server != null) {
       server.shutdownNow();
       if (!server.awaitTermination(Duration.ofSeconds(10))) {

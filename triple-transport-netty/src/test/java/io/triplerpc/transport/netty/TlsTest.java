@@ -24,8 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * TLS and mutual TLS on the server's one port, with the Triple client, a raw socket and the real curl:
@@ -35,17 +35,7 @@ class TlsTest {
 
   private static final EchoRequest HELLO = EchoRequest.newBuilder().setMessage("over tls").build();
 
-  private TripleServer server;
-  private final List<TripleClient> clients = new ArrayList<>();
-
-  @AfterEach
-  void stop() throws Exception {
-    clients.forEach(TripleClient::close);
-    if (server != null) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-  }
+  @RegisterExtension final EchoFixture fixture = new EchoFixture();
 
   /** Calls that reached the server's handler chain (interceptors, then the service). */
   private final AtomicInteger callsServed = new AtomicInteger();
@@ -55,8 +45,7 @@ class TlsTest {
   }
 
   private void startServer(TlsConfig.ClientAuth clientAuth, boolean plaintextAlongsideTls) {
-    server = TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(EchoService.class, new EchoServiceImpl())
+    fixture.startServer(builder -> builder
         .intercept(new ServerInterceptor() {
           @Override
           public <Q, R> ServerCall.Listener<Q> interceptCall(
@@ -66,8 +55,7 @@ class TlsTest {
           }
         })
         .tls(serverTls(clientAuth))
-        .plaintextAlongsideTls(plaintextAlongsideTls)
-        .build().start();
+        .plaintextAlongsideTls(plaintextAlongsideTls));
   }
 
   private static TlsConfig serverTls(TlsConfig.ClientAuth clientAuth) {
@@ -81,12 +69,7 @@ class TlsTest {
   }
 
   private EchoService client(TlsConfig tls) {
-    TripleClient.Builder builder = TripleClient.builder().address("127.0.0.1", server.port());
-    if (tls != null) {
-      builder.tls(tls);
-    }
-    TripleClient client = builder.build();
-    clients.add(client);
+    TripleClient client = fixture.newClient(builder -> tls == null ? builder : builder.tls(tls));
     return client.proxy(EchoService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
   }
 
@@ -141,7 +124,7 @@ class TlsTest {
 
   /** Sends {@code request} on a new cleartext connection and reads until the server closes it. */
   private byte[] exchange(String request) throws Exception {
-    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+    try (Socket socket = new Socket("127.0.0.1", fixture.server().port())) {
       socket.setSoTimeout(10_000);
       socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
       socket.getOutputStream().flush();
@@ -163,40 +146,28 @@ class TlsTest {
   @Test
   void curlWithoutTlsOrWithoutAClientCertificateIsRefused() throws Exception {
     startServer(TlsConfig.ClientAuth.REQUIRE);
-    String url = "127.0.0.1:" + server.port() + "/triple.test.EchoService/echo";
+    String url = "127.0.0.1:" + fixture.server().port() + "/triple.test.EchoService/echo";
     List<String> json = List.of("-H", "content-type: application/json", "-d", "{\"message\":\"hi\"}");
 
-    Curl h2c = curl(json, "--http2-prior-knowledge", "http://" + url);
-    assertTrue(h2c.exitCode != 0, h2c.output);
-    Curl http1 = curl(json, "--http1.1", "http://" + url);
-    assertTrue(http1.output.contains("TLS only"), http1.output);
-    Curl noCertificate = curl(json, "--cacert", TestCertificates.caCertificate().toString(), "https://" + url);
-    assertTrue(noCertificate.exitCode != 0, noCertificate.output);
+    Curl.Result h2c = curl(json, "--http2-prior-knowledge", "http://" + url);
+    assertTrue(h2c.exitCode() != 0, h2c.output());
+    Curl.Result http1 = curl(json, "--http1.1", "http://" + url);
+    assertTrue(http1.output().contains("TLS only"), http1.output());
+    Curl.Result noCertificate = curl(json, "--cacert", TestCertificates.caCertificate().toString(), "https://" + url);
+    assertTrue(noCertificate.exitCode() != 0, noCertificate.output());
     assertEquals(0, callsServed.get());
 
-    Curl withCertificate = curl(json, "--cacert", TestCertificates.caCertificate().toString(),
+    Curl.Result withCertificate = curl(json, "--cacert", TestCertificates.caCertificate().toString(),
         "--cert", TestCertificates.clientCertificate().toString(),
         "--key", TestCertificates.clientKey().toString(), "https://" + url);
-    assertEquals(0, withCertificate.exitCode, withCertificate.output);
-    assertTrue(withCertificate.output.startsWith("{\"message\":\"hi\""), withCertificate.output);
+    assertEquals(0, withCertificate.exitCode(), withCertificate.output());
+    assertTrue(withCertificate.output().startsWith("{\"message\":\"hi\""), withCertificate.output());
   }
 
-  private record Curl(int exitCode, String output) {}
-
-  private static Curl curl(List<String> body, String... arguments) throws Exception {
-    List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "10"));
-    command.addAll(body);
-    command.addAll(List.of(arguments));
-    Process process;
-    try {
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (java.io.IOException e) {
-      assumeTrue(false, "curl is not installed");
-      throw e;
-    }
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(20, TimeUnit.SECONDS));
-    return new Curl(process.exitValue(), output);
+  private static Curl.Result curl(List<String> body, String... arguments) throws Exception {
+    List<String> all = new ArrayList<>(body);
+    all.addAll(List.of(arguments));
+    return Curl.run(all);
   }
 
   @Test
@@ -228,21 +199,13 @@ class TlsTest {
   void curlOverTlsWithHttp1AndHttp2() throws Exception {
     startServer(TlsConfig.ClientAuth.NONE);
     for (String version : List.of("--http1.1", "--http2")) {
-      List<String> command = List.of("curl", "-sS", "--max-time", "10", version,
+      Curl.Result curl = Curl.run(version,
           "--cacert", TestCertificates.caCertificate().toString(),
           "-w", "\n%{http_version}",
           "-H", "content-type: application/json", "-d", "{\"message\":\"curl over tls\"}",
-          "https://127.0.0.1:" + server.port() + "/triple.test.EchoService/echo");
-      Process process;
-      try {
-        process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      } catch (java.io.IOException e) {
-        assumeTrue(false, "curl is not installed");
-        return;
-      }
-      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(process.waitFor(20, TimeUnit.SECONDS));
-      assertEquals(0, process.exitValue(), output);
+          "https://127.0.0.1:" + fixture.server().port() + "/triple.test.EchoService/echo");
+      String output = curl.output();
+      assertEquals(0, curl.exitCode(), output);
       assertTrue(output.startsWith("{\"message\":\"curl over tls\""), output);
       assertTrue(output.trim().endsWith(version.equals("--http2") ? "2" : "1.1"), output);
     }
