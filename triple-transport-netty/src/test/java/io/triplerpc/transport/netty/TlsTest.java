@@ -88,7 +88,9 @@ class TlsTest {
   void aTlsServerClosesCleartextHttp2WithoutReachingAService() {
     startServer(TlsConfig.ClientAuth.NONE);
     StatusException e = assertThrows(StatusException.class, () -> client(null).echo(HELLO));
-    assertEquals(Status.Code.UNAVAILABLE, e.status().code(), e.status().toString());
+    // As grpc-java: the GOAWAY's INADEQUATE_SECURITY is PERMISSION_DENIED, its debug data the reason.
+    assertEquals(Status.Code.PERMISSION_DENIED, e.status().code(), e.status().toString());
+    assertTrue(e.status().description().contains("INADEQUATE_SECURITY: This port serves TLS only"), e.status().toString());
     assertEquals(0, callsServed.get());
     // TLS still works on the same port.
     assertEquals("over tls", client(trusting(TestCertificates.caCertificate())).echo(HELLO).getMessage());

@@ -41,6 +41,8 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   private final Http2Connection.PropertyKey streamKey;
   private ChannelHandlerContext context;
   private boolean goAwayReceived;
+  /** Why the server sent GOAWAY with an error, for the calls its connection ends; null otherwise. */
+  private Status goAwayError;
 
   private NettyClientHandler(
       Http2ConnectionDecoder decoder,
@@ -57,7 +59,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       public void onStreamClosed(Http2Stream stream) {
         NettyClientStream s = stream.getProperty(streamKey);
         if (s != null) {
-          s.state().http2StreamClosed();
+          s.state().http2StreamClosed(goAwayError);
         }
         if (goAwayReceived && connection().numActiveStreams() == 0 && context != null) {
           // The server asked us to go; the last stream it let finish has finished.
@@ -227,11 +229,29 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       }
     }
 
+    /**
+     * The status of calls a GOAWAY with {@code errorCode} ends, as gRPC maps HTTP/2 errors
+     * (INADEQUATE_SECURITY is PERMISSION_DENIED, ENHANCE_YOUR_CALM RESOURCE_EXHAUSTED, the rest
+     * UNAVAILABLE), with the server's debug data as the reason.
+     */
+    private Status goAwayStatus(long errorCode, ByteBuf debugData) {
+      Http2Error error = Http2Error.valueOf(errorCode);
+      Status status = error == Http2Error.INADEQUATE_SECURITY ? Status.PERMISSION_DENIED
+          : error == Http2Error.ENHANCE_YOUR_CALM ? Status.RESOURCE_EXHAUSTED
+          : Status.UNAVAILABLE;
+      String reason = debugData.isReadable() ? ": " + debugData.toString(StandardCharsets.UTF_8) : "";
+      return status.withDescription("Server sent GOAWAY " + (error != null ? error.name() : "error " + errorCode) + reason);
+    }
+
     @Override
     public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
       log.debug("GOAWAY from {}: last stream {}, error {}, {}", owner.address(), lastStreamId, errorCode,
           debugData.toString(StandardCharsets.UTF_8));
-      owner.markGone(Status.UNAVAILABLE.withDescription("Server sent GOAWAY").asException());
+      if (errorCode != Http2Error.NO_ERROR.code()) {
+        goAwayError = goAwayStatus(errorCode, debugData);
+      }
+      owner.markGone((goAwayError != null ? goAwayError : Status.UNAVAILABLE.withDescription("Server sent GOAWAY"))
+          .asException());
       // Streams up to lastStreamId finish; the last one to close closes the connection.
       goAwayReceived = true;
       if (connection().numActiveStreams() == 0) {

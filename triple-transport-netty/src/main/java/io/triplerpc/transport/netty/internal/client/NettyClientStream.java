@@ -292,11 +292,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     /**
      * The HTTP/2 stream closed. After the trailers that is normal (messages before them may still be
-     * on their way to the reader); before them, the connection went away.
+     * on their way to the reader); before them, the connection went away, for {@code goAwayError} if
+     * the server said why (else null).
      */
-    void http2StreamClosed() {
+    void http2StreamClosed(Status goAwayError) {
       if (trailerStatus == null) {
-        close(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
+        close(goAwayError != null ? goAwayError
+            : Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
       }
     }
 

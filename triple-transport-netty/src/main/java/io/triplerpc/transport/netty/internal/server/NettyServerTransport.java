@@ -212,7 +212,13 @@ final class NettyServerTransport implements ServerTransport {
 
   private static final String TLS_REQUIRED = "This port serves TLS only: connect with TLS (https://).";
 
-  /** A server preface (empty SETTINGS) and GOAWAY(last stream 0, INADEQUATE_SECURITY, the reason). */
+  /**
+   * A server preface (empty SETTINGS) and GOAWAY(INADEQUATE_SECURITY, the reason). Its last stream id
+   * is the highest there is, as when a connection ends without GOAWAY: with 0, clients such as
+   * grpc-java take the call for unprocessed and retry it transparently, on new connections refused the
+   * same way, until their retry limit (INTERNAL "Too many transparent retries") instead of failing at
+   * once with this reason.
+   */
   private static final byte[] HTTP2_TLS_REQUIRED = http2TlsRequired();
 
   private static final byte[] HTTP1_TLS_REQUIRED = ("HTTP/1.1 400 Bad Request\r\n"
@@ -228,7 +234,7 @@ final class NettyServerTransport implements ServerTransport {
     int length = 8 + reason.length;
     frames.put((byte) (length >>> 16)).put((byte) (length >>> 8)).put((byte) length)
         .put(Http2FrameTypes.GO_AWAY).put((byte) 0).putInt(0)
-        .putInt(0)
+        .putInt(Integer.MAX_VALUE)
         .putInt((int) Http2Error.INADEQUATE_SECURITY.code())
         .put(reason);
     return frames.array();
