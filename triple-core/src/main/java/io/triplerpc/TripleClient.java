@@ -6,6 +6,7 @@ import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.Connection;
@@ -45,6 +46,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   private final Cluster cluster;
   private final CallOptions defaultOptions;
   private final List<ClientInterceptor> interceptors;
+  /** The classes besides those of a service's signatures its responses may hold; see the builder. */
+  private final DeserializationAllowList deserializationAllowList;
   private final ClientCallFactory base;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -60,6 +63,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     int maxInbound = transportOptions.maxInboundMessageSize();
     this.defaultOptions = builder.defaultOptions;
     this.interceptors = List.copyOf(builder.interceptors);
+    this.deserializationAllowList = builder.deserializationAllowList;
     if (builder.clusterFactory == null) {
       this.transport = transportFactory.newTransport(builder.address, transportOptions);
       this.cluster = null;
@@ -142,9 +146,9 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     Objects.requireNonNull(serviceInterface, "serviceInterface");
     Objects.requireNonNull(options, "options");
     if (cluster != null) {
-      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
+      cluster.prepare(ServiceDescriptor.of(serviceInterface, deserializationAllowList).serviceName());
     }
-    return TripleInvoker.newProxy(serviceInterface, chain(options), options);
+    return TripleInvoker.newProxy(serviceInterface, chain(options), options, deserializationAllowList);
   }
 
   /** A new call through the client's interceptors, then those of {@code options}; not started. */
@@ -198,6 +202,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private Executor callbackExecutor;
     private CallOptions defaultOptions = CallOptions.DEFAULT;
     private final List<ClientInterceptor> interceptors = new ArrayList<>();
+    private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
     private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
     private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
     private int initialWindowSize = TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE;
@@ -360,6 +365,20 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
           ioThreads,
           0,
           tls);
+    }
+
+    /**
+     * Lets responses of plain Java (hessian2, JSON) services hold values of these classes too: exact class
+     * names, or package prefixes ending with a dot. By default a response may hold only classes its
+     * service's signatures reach and a few JDK value types; see
+     * {@link io.triplerpc.serialization.object.AllowedClasses}. Adds to what
+     * {@code META-INF/triple/serialize.allowlist} and {@code -Dtriple.serialization.allow} allow.
+     *
+     * @throws IllegalArgumentException if an entry is not a class name or a prefix of two or more levels
+     */
+    public Builder allowDeserialization(String... classNamesOrPackagePrefixes) {
+      deserializationAllowList.add(classNamesOrPackagePrefixes);
+      return this;
     }
 
     /** Builds the client; no connection opens until the first call. */

@@ -7,6 +7,9 @@ import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleService;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
+import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import io.triplerpc.serialization.protobuf.ProtobufSerialization;
@@ -24,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,7 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ServiceDescriptor {
 
-  private static final Map<Class<?>, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+  private static final Map<Key, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+  /** The allow list of services read with none of their own: nothing beyond the class path's. */
+  private static final DeserializationAllowList NO_ALLOW_LIST = DeserializationAllowList.create();
   private static final ProtobufSerialization PROTOBUF = new ProtobufSerialization();
 
   private final Class<?> serviceInterface;
@@ -58,7 +64,17 @@ public final class ServiceDescriptor {
    *     method has a shape Triple cannot call, naming the method
    */
   public static ServiceDescriptor of(Class<?> serviceInterface) {
-    return CACHE.computeIfAbsent(serviceInterface, ServiceDescriptor::read);
+    return of(serviceInterface, NO_ALLOW_LIST);
+  }
+
+  /**
+   * The descriptor of {@code serviceInterface} whose plain Java values may also be of the classes
+   * {@code allowList} allows (see {@link AllowedClasses}); one per interface and list.
+   *
+   * @throws IllegalArgumentException as {@link #of(Class)} does
+   */
+  public static ServiceDescriptor of(Class<?> serviceInterface, DeserializationAllowList allowList) {
+    return CACHE.computeIfAbsent(new Key(serviceInterface, allowList), key -> read(key.type(), key.allowList()));
   }
 
   public Class<?> serviceInterface() {
@@ -78,7 +94,7 @@ public final class ServiceDescriptor {
     return byJavaMethod.get(javaMethod);
   }
 
-  private static ServiceDescriptor read(Class<?> type) {
+  private static ServiceDescriptor read(Class<?> type, DeserializationAllowList allowList) {
     if (!type.isInterface()) {
       throw new IllegalArgumentException(type.getName() + " is not an interface");
     }
@@ -87,13 +103,22 @@ public final class ServiceDescriptor {
       throw new IllegalArgumentException(type.getName() + " is not annotated @TripleService");
     }
     String serviceName = annotation.name().isEmpty() ? type.getName() : annotation.name();
-    List<MethodBinding> bindings = new ArrayList<>();
-    Set<String> names = new HashSet<>();
+    List<Method> rpcMethods = new ArrayList<>();
+    List<Type> declared = new ArrayList<>();
     for (Method method : type.getMethods()) {
       if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || declaredByObject(method)) {
         continue;
       }
-      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method);
+      rpcMethods.add(method);
+      declared.addAll(declaredTypes(type, method));
+    }
+    // One set for the whole service, built before any codec: every method may receive what any reaches.
+    AllowedClasses allowed =
+        AllowedClasses.forTypes("service " + serviceName, declared, type.getClassLoader(), allowList);
+    List<MethodBinding> bindings = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Method method : rpcMethods) {
+      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, allowed);
       if (!names.add(binding.descriptor().methodName())) {
         throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
             + binding.descriptor().methodName() + " (overloads are not supported)");
@@ -114,7 +139,30 @@ public final class ServiceDescriptor {
     }
   }
 
-  private static MethodBinding bind(Class<?> service, String serviceName, String serialization, Method method) {
+  /**
+   * The types whose values {@code method} carries: parameters, result and exceptions, with the element
+   * type in place of a {@code StreamObserver} or {@code CompletableFuture}, resolved against {@code service}.
+   */
+  private static List<Type> declaredTypes(Class<?> service, Method method) {
+    List<Type> types = new ArrayList<>();
+    for (Type parameter : method.getGenericParameterTypes()) {
+      types.add(elementType(parameter));
+    }
+    types.add(elementType(method.getGenericReturnType()));
+    types.addAll(Arrays.asList(method.getGenericExceptionTypes()));
+    types.replaceAll(declared -> Types.resolve(declared, service));
+    return types;
+  }
+
+  private static Type elementType(Type type) {
+    Class<?> raw = Types.rawClass(type);
+    boolean carrier = raw == StreamObserver.class || CompletionStage.class.isAssignableFrom(raw);
+    return carrier && type instanceof ParameterizedType ? ((ParameterizedType) type).getActualTypeArguments()[0]
+        : carrier ? Object.class : type;
+  }
+
+  private static MethodBinding bind(
+      Class<?> service, String serviceName, String serialization, Method method, AllowedClasses allowed) {
     TripleMethod options = method.getAnnotation(TripleMethod.class);
     String name = options != null && !options.name().isEmpty() ? options.name() : method.getName();
     boolean idempotent = options != null && options.idempotent();
@@ -165,8 +213,8 @@ public final class ServiceDescriptor {
       ObjectSerialization objects = objectSerialization(serialization, service);
       try {
         wrapped = type == MethodType.UNARY
-            ? WrappedMethod.unary(service, method, objects)
-            : WrappedMethod.streaming(service, method, objects, requestType, responseType);
+            ? WrappedMethod.unary(service, method, objects, allowed)
+            : WrappedMethod.streaming(service, method, objects, requestType, responseType, allowed);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("Method " + where + ": " + e.getMessage(), e);
       }
@@ -226,4 +274,7 @@ public final class ServiceDescriptor {
     }
     throw new IllegalArgumentException("Method " + where + ": cannot use type " + type + " as a message type");
   }
+
+  /** A descriptor per interface and allow list; lists compare by identity (they may grow). */
+  private record Key(Class<?> type, DeserializationAllowList allowList) {}
 }

@@ -1,6 +1,7 @@
 package io.triplerpc.serialization.hessian;
 
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
@@ -26,10 +27,12 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   private static final String WIRE_NAME = "hessian4";
 
   /**
-   * One factory per class loader, each caching its serializers. A factory holds its loader, so both live as
-   * long as this serialization: an application that discards class loaders uses its own instance.
+   * One factory per class loader and allowed set, each caching its serializers and deserializers: a cache
+   * shared by services that allow different classes would let one service's allowed names through another.
+   * A factory holds its loader, so both live as long as this serialization: an application that discards
+   * class loaders uses its own instance.
    */
-  private final Map<ClassLoader, SerializerFactory> factories = new ConcurrentHashMap<>();
+  private final Map<FactoryKey, SerializerFactory> factories = new ConcurrentHashMap<>();
 
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
   public HessianObjectSerialization() {}
@@ -50,13 +53,14 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   }
 
   @Override
-  public ObjectCodec codecFor(Type type, ClassLoader classLoader) {
-    return new HessianCodec(type, factory(classLoader == null ? getClass().getClassLoader() : classLoader));
+  public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
+    ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
+    return new HessianCodec(type, factory(new FactoryKey(loader, allowed)));
   }
 
-  private SerializerFactory factory(ClassLoader classLoader) {
-    return factories.computeIfAbsent(classLoader, loader -> {
-      SerializerFactory factory = new SerializerFactory(loader);
+  private SerializerFactory factory(FactoryKey key) {
+    return factories.computeIfAbsent(key, k -> {
+      SerializerFactory factory = new CheckedSerializerFactory(k.loader(), k.allowed());
       factory.setAllowNonSerializable(true);
       factory.addFactory(new OptionalSerializerFactory());
       return factory;
@@ -67,4 +71,7 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   public String toString() {
     return "HessianObjectSerialization";
   }
+
+  /** {@code AllowedClasses} compares by identity: one per service. */
+  private record FactoryKey(ClassLoader loader, AllowedClasses allowed) {}
 }
