@@ -29,8 +29,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li>an allow list names it or a package prefix of it ({@link DeserializationAllowList}: the server's or
  *       client's own, {@value DeserializationAllowList#RESOURCE} resources, the
  *       {@value DeserializationAllowList#PROPERTY} system property); or
- *   <li>it is an application class that extends or implements an application class allowed so, which is
- *       what declaring a non-final type means (to tell, the class is loaded without being initialized).
+ *   <li>it is an application class that extends or implements an application class that types one of
+ *       those slots (a parameter, result, exception, field or type argument), which is what declaring a
+ *       non-final type means (to tell, the class is loaded without being initialized). A class reached only
+ *       as a supertype opens nothing: no slot takes its other subclasses.
  * </ol>
  * A class allowed by the last two rules brings what its own fields reach, as a declared one does. Arrays
  * are allowed when their element class is. Whatever {@code java.}, {@code javax.}, {@code jdk.},
@@ -51,7 +53,7 @@ public final class AllowedClasses {
   private final Set<String> declared;
   /** Classes allowed since, and what they reach; only grows. */
   private final Set<String> admitted = ConcurrentHashMap.newKeySet();
-  /** Application classes whose subclasses are allowed; only grows. */
+  /** Application classes that type a slot, whose subclasses are allowed; only grows. */
   private final List<Class<?>> extensible = new CopyOnWriteArrayList<>();
   private final DeserializationAllowList configured;
   private final DeserializationAllowList environment;

@@ -88,6 +88,22 @@ class AllowedClassesTest {
   }
 
   @Test
+  void aClassReachedOnlyAsASupertypeAllowsNoOtherSubclass() {
+    // Dog declares Animal as its superclass, but no slot holds an Animal: a sibling has nowhere to go.
+    AllowedClasses allowed = allowing(List.of(Dog.class));
+    assertTrue(allowed.allows(Animal.class.getName()));
+    assertFalse(allowed.allows(Sibling.class.getName()));
+    assertTrue(allowing(List.of(Animal.class)).allows(Sibling.class.getName()));
+  }
+
+  /** Another subclass of {@link Animal}. */
+  static class Sibling extends Animal {
+    Sibling() {
+      super("s", 4, 1);
+    }
+  }
+
+  @Test
   void allowListsNameClassesAndPackagePrefixes() {
     assertTrue(allowing(List.of(), TrustedValue.class.getName()).allows(TrustedValue.class.getName()));
     assertFalse(allowing(List.of(), TrustedValue.class.getName()).allows(Gadget.class.getName()));
