@@ -146,7 +146,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     Objects.requireNonNull(serviceInterface, "serviceInterface");
     Objects.requireNonNull(options, "options");
     if (cluster != null) {
-      cluster.prepare(ServiceDescriptor.of(serviceInterface, deserializationAllowList).serviceName());
+      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
     }
     return TripleInvoker.newProxy(serviceInterface, chain(options), options, deserializationAllowList);
   }
@@ -372,7 +372,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      * names, or package prefixes ending with a dot. By default a response may hold only classes its
      * service's signatures reach and a few JDK value types; see
      * {@link io.triplerpc.serialization.object.AllowedClasses}. Adds to what
-     * {@code META-INF/triple/serialize.allowlist} and {@code -Dtriple.serialization.allow} allow.
+     * {@code META-INF/triple/serialize.allowlist} and {@code -Dtriple.serialization.allow} allow; applies
+     * to the proxies of the client built next.
      *
      * @throws IllegalArgumentException if an entry is not a class name or a prefix of two or more levels
      */

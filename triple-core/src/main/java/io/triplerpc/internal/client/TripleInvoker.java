@@ -80,10 +80,16 @@ public final class TripleInvoker implements InvocationHandler {
     return newProxy(serviceInterface, ServiceDescriptor.of(serviceInterface), calls, options);
   }
 
-  /** A proxy whose responses may also hold values of the classes {@code allowList} allows. */
+  /**
+   * A proxy whose responses may also hold values of the classes {@code allowList} (a client's, complete by
+   * now) allows.
+   */
   public static <T> T newProxy(Class<T> serviceInterface, ClientCallFactory calls, CallOptions options,
       DeserializationAllowList allowList) {
-    return newProxy(serviceInterface, ServiceDescriptor.of(serviceInterface, allowList), calls, options);
+    // Clients that allow nothing extra share one descriptor (and its codecs' caches) per interface.
+    ServiceDescriptor service = allowList.isEmpty()
+        ? ServiceDescriptor.of(serviceInterface) : ServiceDescriptor.of(serviceInterface, allowList);
+    return newProxy(serviceInterface, service, calls, options);
   }
 
   private static <T> T newProxy(

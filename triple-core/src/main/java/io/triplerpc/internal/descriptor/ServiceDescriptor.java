@@ -13,6 +13,7 @@ import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import io.triplerpc.serialization.protobuf.ProtobufSerialization;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
@@ -26,6 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,7 +38,15 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ServiceDescriptor {
 
-  private static final Map<Key, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+  /** Descriptors of services with no allow list of their own: one per interface, for good. */
+  private static final Map<Class<?>, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+  /**
+   * Descriptors of services with their server's or client's allow list, one per interface and list (which
+   * compares by identity: it may grow). Weak both ways, since each descriptor refers to its list: they go
+   * with the servers, clients and proxies that use them.
+   */
+  private static final Map<DeserializationAllowList, Map<Class<?>, WeakReference<ServiceDescriptor>>> WITH_LISTS =
+      new WeakHashMap<>();
   /** The allow list of services read with none of their own: nothing beyond the class path's. */
   private static final DeserializationAllowList NO_ALLOW_LIST = DeserializationAllowList.create();
   private static final ProtobufSerialization PROTOBUF = new ProtobufSerialization();
@@ -74,7 +84,20 @@ public final class ServiceDescriptor {
    * @throws IllegalArgumentException as {@link #of(Class)} does
    */
   public static ServiceDescriptor of(Class<?> serviceInterface, DeserializationAllowList allowList) {
-    return CACHE.computeIfAbsent(new Key(serviceInterface, allowList), key -> read(key.type(), key.allowList()));
+    if (allowList == NO_ALLOW_LIST) {
+      return CACHE.computeIfAbsent(serviceInterface, type -> read(type, NO_ALLOW_LIST));
+    }
+    synchronized (WITH_LISTS) {
+      Map<Class<?>, WeakReference<ServiceDescriptor>> byType =
+          WITH_LISTS.computeIfAbsent(allowList, list -> new HashMap<>());
+      WeakReference<ServiceDescriptor> cached = byType.get(serviceInterface);
+      ServiceDescriptor descriptor = cached == null ? null : cached.get();
+      if (descriptor == null) {
+        descriptor = read(serviceInterface, allowList);
+        byType.put(serviceInterface, new WeakReference<>(descriptor));
+      }
+      return descriptor;
+    }
   }
 
   public Class<?> serviceInterface() {
@@ -274,7 +297,4 @@ public final class ServiceDescriptor {
     }
     throw new IllegalArgumentException("Method " + where + ": cannot use type " + type + " as a message type");
   }
-
-  /** A descriptor per interface and allow list; lists compare by identity (they may grow). */
-  private record Key(Class<?> type, DeserializationAllowList allowList) {}
 }

@@ -1,13 +1,12 @@
 package io.triplerpc.serialization.hessian;
 
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.triplerpc.serialization.internal.PerAllowedClasses;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Hessian 2 through Apache Dubbo's hessian-lite: the default serialization of non-protobuf services, and
@@ -29,10 +28,14 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   /**
    * One factory per class loader and allowed set, each caching its serializers and deserializers: a cache
    * shared by services that allow different classes would let one service's allowed names through another.
-   * A factory holds its loader, so both live as long as this serialization: an application that discards
-   * class loaders uses its own instance.
+   * Each lives as long as the codecs that use it.
    */
-  private final Map<FactoryKey, SerializerFactory> factories = new ConcurrentHashMap<>();
+  private final PerAllowedClasses<SerializerFactory> factories = new PerAllowedClasses<>((loader, allowed) -> {
+    SerializerFactory factory = new CheckedSerializerFactory(loader, allowed);
+    factory.setAllowNonSerializable(true);
+    factory.addFactory(new OptionalSerializerFactory());
+    return factory;
+  });
 
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
   public HessianObjectSerialization() {}
@@ -55,23 +58,11 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   @Override
   public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
     ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
-    return new HessianCodec(type, factory(new FactoryKey(loader, allowed)));
-  }
-
-  private SerializerFactory factory(FactoryKey key) {
-    return factories.computeIfAbsent(key, k -> {
-      SerializerFactory factory = new CheckedSerializerFactory(k.loader(), k.allowed());
-      factory.setAllowNonSerializable(true);
-      factory.addFactory(new OptionalSerializerFactory());
-      return factory;
-    });
+    return new HessianCodec(type, factories.get(loader, allowed));
   }
 
   @Override
   public String toString() {
     return "HessianObjectSerialization";
   }
-
-  /** {@code AllowedClasses} compares by identity: one per service. */
-  private record FactoryKey(ClassLoader loader, AllowedClasses allowed) {}
 }

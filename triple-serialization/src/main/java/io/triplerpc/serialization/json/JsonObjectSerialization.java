@@ -13,13 +13,12 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.triplerpc.serialization.internal.PerAllowedClasses;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * JSON through Jackson, for services that want a readable wire format. On the wrapper's wire it is named
@@ -45,9 +44,9 @@ public final class JsonObjectSerialization implements ObjectSerialization {
   /**
    * One mapper per class loader and allowed set, that is per service: Jackson caches the classes a type id
    * resolved to, so a mapper shared by services that allow different classes would let one service's
-   * allowed names through another. Like hessian's factories, each lives as long as this serialization.
+   * allowed names through another. Each lives as long as the codecs that use it.
    */
-  private final Map<MapperKey, ObjectMapper> mappers = new ConcurrentHashMap<>();
+  private final PerAllowedClasses<ObjectMapper> mappers = new PerAllowedClasses<>(JsonObjectSerialization::newMapper);
 
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
   public JsonObjectSerialization() {}
@@ -70,8 +69,7 @@ public final class JsonObjectSerialization implements ObjectSerialization {
   @Override
   public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
     ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
-    ObjectMapper mapper = mappers.computeIfAbsent(new MapperKey(loader, allowed),
-        key -> newMapper(key.loader(), key.allowed()));
+    ObjectMapper mapper = mappers.get(loader, allowed);
     JavaType javaType = mapper.getTypeFactory().constructType(type);
     return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType), allowed);
   }
@@ -108,7 +106,4 @@ public final class JsonObjectSerialization implements ObjectSerialization {
   public String toString() {
     return "JsonObjectSerialization";
   }
-
-  /** {@code AllowedClasses} compares by identity: one per service. */
-  private record MapperKey(ClassLoader loader, AllowedClasses allowed) {}
 }
