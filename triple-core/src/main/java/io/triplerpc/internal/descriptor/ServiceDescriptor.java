@@ -163,8 +163,9 @@ public final class ServiceDescriptor {
   }
 
   /**
-   * The types whose values {@code method} carries: parameters, result and exceptions, with the element
-   * type in place of a {@code StreamObserver} or {@code CompletableFuture}, resolved against {@code service}.
+   * The plain Java types whose values {@code method} carries: parameters, result and exceptions, with the
+   * element type in place of a {@code StreamObserver} or {@code CompletableFuture}, resolved against
+   * {@code service}. Protobuf messages are left out: they never travel as hessian or JSON objects.
    */
   private static List<Type> declaredTypes(Class<?> service, Method method) {
     List<Type> types = new ArrayList<>();
@@ -174,14 +175,17 @@ public final class ServiceDescriptor {
     types.add(elementType(method.getGenericReturnType()));
     types.addAll(Arrays.asList(method.getGenericExceptionTypes()));
     types.replaceAll(declared -> Types.resolve(declared, service));
+    types.removeIf(ServiceDescriptor::isProtobuf);
     return types;
   }
 
+  /** What a {@code StreamObserver<T>} or {@code CompletableFuture<T>} carries; other types as they are. */
   private static Type elementType(Type type) {
     Class<?> raw = Types.rawClass(type);
-    boolean carrier = raw == StreamObserver.class || CompletionStage.class.isAssignableFrom(raw);
-    return carrier && type instanceof ParameterizedType ? ((ParameterizedType) type).getActualTypeArguments()[0]
-        : carrier ? Object.class : type;
+    if (raw != StreamObserver.class && !CompletionStage.class.isAssignableFrom(raw)) {
+      return type;
+    }
+    return type instanceof ParameterizedType ? ((ParameterizedType) type).getActualTypeArguments()[0] : Object.class;
   }
 
   private static MethodBinding bind(

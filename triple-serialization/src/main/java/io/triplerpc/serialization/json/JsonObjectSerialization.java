@@ -35,7 +35,7 @@ import java.lang.reflect.Type;
  * (maps, lists, strings, numbers): no class is constructed from a name unless the declared type bounds it,
  * and every class an {@code "@class"} names must be allowed by the service's {@link AllowedClasses}.
  *
- * <p>Thread-safe; one mapper (and its serializer caches) per class loader.
+ * <p>Thread-safe; one mapper (and its serializer caches) per class loader and service.
  */
 public final class JsonObjectSerialization implements ObjectSerialization {
 

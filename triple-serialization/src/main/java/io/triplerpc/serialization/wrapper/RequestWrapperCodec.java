@@ -138,6 +138,7 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
       try {
         value = codecs[i].read(wrapper.getArgs(i).newInput());
       } catch (ClassNotAllowedException e) {
+        // Already names the class and the service, and becomes the call's status as it is.
         throw e;
       } catch (IOException e) {
         throw new IOException(where + ": argument " + i + ": " + e.getMessage(), e);

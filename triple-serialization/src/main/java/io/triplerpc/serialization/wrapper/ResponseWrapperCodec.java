@@ -116,6 +116,7 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
     try {
       value = codec.read(wrapper.getData().newInput());
     } catch (ClassNotAllowedException e) {
+      // Already names the class and the service, and becomes the call's status as it is.
       throw e;
     } catch (IOException e) {
       throw new IOException(where + ": " + what + ": " + e.getMessage(), e);
