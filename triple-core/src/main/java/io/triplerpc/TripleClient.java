@@ -46,13 +46,14 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   private final Cluster cluster;
   private final CallOptions defaultOptions;
   private final List<ClientInterceptor> interceptors;
-  /** The classes besides those of a service's signatures its responses may hold; see the builder. */
-  private final DeserializationAllowList deserializationAllowList;
   private final ClientCallFactory base;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** The classes besides those of a service's signatures its responses may hold; see the builder. */
+  private final DeserializationAllowList deserializationAllowList;
 
   private TripleClient(Builder builder) {
     this.transportFactory = loadTransportFactory();
+    this.deserializationAllowList = builder.deserializationAllowList;
     if (builder.clusterFactory != null && builder.ioThreads == 0) {
       // Many servers, one connection each: event loops sized by cores, not by connections per address.
       builder.ioThreads = Runtime.getRuntime().availableProcessors();
@@ -63,7 +64,6 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     int maxInbound = transportOptions.maxInboundMessageSize();
     this.defaultOptions = builder.defaultOptions;
     this.interceptors = List.copyOf(builder.interceptors);
-    this.deserializationAllowList = builder.deserializationAllowList;
     if (builder.clusterFactory == null) {
       this.transport = transportFactory.newTransport(builder.address, transportOptions);
       this.cluster = null;
