@@ -6,6 +6,7 @@ import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.Connection;
@@ -49,9 +50,12 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
   private final CallCredentials credentials;
   private final ClientCallFactory base;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** The classes besides those of a service's signatures its responses may hold; see the builder. */
+  private final DeserializationAllowList deserializationAllowList;
 
   private TripleClient(Builder builder) {
     this.transportFactory = loadTransportFactory();
+    this.deserializationAllowList = builder.deserializationAllowList;
     if (builder.clusterFactory != null && builder.ioThreads == 0) {
       // Many servers, one connection each: event loops sized by cores, not by connections per address.
       builder.ioThreads = Runtime.getRuntime().availableProcessors();
@@ -148,7 +152,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
     }
     CallOptions resolved = withCredentials(options);
-    return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved);
+    return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved, deserializationAllowList);
   }
 
   /** A new call through the client's interceptors, then those of {@code options}; not started. */
@@ -207,6 +211,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private Executor callbackExecutor;
     private CallOptions defaultOptions = CallOptions.DEFAULT;
     private final List<ClientInterceptor> interceptors = new ArrayList<>();
+    private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
     private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
     private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
     private int initialWindowSize = TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE;
@@ -381,6 +386,21 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
           0,
           tls,
           false);
+    }
+
+    /**
+     * Lets responses of plain Java (hessian2, JSON) services hold values of these classes too: exact class
+     * names, or package prefixes ending with a dot. By default a response may hold only classes its
+     * service's signatures reach and a few JDK value types; see
+     * {@link io.triplerpc.serialization.object.AllowedClasses}. Adds to what
+     * {@code META-INF/triple/serialize.allowlist} and {@code -Dtriple.serialization.allow} allow; applies
+     * to the proxies of the client built next.
+     *
+     * @throws IllegalArgumentException if an entry is not a class name or a prefix of two or more levels
+     */
+    public Builder allowDeserialization(String... classNamesOrPackagePrefixes) {
+      deserializationAllowList.add(classNamesOrPackagePrefixes);
+      return this;
     }
 
     /** Builds the client; no connection opens until the first call. */

@@ -11,6 +11,7 @@ import io.triplerpc.internal.server.ServiceAdapters;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportFactory;
 import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.spi.ServerRegistration;
 import java.io.IOException;
@@ -284,6 +285,7 @@ public final class TripleServer {
     private final List<ServerInterceptor> interceptors = new ArrayList<>();
     private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
     private final List<ServerRegistration> registrations = new ArrayList<>();
+    private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
     private Executor executor;
     private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
     private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
@@ -320,13 +322,29 @@ public final class TripleServer {
     public <T> Builder addService(Class<T> serviceInterface, T implementation) {
       Objects.requireNonNull(serviceInterface, "serviceInterface");
       Objects.requireNonNull(implementation, "implementation");
-      List<ServerMethodDefinition<?, ?>> added = ServiceAdapters.definitions(serviceInterface, implementation);
+      List<ServerMethodDefinition<?, ?>> added =
+          ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
       definitions.addAll(added);
       TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
       for (ServerMethodDefinition<?, ?> definition : added) {
         describe(definition.method(), annotation == null ? "" : annotation.version(),
             annotation == null ? "" : annotation.group());
       }
+      return this;
+    }
+
+    /**
+     * Lets requests of this server's plain Java (hessian2, JSON) services hold values of these classes too:
+     * exact class names, or package prefixes ending with a dot. By default a request may hold only classes
+     * its service's signatures reach and a few JDK value types; see
+     * {@link io.triplerpc.serialization.object.AllowedClasses}. Applies to every service of this builder,
+     * whenever added; adds to what {@code META-INF/triple/serialize.allowlist} and
+     * {@code -Dtriple.serialization.allow} allow.
+     *
+     * @throws IllegalArgumentException if an entry is not a class name or a prefix of two or more levels
+     */
+    public Builder allowDeserialization(String... classNamesOrPackagePrefixes) {
+      deserializationAllowList.add(classNamesOrPackagePrefixes);
       return this;
     }
 

@@ -12,6 +12,7 @@ import io.triplerpc.internal.descriptor.CallShape;
 import io.triplerpc.internal.descriptor.MethodBinding;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.descriptor.WrappedMethod;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.wrapper.WrapperCodecs;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
@@ -76,7 +77,23 @@ public final class TripleInvoker implements InvocationHandler {
 
   /** A proxy of {@code serviceInterface} whose calls go through {@code calls}. */
   public static <T> T newProxy(Class<T> serviceInterface, ClientCallFactory calls, CallOptions options) {
-    ServiceDescriptor service = ServiceDescriptor.of(serviceInterface);
+    return newProxy(serviceInterface, ServiceDescriptor.of(serviceInterface), calls, options);
+  }
+
+  /**
+   * A proxy whose responses may also hold values of the classes {@code allowList} (a client's, complete by
+   * now) allows.
+   */
+  public static <T> T newProxy(Class<T> serviceInterface, ClientCallFactory calls, CallOptions options,
+      DeserializationAllowList allowList) {
+    // Clients that allow nothing extra share one descriptor (and its codecs' caches) per interface.
+    ServiceDescriptor service = allowList.isEmpty()
+        ? ServiceDescriptor.of(serviceInterface) : ServiceDescriptor.of(serviceInterface, allowList);
+    return newProxy(serviceInterface, service, calls, options);
+  }
+
+  private static <T> T newProxy(
+      Class<T> serviceInterface, ServiceDescriptor service, ClientCallFactory calls, CallOptions options) {
     TripleInvoker invoker = new TripleInvoker(service, calls, options);
     Object proxy = Proxy.newProxyInstance(
         serviceInterface.getClassLoader(), new Class<?>[] {serviceInterface}, invoker);

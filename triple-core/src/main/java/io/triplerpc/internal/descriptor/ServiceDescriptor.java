@@ -7,9 +7,13 @@ import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleService;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
+import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import io.triplerpc.serialization.protobuf.ProtobufSerialization;
+import java.lang.ref.WeakReference;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
@@ -23,7 +27,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,7 +38,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ServiceDescriptor {
 
+  /** Descriptors of services with no allow list of their own: one per interface, for good. */
   private static final Map<Class<?>, ServiceDescriptor> CACHE = new ConcurrentHashMap<>();
+  /**
+   * Descriptors of services with their server's or client's allow list, one per interface and list (which
+   * compares by identity: it may grow). Weak both ways, since each descriptor refers to its list: they go
+   * with the servers, clients and proxies that use them.
+   */
+  private static final Map<DeserializationAllowList, Map<Class<?>, WeakReference<ServiceDescriptor>>> WITH_LISTS =
+      new WeakHashMap<>();
+  /** The allow list of services read with none of their own: nothing beyond the class path's. */
+  private static final DeserializationAllowList NO_ALLOW_LIST = DeserializationAllowList.create();
   private static final ProtobufSerialization PROTOBUF = new ProtobufSerialization();
 
   private final Class<?> serviceInterface;
@@ -58,7 +74,30 @@ public final class ServiceDescriptor {
    *     method has a shape Triple cannot call, naming the method
    */
   public static ServiceDescriptor of(Class<?> serviceInterface) {
-    return CACHE.computeIfAbsent(serviceInterface, ServiceDescriptor::read);
+    return of(serviceInterface, NO_ALLOW_LIST);
+  }
+
+  /**
+   * The descriptor of {@code serviceInterface} whose plain Java values may also be of the classes
+   * {@code allowList} allows (see {@link AllowedClasses}); one per interface and list.
+   *
+   * @throws IllegalArgumentException as {@link #of(Class)} does
+   */
+  public static ServiceDescriptor of(Class<?> serviceInterface, DeserializationAllowList allowList) {
+    if (allowList == NO_ALLOW_LIST) {
+      return CACHE.computeIfAbsent(serviceInterface, type -> read(type, NO_ALLOW_LIST));
+    }
+    synchronized (WITH_LISTS) {
+      Map<Class<?>, WeakReference<ServiceDescriptor>> byType =
+          WITH_LISTS.computeIfAbsent(allowList, list -> new HashMap<>());
+      WeakReference<ServiceDescriptor> cached = byType.get(serviceInterface);
+      ServiceDescriptor descriptor = cached == null ? null : cached.get();
+      if (descriptor == null) {
+        descriptor = read(serviceInterface, allowList);
+        byType.put(serviceInterface, new WeakReference<>(descriptor));
+      }
+      return descriptor;
+    }
   }
 
   public Class<?> serviceInterface() {
@@ -78,7 +117,7 @@ public final class ServiceDescriptor {
     return byJavaMethod.get(javaMethod);
   }
 
-  private static ServiceDescriptor read(Class<?> type) {
+  private static ServiceDescriptor read(Class<?> type, DeserializationAllowList allowList) {
     if (!type.isInterface()) {
       throw new IllegalArgumentException(type.getName() + " is not an interface");
     }
@@ -87,13 +126,22 @@ public final class ServiceDescriptor {
       throw new IllegalArgumentException(type.getName() + " is not annotated @TripleService");
     }
     String serviceName = annotation.name().isEmpty() ? type.getName() : annotation.name();
-    List<MethodBinding> bindings = new ArrayList<>();
-    Set<String> names = new HashSet<>();
+    List<Method> rpcMethods = new ArrayList<>();
+    List<Type> declared = new ArrayList<>();
     for (Method method : type.getMethods()) {
       if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || declaredByObject(method)) {
         continue;
       }
-      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method);
+      rpcMethods.add(method);
+      declared.addAll(declaredTypes(type, method));
+    }
+    // One set for the whole service, built before any codec: every method may receive what any reaches.
+    AllowedClasses allowed =
+        AllowedClasses.forTypes("service " + serviceName, declared, type.getClassLoader(), allowList);
+    List<MethodBinding> bindings = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (Method method : rpcMethods) {
+      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, allowed);
       if (!names.add(binding.descriptor().methodName())) {
         throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
             + binding.descriptor().methodName() + " (overloads are not supported)");
@@ -114,7 +162,34 @@ public final class ServiceDescriptor {
     }
   }
 
-  private static MethodBinding bind(Class<?> service, String serviceName, String serialization, Method method) {
+  /**
+   * The plain Java types whose values {@code method} carries: parameters, result and exceptions, with the
+   * element type in place of a {@code StreamObserver} or {@code CompletableFuture}, resolved against
+   * {@code service}. Protobuf messages are left out: they never travel as hessian or JSON objects.
+   */
+  private static List<Type> declaredTypes(Class<?> service, Method method) {
+    List<Type> types = new ArrayList<>();
+    for (Type parameter : method.getGenericParameterTypes()) {
+      types.add(elementType(parameter));
+    }
+    types.add(elementType(method.getGenericReturnType()));
+    types.addAll(Arrays.asList(method.getGenericExceptionTypes()));
+    types.replaceAll(declared -> Types.resolve(declared, service));
+    types.removeIf(ServiceDescriptor::isProtobuf);
+    return types;
+  }
+
+  /** What a {@code StreamObserver<T>} or {@code CompletableFuture<T>} carries; other types as they are. */
+  private static Type elementType(Type type) {
+    Class<?> raw = Types.rawClass(type);
+    if (raw != StreamObserver.class && !CompletionStage.class.isAssignableFrom(raw)) {
+      return type;
+    }
+    return type instanceof ParameterizedType ? ((ParameterizedType) type).getActualTypeArguments()[0] : Object.class;
+  }
+
+  private static MethodBinding bind(
+      Class<?> service, String serviceName, String serialization, Method method, AllowedClasses allowed) {
     TripleMethod options = method.getAnnotation(TripleMethod.class);
     String name = options != null && !options.name().isEmpty() ? options.name() : method.getName();
     boolean idempotent = options != null && options.idempotent();
@@ -165,8 +240,8 @@ public final class ServiceDescriptor {
       ObjectSerialization objects = objectSerialization(serialization, service);
       try {
         wrapped = type == MethodType.UNARY
-            ? WrappedMethod.unary(service, method, objects)
-            : WrappedMethod.streaming(service, method, objects, requestType, responseType);
+            ? WrappedMethod.unary(service, method, objects, allowed)
+            : WrappedMethod.streaming(service, method, objects, requestType, responseType, allowed);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("Method " + where + ": " + e.getMessage(), e);
       }

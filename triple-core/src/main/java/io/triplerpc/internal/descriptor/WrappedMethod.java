@@ -1,7 +1,9 @@
 package io.triplerpc.internal.descriptor;
 
 import io.triplerpc.StatusException;
+import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.wrapper.WrapperCodecs;
 import java.io.IOException;
@@ -39,20 +41,23 @@ public final class WrappedMethod {
 
   /** A unary method: the request is its argument array, the response a {@link RawResponse} once read. */
   @SuppressWarnings("unchecked")
-  static WrappedMethod unary(Class<?> service, Method method, ObjectSerialization serialization) {
-    WrapperCodecs codecs = WrapperCodecs.forMethod(service, method, serialization);
+  static WrappedMethod unary(
+      Class<?> service, Method method, ObjectSerialization serialization, AllowedClasses allowed) {
+    WrapperCodecs codecs = WrapperCodecs.forMethod(service, method, serialization, allowed);
     MessageCodec<?> arguments = codecs.arguments();
     return new WrappedMethod(codecs, (MessageCodec<Object>) arguments, new UnaryResponseCodec(codecs), true);
   }
 
   /** A streaming method: each request message holds one {@code requestType} value, each response one result. */
   static WrappedMethod streaming(Class<?> service, Method method, ObjectSerialization serialization,
-      Type requestType, Type responseType) {
+      Type requestType, Type responseType, AllowedClasses allowed) {
     String where = service.getName() + "." + method.getName();
     ClassLoader loader = service.getClassLoader();
-    MessageCodec<Object[]> one = WrapperCodecs.requestCodec(where, serialization, loader, List.of(requestType));
-    return new WrappedMethod(WrapperCodecs.forMethod(service, method, serialization), new OneArgument(one),
-        WrapperCodecs.responseCodec(where, serialization, loader, responseType), false);
+    MessageCodec<Object[]> one =
+        WrapperCodecs.requestCodec(where, serialization, loader, List.of(requestType), allowed);
+    return new WrappedMethod(WrapperCodecs.forMethod(service, method, serialization, allowed),
+        new OneArgument(one), WrapperCodecs.responseCodec(where, serialization, loader, responseType, allowed),
+        false);
   }
 
   MessageCodec<Object> requestCodec() {
@@ -90,13 +95,22 @@ public final class WrappedMethod {
   /**
    * The result of a unary call from its undecoded response: the value, or the exception the service
    * threw, thrown here.
+   *
+   * @throws StatusException INTERNAL if the response does not decode, naming the class if it holds one
+   *     the service may not instantiate
    */
   public Object decode(Object response) throws Throwable {
     RawResponse raw = (RawResponse) response;
-    if (raw.exception) {
-      throw codecs.exception().read(ByteBuffer.wrap(raw.bytes));
+    Throwable thrown;
+    try {
+      if (!raw.exception) {
+        return codecs.result().read(ByteBuffer.wrap(raw.bytes));
+      }
+      thrown = codecs.exception().read(ByteBuffer.wrap(raw.bytes));
+    } catch (IOException e) {
+      throw MessageCodecs.decodeFailure(e, "response", codecs);
     }
-    return codecs.result().read(ByteBuffer.wrap(raw.bytes));
+    throw thrown;
   }
 
   /** A unary response as read, not yet decoded. */

@@ -11,6 +11,7 @@ import io.triplerpc.internal.descriptor.CallShape;
 import io.triplerpc.internal.descriptor.MethodBinding;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.descriptor.WrappedMethod;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -30,7 +31,22 @@ public final class ServiceAdapters {
    *     implementation does not implement it
    */
   public static List<ServerMethodDefinition<?, ?>> definitions(Class<?> serviceInterface, Object implementation) {
-    ServiceDescriptor service = ServiceDescriptor.of(serviceInterface);
+    return definitions(ServiceDescriptor.of(serviceInterface), serviceInterface, implementation);
+  }
+
+  /**
+   * The method definitions of {@code implementation}, served as {@code serviceInterface}, whose requests may
+   * also hold values of the classes {@code allowList} allows.
+   *
+   * @throws IllegalArgumentException as {@link #definitions(Class, Object)} does
+   */
+  public static List<ServerMethodDefinition<?, ?>> definitions(
+      Class<?> serviceInterface, Object implementation, DeserializationAllowList allowList) {
+    return definitions(ServiceDescriptor.of(serviceInterface, allowList), serviceInterface, implementation);
+  }
+
+  private static List<ServerMethodDefinition<?, ?>> definitions(
+      ServiceDescriptor service, Class<?> serviceInterface, Object implementation) {
     if (!serviceInterface.isInstance(implementation)) {
       throw new IllegalArgumentException(implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
     }

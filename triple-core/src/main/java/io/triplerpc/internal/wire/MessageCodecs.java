@@ -6,6 +6,7 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.serialization.MalformedMessageException;
 import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.object.ClassNotAllowedException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,8 @@ public final class MessageCodecs {
    *
    * @param what "request" or "response", for the error message
    * @throws StatusException INTERNAL if the bytes do not decode or a compressed message came without
-   *     an encoding; RESOURCE_EXHAUSTED if it decompresses past {@code maxSize}
+   *     an encoding; RESOURCE_EXHAUSTED if it decompresses past {@code maxSize}; for a value of a class the
+   *     service may not instantiate, INVALID_ARGUMENT (a request) or INTERNAL (a response), naming the class
    */
   public static <T> T decode(
       MessageCodec<T> codec,
@@ -47,20 +49,37 @@ public final class MessageCodecs {
       }
     } catch (StatusException e) {
       throw e;
-    } catch (MalformedMessageException e) {
-      // A text format the client wrote by hand (JSON): its mistake, said as such.
-      throw Status.INVALID_ARGUMENT.withDescription(e.getMessage()).withCause(e).asException();
     } catch (IOException | RuntimeException e) {
-      for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-        if (cause instanceof StatusException) {
-          throw (StatusException) cause;
-        }
-      }
-      throw Status.INTERNAL
-          .withDescription("Could not decode the " + what + " message (" + codec + "): " + e.getMessage())
-          .withCause(e)
-          .asException();
+      throw decodeFailure(e, what, codec);
     }
+  }
+
+  /**
+   * The status a message that failed to decode ends its call with, as {@link #decode} describes.
+   *
+   * @param what "request" or "response"
+   * @param codec names the codec in the description
+   */
+  public static StatusException decodeFailure(Exception failure, String what, Object codec) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof StatusException) {
+        return (StatusException) cause;
+      }
+      if (cause instanceof ClassNotAllowedException) {
+        // A request naming such a class is the caller's doing; a response naming one is a server (or a
+        // man in the middle) sending what this client will not build: a failure here, as any bad response.
+        Status status = what.equals("request") ? Status.INVALID_ARGUMENT : Status.INTERNAL;
+        return status.withDescription(cause.getMessage()).withCause(failure).asException();
+      }
+    }
+    if (failure instanceof MalformedMessageException) {
+      // A text format the client wrote by hand (JSON): its mistake, said as such.
+      return Status.INVALID_ARGUMENT.withDescription(failure.getMessage()).withCause(failure).asException();
+    }
+    return Status.INTERNAL
+        .withDescription("Could not decode the " + what + " message (" + codec + "): " + failure.getMessage())
+        .withCause(failure)
+        .asException();
   }
 
   /**

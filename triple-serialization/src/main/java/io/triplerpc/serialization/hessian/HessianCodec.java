@@ -4,6 +4,7 @@ import com.alibaba.com.caucho.hessian.io.Hessian2Input;
 import com.alibaba.com.caucho.hessian.io.Hessian2Output;
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
 import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.ClassNotAllowedException;
 import io.triplerpc.serialization.object.ObjectCodec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +71,10 @@ final class HessianCodec implements ObjectCodec {
       value = elementClasses == null ? input.readObject(rawClass) : input.readObject(rawClass, elementClasses);
       trailingBytes = input.read() != -1;
     } catch (IOException | RuntimeException e) {
+      ClassNotAllowedException refused = refusal(e);
+      if (refused != null) {
+        throw refused;
+      }
       // Garbage makes hessian-lite fail in many ways (protocol errors, class casts, indexes out of
       // bounds, ...); to the caller all of them are malformed input.
       throw new IOException("Malformed hessian2 " + type.getTypeName() + ": " + e, e);
@@ -92,6 +97,16 @@ final class HessianCodec implements ObjectCodec {
   @Override
   public String toString() {
     return "HessianCodec{" + type.getTypeName() + '}';
+  }
+
+  /** The refusal that ended a read, wherever hessian-lite wrapped it (a field, a list element, ...). */
+  private static ClassNotAllowedException refusal(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ClassNotAllowedException) {
+        return (ClassNotAllowedException) cause;
+      }
+    }
+    return null;
   }
 
   private static Class<?>[] elementClasses(Class<?> rawClass, Class<?>[] arguments) {

@@ -1,12 +1,12 @@
 package io.triplerpc.serialization.hessian;
 
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.triplerpc.serialization.internal.PerAllowedClasses;
+import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Hessian 2 through Apache Dubbo's hessian-lite: the default serialization of non-protobuf services, and
@@ -26,10 +26,16 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   private static final String WIRE_NAME = "hessian4";
 
   /**
-   * One factory per class loader, each caching its serializers. A factory holds its loader, so both live as
-   * long as this serialization: an application that discards class loaders uses its own instance.
+   * One factory per class loader and allowed set, each caching its serializers and deserializers: a cache
+   * shared by services that allow different classes would let one service's allowed names through another.
+   * Each lives as long as the codecs that use it.
    */
-  private final Map<ClassLoader, SerializerFactory> factories = new ConcurrentHashMap<>();
+  private final PerAllowedClasses<SerializerFactory> factories = new PerAllowedClasses<>((loader, allowed) -> {
+    SerializerFactory factory = new CheckedSerializerFactory(loader, allowed);
+    factory.setAllowNonSerializable(true);
+    factory.addFactory(new OptionalSerializerFactory());
+    return factory;
+  });
 
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
   public HessianObjectSerialization() {}
@@ -50,17 +56,9 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   }
 
   @Override
-  public ObjectCodec codecFor(Type type, ClassLoader classLoader) {
-    return new HessianCodec(type, factory(classLoader == null ? getClass().getClassLoader() : classLoader));
-  }
-
-  private SerializerFactory factory(ClassLoader classLoader) {
-    return factories.computeIfAbsent(classLoader, loader -> {
-      SerializerFactory factory = new SerializerFactory(loader);
-      factory.setAllowNonSerializable(true);
-      factory.addFactory(new OptionalSerializerFactory());
-      return factory;
-    });
+  public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
+    ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
+    return new HessianCodec(type, factories.get(loader, allowed));
   }
 
   @Override

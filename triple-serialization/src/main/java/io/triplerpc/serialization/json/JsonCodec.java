@@ -2,7 +2,9 @@ package io.triplerpc.serialization.json;
 
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,12 +19,14 @@ final class JsonCodec implements ObjectCodec {
   private final boolean optional;
   private final ObjectReader reader;
   private final ObjectWriter writer;
+  private final AllowedClasses allowed;
 
-  JsonCodec(Type type, ObjectReader reader, ObjectWriter writer) {
+  JsonCodec(Type type, ObjectReader reader, ObjectWriter writer, AllowedClasses allowed) {
     this.type = type;
     this.optional = Types.rawClass(type) == Optional.class;
     this.reader = reader;
     this.writer = writer;
+    this.allowed = allowed;
   }
 
   @Override
@@ -46,9 +50,26 @@ final class JsonCodec implements ObjectCodec {
     try {
       value = reader.readValue(in);
     } catch (IOException | RuntimeException e) {
+      String refused = refusedTypeId(e);
+      if (refused != null) {
+        throw allowed.refusal(refused);
+      }
       throw new IOException("Malformed JSON " + type.getTypeName() + ": " + e.getMessage(), e);
     }
     return value == null && optional ? Optional.empty() : value;
+  }
+
+  /** The class name a type id held that the validator refused, wherever Jackson wrapped the failure. */
+  private String refusedTypeId(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof InvalidTypeIdException) {
+        String id = ((InvalidTypeIdException) cause).getTypeId();
+        if (id != null && !allowed.allows(id)) {
+          return id;
+        }
+      }
+    }
+    return null;
   }
 
   @Override

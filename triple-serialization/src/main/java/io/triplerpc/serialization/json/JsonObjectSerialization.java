@@ -8,16 +8,17 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.triplerpc.serialization.internal.PerAllowedClasses;
+import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * JSON through Jackson, for services that want a readable wire format. On the wrapper's wire it is named
@@ -31,16 +32,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * "@class"} property (see {@link TypeIdPolicy}); an exception class Jackson cannot construct reads as a
  * {@link io.triplerpc.serialization.object.RemoteServiceException}. Generic declared types are honoured:
  * a {@code List<User>} reads {@code User}s. A value declared {@code Object} reads as plain JSON values
- * (maps, lists, strings, numbers): no class is constructed from a name unless the declared type bounds it.
+ * (maps, lists, strings, numbers): no class is constructed from a name unless the declared type bounds it,
+ * and every class an {@code "@class"} names must be allowed by the service's {@link AllowedClasses}.
  *
- * <p>Thread-safe; one mapper (and its serializer caches) per class loader.
+ * <p>Thread-safe; one mapper (and its serializer caches) per class loader and service.
  */
 public final class JsonObjectSerialization implements ObjectSerialization {
 
   private static final String WIRE_NAME = "jackson";
 
-  /** One mapper per class loader; like hessian's factories, each lives as long as this serialization. */
-  private final Map<ClassLoader, ObjectMapper> mappers = new ConcurrentHashMap<>();
+  /**
+   * One mapper per class loader and allowed set, that is per service: Jackson caches the classes a type id
+   * resolved to, so a mapper shared by services that allow different classes would let one service's
+   * allowed names through another. Each lives as long as the codecs that use it.
+   */
+  private final PerAllowedClasses<ObjectMapper> mappers = new PerAllowedClasses<>(JsonObjectSerialization::newMapper);
 
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
   public JsonObjectSerialization() {}
@@ -61,24 +67,24 @@ public final class JsonObjectSerialization implements ObjectSerialization {
   }
 
   @Override
-  public ObjectCodec codecFor(Type type, ClassLoader classLoader) {
-    ObjectMapper mapper = mapper(classLoader == null ? getClass().getClassLoader() : classLoader);
+  public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
+    ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
+    ObjectMapper mapper = mappers.get(loader, allowed);
     JavaType javaType = mapper.getTypeFactory().constructType(type);
-    return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType));
+    return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType), allowed);
   }
 
-  private ObjectMapper mapper(ClassLoader classLoader) {
-    return mappers.computeIfAbsent(classLoader, JsonObjectSerialization::newMapper);
-  }
-
-  /** The mapper every JSON codec of {@code classLoader} shares. */
-  static ObjectMapper newMapper(ClassLoader classLoader) {
+  /** The mapper every JSON codec of {@code classLoader} and {@code allowed} shares. */
+  static ObjectMapper newMapper(ClassLoader classLoader, AllowedClasses allowed) {
+    PolymorphicTypeValidator validator = TypeIdPolicy.validator(allowed);
     ObjectMapper mapper = JsonMapper.builder()
         .typeFactory(TypeFactory.defaultInstance().withClassLoader(classLoader))
+        // Also guards the class names of @JsonTypeInfo annotations, which do not go through default typing.
+        .polymorphicTypeValidator(validator)
         .addModule(new JavaTimeModule())
         .addModule(new Jdk8Module())
         .addModule(new SimpleModule("triple-throwables").setDeserializerModifier(new ThrowableFallback()))
-        .setDefaultTyping(new TypeIdPolicy())
+        .setDefaultTyping(new TypeIdPolicy(validator))
         .enable(MapperFeature.USE_BASE_TYPE_AS_DEFAULT_IMPL)
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
         .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)

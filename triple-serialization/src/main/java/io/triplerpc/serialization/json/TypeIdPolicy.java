@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.MapperConfig;
 import com.fasterxml.jackson.databind.jsontype.PolymorphicTypeValidator;
+import io.triplerpc.serialization.object.AllowedClasses;
 import java.lang.reflect.Modifier;
 
 /**
@@ -18,8 +19,9 @@ import java.lang.reflect.Modifier;
  * enums, final classes, {@code Object}) stays plain JSON. A missing {@code "@class"} reads as the declared
  * type, so hand-written JSON works.
  *
- * <p>Classes named in {@code "@class"} are checked before use: below an application base type only its own
- * subtypes can appear (the type check is Jackson's), and below a {@code Throwable} only throwables.
+ * <p>Classes named in {@code "@class"} are checked by name before Jackson loads them: only those the
+ * service's {@link AllowedClasses} allows are used, and Jackson then checks that they are subtypes of the
+ * declared type. The same check guards classes named through {@code @JsonTypeInfo} annotations.
  */
 final class TypeIdPolicy extends ObjectMapper.DefaultTypeResolverBuilder {
 
@@ -27,8 +29,8 @@ final class TypeIdPolicy extends ObjectMapper.DefaultTypeResolverBuilder {
 
   static final String PROPERTY = "@class";
 
-  TypeIdPolicy() {
-    super(ObjectMapper.DefaultTyping.NON_FINAL, new Validator());
+  TypeIdPolicy(PolymorphicTypeValidator validator) {
+    super(ObjectMapper.DefaultTyping.NON_FINAL, validator);
     init(JsonTypeInfo.Id.CLASS, null);
     inclusion(JsonTypeInfo.As.PROPERTY);
     typeProperty(PROPERTY);
@@ -61,28 +63,35 @@ final class TypeIdPolicy extends ObjectMapper.DefaultTypeResolverBuilder {
         || name.startsWith("sun.") || name.startsWith("com.sun.") || name.startsWith("com.fasterxml.jackson.");
   }
 
-  /** Allows what {@link TypeIdPolicy} describes and nothing else. */
+  /** The validator of every class name a JSON value names: what {@code allowed} allows and nothing else. */
+  static PolymorphicTypeValidator validator(AllowedClasses allowed) {
+    return new Validator(allowed);
+  }
+
   private static final class Validator extends PolymorphicTypeValidator.Base {
     private static final long serialVersionUID = 1L;
 
-    @Override
-    public Validity validateBaseType(MapperConfig<?> config, JavaType baseType) {
-      Class<?> raw = baseType.getRawClass();
-      if (Throwable.class.isAssignableFrom(raw)) {
-        return Validity.INDETERMINATE;
-      }
-      // An application type's subtypes are application types: Jackson checks assignability itself.
-      return carriesClass(baseType) ? Validity.ALLOWED : Validity.DENIED;
+    private final transient AllowedClasses allowed;
+
+    Validator(AllowedClasses allowed) {
+      this.allowed = allowed;
     }
 
     @Override
-    public Validity validateSubClassName(MapperConfig<?> config, JavaType baseType, String subClassName) {
+    public Validity validateBaseType(MapperConfig<?> config, JavaType baseType) {
+      // Every name is judged by itself below; Jackson checks that it is a subtype of the declared type.
       return Validity.INDETERMINATE;
     }
 
     @Override
+    public Validity validateSubClassName(MapperConfig<?> config, JavaType baseType, String subClassName) {
+      // Decided on the name alone, before Jackson loads (and initializes) the class.
+      return allowed.allows(subClassName) ? Validity.ALLOWED : Validity.DENIED;
+    }
+
+    @Override
     public Validity validateSubType(MapperConfig<?> config, JavaType baseType, JavaType subType) {
-      return Throwable.class.isAssignableFrom(subType.getRawClass()) ? Validity.ALLOWED : Validity.DENIED;
+      return allowed.allows(subType.getRawClass().getName()) ? Validity.ALLOWED : Validity.DENIED;
     }
   }
 }

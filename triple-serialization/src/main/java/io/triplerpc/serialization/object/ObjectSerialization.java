@@ -36,10 +36,25 @@ public interface ObjectSerialization {
    * Returns the codec of values declared as {@code type}; called once per parameter or result when a
    * service is exported or referred, never per call.
    *
+   * <p>The codec instantiates only classes that {@code allowed} allows: it checks every class a peer names
+   * before loading or building it, and fails the read with a {@link ClassNotAllowedException} (perhaps as
+   * the cause of another {@code IOException}) otherwise. Codecs of one service share one
+   * {@code AllowedClasses}, so implementations may share per-{@code allowed} state among them.
+   *
    * @param type the declared type, generics included ({@code List<User>}, {@code Optional<Instant>}, ...);
    *     type variables must already be resolved
    * @param classLoader where the classes a peer names on the wire are loaded from, normally the service
    *     interface's loader
+   * @param allowed the classes a peer may make values of
    */
-  ObjectCodec codecFor(Type type, ClassLoader classLoader);
+  ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed);
+
+  /**
+   * The codec of values declared as {@code type} that may be made of only what {@code type} itself reaches
+   * ({@link AllowedClasses#forType}); a service's codecs are built with {@link #codecFor(Type, ClassLoader,
+   * AllowedClasses)} instead, so that they allow what the whole service reaches.
+   */
+  default ObjectCodec codecFor(Type type, ClassLoader classLoader) {
+    return codecFor(type, classLoader, AllowedClasses.forType(type, classLoader));
+  }
 }

@@ -4,6 +4,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.internal.Types;
 import io.triplerpc.serialization.internal.wrapper.TripleRequestWrapper;
+import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.ClassNotAllowedException;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import java.io.IOException;
@@ -36,14 +38,15 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   /** The encoded fields 3, {@code argTypes}, which come last. */
   private final byte[] argTypesFields;
 
-  RequestWrapperCodec(String where, ObjectSerialization serialization, ClassLoader classLoader, List<Type> types) {
+  RequestWrapperCodec(String where, ObjectSerialization serialization, ClassLoader classLoader, List<Type> types,
+      AllowedClasses allowed) {
     this.where = where;
     this.serialization = serialization;
     this.codecs = new ObjectCodec[types.size()];
     this.rawTypes = new Class<?>[types.size()];
     List<String> names = new ArrayList<>(types.size());
     for (int i = 0; i < codecs.length; i++) {
-      codecs[i] = serialization.codecFor(types.get(i), classLoader);
+      codecs[i] = serialization.codecFor(types.get(i), classLoader, allowed);
       rawTypes[i] = Types.rawClass(types.get(i));
       names.add(rawTypes[i].getName());
     }
@@ -134,6 +137,9 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
       Object value;
       try {
         value = codecs[i].read(wrapper.getArgs(i).newInput());
+      } catch (ClassNotAllowedException e) {
+        // Already names the class and the service, and becomes the call's status as it is.
+        throw e;
       } catch (IOException e) {
         throw new IOException(where + ": argument " + i + ": " + e.getMessage(), e);
       }

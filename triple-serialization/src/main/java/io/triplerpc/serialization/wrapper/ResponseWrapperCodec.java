@@ -4,6 +4,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.internal.Types;
 import io.triplerpc.serialization.internal.wrapper.TripleResponseWrapper;
+import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.ClassNotAllowedException;
 import io.triplerpc.serialization.object.ObjectCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import java.io.IOException;
@@ -41,14 +43,14 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
    * @param valueType what the data holds: {@code resultType} for results, {@code Throwable} for exceptions
    */
   ResponseWrapperCodec(String where, ObjectSerialization serialization, ClassLoader classLoader, Type resultType,
-      Class<T> valueClass, Type valueType) {
+      Class<T> valueClass, Type valueType, AllowedClasses allowed) {
     this.where = where;
     this.serialization = serialization;
     this.valueClass = valueClass;
     Class<?> rawResult = Types.rawClass(resultType);
     this.isVoid = valueClass == Object.class && (rawResult == void.class || rawResult == Void.class);
     this.what = valueClass == Throwable.class ? "exception" : "result";
-    this.codec = serialization.codecFor(isVoid ? Object.class : valueType, classLoader);
+    this.codec = serialization.codecFor(isVoid ? Object.class : valueType, classLoader, allowed);
     this.nonNull = valueClass == Throwable.class || rawResult.isPrimitive() && !isVoid;
     this.serializeTypeField =
         TripleResponseWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
@@ -113,6 +115,9 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
     Object value;
     try {
       value = codec.read(wrapper.getData().newInput());
+    } catch (ClassNotAllowedException e) {
+      // Already names the class and the service, and becomes the call's status as it is.
+      throw e;
     } catch (IOException e) {
       throw new IOException(where + ": " + what + ": " + e.getMessage(), e);
     }

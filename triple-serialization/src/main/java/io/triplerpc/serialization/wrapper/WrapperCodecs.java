@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import java.lang.reflect.Method;
 import java.lang.reflect.ParameterizedType;
@@ -71,17 +73,33 @@ public final class WrapperCodecs {
   }
 
   /**
-   * The codecs of unary {@code method} of {@code service}: {@code R m(A, B, ...)} or
-   * {@code CompletableFuture<R> m(A, B, ...)} (the result is then {@code R}). Type variables of generic
-   * supertypes of {@code service} are resolved, so a {@code UserRepository extends Repository<User>} reads
-   * {@code User}s; classes named on the wire are loaded by {@code service}'s class loader.
+   * The codecs of unary {@code method} of {@code service}, allowing what this one method's signature
+   * reaches ({@link #declaredTypes}); a service's methods are built with
+   * {@link #forMethod(Class, Method, ObjectSerialization, AllowedClasses)} and the whole service's set.
    *
    * @throws IllegalArgumentException if {@code service} does not have {@code method}
    */
   public static WrapperCodecs forMethod(Class<?> service, Method method, ObjectSerialization serialization) {
+    String where = service.getName() + "." + method.getName();
+    return forMethod(service, method, serialization, AllowedClasses.forTypes("method " + where,
+        declaredTypes(service, method), service.getClassLoader(), DeserializationAllowList.create()));
+  }
+
+  /**
+   * The codecs of unary {@code method} of {@code service}: {@code R m(A, B, ...)} or
+   * {@code CompletableFuture<R> m(A, B, ...)} (the result is then {@code R}). Type variables of generic
+   * supertypes of {@code service} are resolved, so a {@code UserRepository extends Repository<User>} reads
+   * {@code User}s; classes named on the wire are loaded by {@code service}'s class loader, and only those
+   * {@code allowed} allows are instantiated.
+   *
+   * @throws IllegalArgumentException if {@code service} does not have {@code method}
+   */
+  public static WrapperCodecs forMethod(
+      Class<?> service, Method method, ObjectSerialization serialization, AllowedClasses allowed) {
     requireNonNull(service, "service");
     requireNonNull(method, "method");
     requireNonNull(serialization, "serialization");
+    requireNonNull(allowed, "allowed");
     if (!method.getDeclaringClass().isAssignableFrom(service)) {
       throw new IllegalArgumentException(service.getName() + " has no method " + method);
     }
@@ -90,36 +108,64 @@ public final class WrapperCodecs {
     for (Type parameter : method.getGenericParameterTypes()) {
       parameters.add(Types.resolve(parameter, service));
     }
+    Type resultType = resultType(service, method);
+    ClassLoader loader = service.getClassLoader();
+    return new WrapperCodecs(method, serialization,
+        new RequestWrapperCodec(where, serialization, loader, parameters, allowed),
+        new ResponseWrapperCodec<>(where, serialization, loader, resultType, Object.class, resultType, allowed),
+        new ResponseWrapperCodec<>(
+            where, serialization, loader, resultType, Throwable.class, Throwable.class, allowed));
+  }
+
+  /**
+   * The types whose values {@code method} of {@code service} reads or writes as a unary method: its
+   * parameter types, its result type ({@code R} of a {@code CompletableFuture<R>}) and the exception types
+   * it declares, type variables resolved against {@code service}.
+   */
+  public static List<Type> declaredTypes(Class<?> service, Method method) {
+    List<Type> types = new ArrayList<>();
+    for (Type parameter : method.getGenericParameterTypes()) {
+      types.add(Types.resolve(parameter, service));
+    }
+    types.add(resultType(service, method));
+    for (Type exception : method.getGenericExceptionTypes()) {
+      types.add(Types.resolve(exception, service));
+    }
+    return types;
+  }
+
+  private static Type resultType(Class<?> service, Method method) {
     Type resultType = Types.resolve(method.getGenericReturnType(), service);
     if (CompletionStage.class.isAssignableFrom(Types.rawClass(resultType))) {
       resultType = resultType instanceof ParameterizedType
           ? ((ParameterizedType) resultType).getActualTypeArguments()[0]
           : Object.class;
     }
-    ClassLoader loader = service.getClassLoader();
-    return new WrapperCodecs(method, serialization,
-        new RequestWrapperCodec(where, serialization, loader, parameters),
-        new ResponseWrapperCodec<>(where, serialization, loader, resultType, Object.class, resultType),
-        new ResponseWrapperCodec<>(where, serialization, loader, resultType, Throwable.class, Throwable.class));
+    return resultType;
   }
 
   /**
    * A request codec for an explicit list of parameter types, for call shapes {@link #forMethod} does not
-   * take apart: each message of a streaming call is a wrapper of one argument, as in Dubbo.
+   * take apart: each message of a streaming call is a wrapper of one argument, as in Dubbo. It instantiates
+   * only what {@code allowed} allows.
    *
    * @param where names the method in error messages
    */
-  public static MessageCodec<Object[]> requestCodec(
-      String where, ObjectSerialization serialization, ClassLoader classLoader, List<Type> parameterTypes) {
+  public static MessageCodec<Object[]> requestCodec(String where, ObjectSerialization serialization,
+      ClassLoader classLoader, List<Type> parameterTypes, AllowedClasses allowed) {
     return new RequestWrapperCodec(requireNonNull(where, "where"), requireNonNull(serialization, "serialization"),
-        classLoader, List.copyOf(parameterTypes));
+        classLoader, List.copyOf(parameterTypes), requireNonNull(allowed, "allowed"));
   }
 
-  /** A response codec for an explicit result type, such as the element type of a response stream. */
-  public static MessageCodec<Object> responseCodec(
-      String where, ObjectSerialization serialization, ClassLoader classLoader, Type resultType) {
+  /**
+   * A response codec for an explicit result type, such as the element type of a response stream; it
+   * instantiates only what {@code allowed} allows.
+   */
+  public static MessageCodec<Object> responseCodec(String where, ObjectSerialization serialization,
+      ClassLoader classLoader, Type resultType, AllowedClasses allowed) {
     return new ResponseWrapperCodec<>(requireNonNull(where, "where"),
-        requireNonNull(serialization, "serialization"), classLoader, resultType, Object.class, resultType);
+        requireNonNull(serialization, "serialization"), classLoader, resultType, Object.class, resultType,
+        requireNonNull(allowed, "allowed"));
   }
 
   /** The codec of a method's argument list; {@code null} or an empty array for a method without parameters. */

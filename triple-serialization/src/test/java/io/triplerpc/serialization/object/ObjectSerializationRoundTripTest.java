@@ -202,7 +202,8 @@ class ObjectSerializationRoundTripTest {
     OutOfStockException thrown = new OutOfStockException("no more apples", new BigDecimal("2.50"),
         new UncheckedIOException("supplier down", new IOException("connection reset", root)));
     thrown.addSuppressed(new IllegalArgumentException("suppressed one"));
-    Object read = roundTrip(serialization.codecFor(Throwable.class, LOADER), thrown);
+    Object read = roundTrip(serialization.codecFor(Throwable.class, LOADER, throwing(OutOfStockException.class)),
+        thrown);
 
     OutOfStockException copy = assertInstanceOf(OutOfStockException.class, read);
     assertEquals("no more apples", copy.getMessage());
@@ -229,7 +230,8 @@ class ObjectSerializationRoundTripTest {
 
   @org.junit.jupiter.api.Test
   void jsonKeepsTheClassAndTheMessageOfAnExceptionWithoutAStringConstructor() throws IOException {
-    ObjectCodec codec = ObjectSerializations.named("json").codecFor(Throwable.class, LOADER);
+    ObjectCodec codec = ObjectSerializations.named("json")
+        .codecFor(Throwable.class, LOADER, throwing(NoMessageConstructorException.class));
     Object read = roundTrip(codec, new NoMessageConstructorException(7));
     NoMessageConstructorException copy = assertInstanceOf(NoMessageConstructorException.class, read);
     assertEquals(7, copy.code);
@@ -253,7 +255,8 @@ class ObjectSerializationRoundTripTest {
   @ParameterizedTest
   @MethodSource("serializations")
   void runtimeExceptionsKeepClassAndMessage(ObjectSerialization serialization) throws IOException {
-    Object read = roundTrip(serialization.codecFor(Exception.class, LOADER), new OrderRejectedException("too late"));
+    Object read = roundTrip(serialization.codecFor(Exception.class, LOADER, throwing(OrderRejectedException.class)),
+        new OrderRejectedException("too late"));
     OrderRejectedException copy = assertInstanceOf(OrderRejectedException.class, read);
     assertEquals("too late", copy.getMessage());
     assertNull(copy.getCause());
@@ -265,6 +268,12 @@ class ObjectSerializationRoundTripTest {
     Object read = roundTrip(serialization.codecFor(Throwable.class, LOADER), new UnsupportedOperationException());
     UnsupportedOperationException copy = assertInstanceOf(UnsupportedOperationException.class, read);
     assertNull(copy.getMessage());
+  }
+
+  /** What a service that declares it throws {@code exception} reads: a thrown value's class must be allowed. */
+  static AllowedClasses throwing(Class<? extends Throwable> exception) {
+    return AllowedClasses.forTypes("a service throwing " + exception.getSimpleName(), List.of(exception), LOADER,
+        DeserializationAllowList.create());
   }
 
   /** Frames compared by what a stack trace prints (JSON does not carry class loader and module names). */

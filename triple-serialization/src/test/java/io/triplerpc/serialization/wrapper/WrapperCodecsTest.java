@@ -23,6 +23,8 @@ import io.triplerpc.serialization.model.OutOfStockException;
 import io.triplerpc.serialization.model.Repository;
 import io.triplerpc.serialization.model.Shipment;
 import io.triplerpc.serialization.model.ShopService;
+import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.io.ByteArrayInputStream;
@@ -333,12 +335,14 @@ class WrapperCodecsTest {
   @ParameterizedTest
   @MethodSource("serializations")
   void explicitTypesServeStreamingShapes(ObjectSerialization serialization) throws Exception {
+    AllowedClasses allowed = AllowedClasses.forTypes("service Svc", typeList(Address.class, Animal.class),
+        getClass().getClassLoader(), DeserializationAllowList.create());
     MessageCodec<Object[]> request = WrapperCodecs.requestCodec("Svc.stream", serialization,
-        getClass().getClassLoader(), typeList(Address.class));
+        getClass().getClassLoader(), typeList(Address.class), allowed);
     assertArrayEquals(new Object[] {new Address("a", "b", 1)},
         decode(request, encode(request, new Address("a", "b", 1))));
     MessageCodec<Object> response = WrapperCodecs.responseCodec("Svc.stream", serialization,
-        getClass().getClassLoader(), Animal.class);
+        getClass().getClassLoader(), Animal.class, allowed);
     assertEquals(new Dog("Rex", 1, "x", List.of()), decode(response, encodeValue(response, new Dog("Rex", 1, "x", List.of()))));
   }
 

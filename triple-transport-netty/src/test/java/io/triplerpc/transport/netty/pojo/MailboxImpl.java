@@ -1,0 +1,37 @@
+package io.triplerpc.transport.netty.pojo;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Serves both variants of {@link Mailbox}, counting the parcels it received. */
+final class MailboxImpl implements Mailbox.Hessian, Mailbox.Json {
+
+  final AtomicInteger delivered = new AtomicInteger();
+
+  @Override
+  public String deliver(Parcel parcel) throws Undeliverable {
+    delivered.incrementAndGet();
+    if (parcel.to == null) {
+      throw new Undeliverable("no recipient");
+    }
+    return parcel.to + ":" + (parcel.contents == null ? "-" : parcel.contents.getClass().getSimpleName())
+        + ":" + (parcel.item == null ? "-" : parcel.item.label.text)
+        + ":" + (parcel.items == null ? 0 : parcel.items.size())
+        + ":" + (parcel.shelves == null ? 0 : parcel.shelves.values().stream().mapToInt(List::size).sum());
+  }
+
+  @Override
+  public Parcel open(String contents) {
+    Parcel parcel = new Parcel();
+    parcel.to = "you";
+    if (contents.equals("note")) {
+      TrustedNote note = new TrustedNote();
+      note.text = "hi";
+      parcel.contents = note;
+    }
+    parcel.item = new Item("box", "fragile");
+    parcel.shelves = Map.of("top", List.of(new Item("a", "x")));
+    return parcel;
+  }
+}
