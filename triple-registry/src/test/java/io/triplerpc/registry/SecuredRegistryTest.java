@@ -148,8 +148,9 @@ class SecuredRegistryTest {
     ExecutionException refused = assertThrows(ExecutionException.class, () -> cleartext.register(
         ServiceInstance.of("whoami-app", "127.0.0.1", 9, metadata.revision())).get(10, TimeUnit.SECONDS));
     StatusException status = assertInstanceOf(StatusException.class, refused.getCause());
-    // The TLS-only port closes the cleartext connection before reading a request.
-    assertEquals(Status.Code.UNAVAILABLE, status.status().code(), status.toString());
+    // The TLS-only port closes the cleartext connection before reading a request, saying why.
+    assertEquals(Status.Code.PERMISSION_DENIED, status.status().code(), status.toString());
+    assertTrue(status.getMessage().contains("This port serves TLS only"), status.getMessage());
     assertEquals(0, registry.leaseCount());
   }
 

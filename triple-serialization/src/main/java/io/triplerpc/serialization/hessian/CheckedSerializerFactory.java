@@ -1,9 +1,13 @@
 package io.triplerpc.serialization.hessian;
 
+import com.alibaba.com.caucho.hessian.io.AbstractHessianOutput;
 import com.alibaba.com.caucho.hessian.io.Deserializer;
 import com.alibaba.com.caucho.hessian.io.HessianProtocolException;
+import com.alibaba.com.caucho.hessian.io.Serializer;
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
 import io.triplerpc.serialization.object.AllowedClasses;
+import io.triplerpc.serialization.object.RemoteServiceException;
+import java.io.IOException;
 import java.util.Set;
 
 /**
@@ -44,6 +48,34 @@ final class CheckedSerializerFactory extends SerializerFactory {
       throw new Refused(allowed.refusal(type));
     }
     return super.getDeserializer(type);
+  }
+
+  /**
+   * Writes an exception whose class the service's signatures do not reach (a cause from a JDBC driver,
+   * an undeclared exception) as a {@link RemoteServiceException} with its class name, message, stack
+   * trace, cause and suppressed exceptions, each of those written the same way: a reader with the same
+   * service allows the stand-in, where the class itself would fail the whole call. The exceptions the
+   * service declares, and the JDK's common ones, travel as themselves.
+   */
+  @Override
+  @SuppressWarnings("rawtypes") // hessian-lite's signature
+  public Serializer getSerializer(Class cl) throws HessianProtocolException {
+    if (Throwable.class.isAssignableFrom(cl) && !allowed.allows(cl.getName())) {
+      return StandIn.INSTANCE;
+    }
+    return super.getSerializer(cl);
+  }
+
+  /** Writes the {@link RemoteServiceException} standing in for an exception. */
+  private enum StandIn implements Serializer {
+    INSTANCE;
+
+    @Override
+    public void writeObject(Object value, AbstractHessianOutput out) throws IOException {
+      // Its cause and suppressed exceptions are written through this factory too: each gets a stand-in
+      // of its own where needed.
+      out.writeObject(RemoteServiceException.standingIn((Throwable) value));
+    }
   }
 
   @Override

@@ -59,6 +59,8 @@ public final class SafeJdkClasses {
     add(names, "java.io.", "IOException", "UncheckedIOException", "FileNotFoundException", "EOFException");
     add(names, "java.time.", "DateTimeException");
     add(names, "java.time.format.", "DateTimeParseException");
+    // What a server sends in place of an exception (or cause) whose class its clients may not build.
+    add(names, "io.triplerpc.serialization.object.", "RemoteServiceException");
     // hessian-lite writes these handles in place of the values they stand for (readResolve builds them).
     add(names, "com.alibaba.com.caucho.hessian.io.java8.", "DurationHandle", "InstantHandle", "LocalDateHandle",
         "LocalDateTimeHandle", "LocalTimeHandle", "MonthDayHandle", "OffsetDateTimeHandle", "OffsetTimeHandle",

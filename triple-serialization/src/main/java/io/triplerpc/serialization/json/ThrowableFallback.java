@@ -82,8 +82,11 @@ final class ThrowableFallback extends BeanDeserializerModifier {
 
     private RemoteServiceException standIn(JsonNode node, DeserializationContext ctxt) throws IOException {
       JsonNode message = node.get("message");
-      RemoteServiceException standIn =
-          new RemoteServiceException(type.getName(), message == null || message.isNull() ? null : message.asText());
+      // A server's stand-in names the class it stands for; any other exception is the class it claims.
+      JsonNode remoteClass = type == RemoteServiceException.class ? node.get("remoteClassName") : null;
+      RemoteServiceException standIn = new RemoteServiceException(
+          remoteClass == null || remoteClass.isNull() ? type.getName() : remoteClass.asText(),
+          message == null || message.isNull() ? null : message.asText());
       JsonNode stackTrace = node.get("stackTrace");
       standIn.setStackTrace(stackTrace == null || stackTrace.isNull()
           ? new StackTraceElement[0]

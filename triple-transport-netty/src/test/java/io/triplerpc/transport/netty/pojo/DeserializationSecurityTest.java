@@ -20,6 +20,7 @@ import io.triplerpc.TripleServer;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.internal.wrapper.TripleRequestWrapper;
 import io.triplerpc.serialization.internal.wrapper.TripleResponseWrapper;
+import io.triplerpc.serialization.object.RemoteServiceException;
 import io.triplerpc.transport.netty.evil.SideEffects;
 import io.triplerpc.transport.netty.pojo.Mailbox.Item;
 import io.triplerpc.transport.netty.pojo.Mailbox.Parcel;
@@ -278,5 +279,25 @@ class DeserializationSecurityTest {
     public byte[] read(InputStream in) throws IOException {
       return in.readAllBytes();
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("serializations")
+  void anExceptionNoSignatureReachesArrivesAsAStandInWithItsClassAndMessage(Mailbox mailbox) {
+    Parcel lost = new Parcel();
+    lost.to = "lost";
+    RemoteServiceException undeclared = assertThrows(RemoteServiceException.class, () -> mailbox.deliver(lost));
+    assertEquals("io.triplerpc.transport.netty.pojo.LostInTransit", undeclared.remoteClassName());
+    assertEquals("lost in van 7", undeclared.getMessage());
+    assertTrue(undeclared.getStackTrace().length > 0);
+
+    // A declared exception travels as itself; its cause, which the client could not build, as a stand-in.
+    Parcel broken = new Parcel();
+    broken.to = "lost, declared";
+    Undeliverable declared = assertThrows(Undeliverable.class, () -> mailbox.deliver(broken));
+    assertEquals("van broke down", declared.reason);
+    RemoteServiceException cause = assertInstanceOf(RemoteServiceException.class, declared.getCause());
+    assertEquals("io.triplerpc.transport.netty.pojo.LostInTransit", cause.remoteClassName());
+    assertEquals("lost in van 9", cause.getMessage());
   }
 }

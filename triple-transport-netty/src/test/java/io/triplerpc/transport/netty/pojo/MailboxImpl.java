@@ -15,6 +15,14 @@ final class MailboxImpl implements Mailbox.Hessian, Mailbox.Json {
     if (parcel.to == null) {
       throw new Undeliverable("no recipient");
     }
+    if (parcel.to.equals("lost")) {
+      throw new LostInTransit("van 7");
+    }
+    if (parcel.to.equals("lost, declared")) {
+      Undeliverable declared = new Undeliverable("van broke down");
+      declared.initCause(new LostInTransit("van 9"));
+      throw declared;
+    }
     return parcel.to + ":" + (parcel.contents == null ? "-" : parcel.contents.getClass().getSimpleName())
         + ":" + (parcel.item == null ? "-" : parcel.item.label.text)
         + ":" + (parcel.items == null ? 0 : parcel.items.size())
@@ -33,5 +41,14 @@ final class MailboxImpl implements Mailbox.Hessian, Mailbox.Json {
     parcel.item = new Item("box", "fragile");
     parcel.shelves = Map.of("top", List.of(new Item("a", "x")));
     return parcel;
+  }
+}
+
+/** An exception no signature of {@link Mailbox} reaches: its clients may not build it. */
+final class LostInTransit extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  LostInTransit(String where) {
+    super("lost in " + where);
   }
 }
