@@ -36,8 +36,8 @@ final class StreamIdCheckingFrameReader implements Http2FrameReader {
 
   private final Http2FrameReader delegate;
   private final Http2Connection connection;
-  /** The ids of the latest streams this server reset, a ring; 0 marks a free slot. */
-  private final int[] resetStreams = new int[RESET_STREAMS];
+  /** The ids of the latest streams this server reset, a ring (0 marks a free slot); null until the first. */
+  private int[] resetStreams;
   private int nextReset;
   /** Runs of ids the client skipped, a ring of [first, last] pairs; 0 marks a free slot. */
   private final int[] skipped = new int[2 * SKIPPED_RUNS];
@@ -81,11 +81,18 @@ final class StreamIdCheckingFrameReader implements Http2FrameReader {
   }
 
   private void resetByServer(int streamId) {
+    if (resetStreams == null) {
+      // Most connections never reset a stream: they do not pay for the ring.
+      resetStreams = new int[RESET_STREAMS];
+    }
     resetStreams[nextReset] = streamId;
     nextReset = (nextReset + 1) % RESET_STREAMS;
   }
 
   private boolean wasReset(int streamId) {
+    if (resetStreams == null) {
+      return false;
+    }
     for (int id : resetStreams) {
       if (id == streamId) {
         return true;
