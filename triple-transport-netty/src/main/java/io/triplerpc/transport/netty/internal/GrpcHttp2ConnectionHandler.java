@@ -10,6 +10,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -76,7 +77,8 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
 
     @Override
     public abstract void onHeadersRead(
-        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream);
+        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream)
+        throws Http2Exception;
 
     @Override
     public final void onHeadersRead(
@@ -87,7 +89,7 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
         short weight,
         boolean exclusive,
         int padding,
-        boolean endOfStream) {
+        boolean endOfStream) throws Http2Exception {
       onHeadersRead(ctx, streamId, headers, padding, endOfStream);
     }
   }

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
@@ -182,6 +183,11 @@ final class RawHttp2Client implements AutoCloseable {
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
       if (event instanceof Http2ResetFrame) {
         exchange.resetCode = ((Http2ResetFrame) event).errorCode();
+        exchange.done.complete(exchange);
+      } else if (event instanceof Http2GoAwayFrame) {
+        // The server's GOAWAY names a lower last stream: it never processed this one. The frame is a
+        // retained duplicate for this stream alone.
+        ((Http2GoAwayFrame) event).release();
         exchange.done.complete(exchange);
       }
     }

@@ -73,10 +73,24 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     serve(request);
   }
 
+  /**
+   * Whether the decoder failed because the request line names no HTTP version: Netty's
+   * {@link HttpVersion#valueOf} rejects it with this message, and the decoder keeps the exception.
+   */
+  private static boolean isNotHttp1(Throwable cause) {
+    return cause instanceof IllegalArgumentException && cause.getMessage() != null
+        && cause.getMessage().startsWith("invalid version format");
+  }
+
   private void serve(FullHttpRequest request) {
     try {
       currentKeepAlive = HttpUtil.isKeepAlive(request) && !shuttingDown;
       if (!request.decoderResult().isSuccess()) {
+        if (isNotHttp1(request.decoderResult().cause())) {
+          // Not HTTP/1 at all (a corrupt HTTP/2 preface, say): an HTTP/1.1 answer would be noise to the peer.
+          ctx.close();
+          return;
+        }
         currentKeepAlive = false;
         finish(writeError(400, Status.INVALID_ARGUMENT.withDescription(
             "Malformed HTTP request: " + request.decoderResult().cause()), null));

@@ -14,12 +14,14 @@ import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -56,6 +58,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static final Logger log = LoggerFactory.getLogger(NettyServerHandler.class);
   private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
   private static final AsciiString ALLOW = AsciiString.cached("allow");
+  private static final AsciiString HOST = AsciiString.cached("host");
+  private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
   private static final long GOAWAY_PING_DATA = 0x7472697065L;
   /** The stream an h2c upgrade request becomes (RFC 7540 3.2). */
   private static final int UPGRADE_STREAM_ID = 1;
@@ -109,8 +113,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   static NettyServerHandler create(
       ServerTransportListener listener, TransportOptions options, NettyServerTransport transport) {
     Http2Connection connection = newConnection(true);
-    DefaultHttp2FrameReader reader =
-        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
+    Http2FrameReader reader = new StreamIdCheckingFrameReader(
+        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize())), connection);
     Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
     Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, reader);
     Http2Settings settings = new Http2Settings()
@@ -221,6 +225,27 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       // ctx.close() would start at the handler before this one and cut them off.
       ctx.channel().close();
     }, Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * A connection error: GOAWAY naming the last stream this server opened, then close. Netty names
+   * 2^31-1 instead (in case the error struck a stream before it was counted), which tells the client
+   * that every stream it sent may have been processed; a stream whose headers failed to decode was not.
+   */
+  @Override
+  protected void onConnectionError(
+      ChannelHandlerContext ctx, boolean outbound, Throwable cause, Http2Exception http2Ex) {
+    Http2Exception error = http2Ex != null ? http2Ex
+        : new Http2Exception(Http2Error.INTERNAL_ERROR, cause.getMessage(), cause);
+    if (error.shutdownHint() == Http2Exception.ShutdownHint.GRACEFUL_SHUTDOWN) {
+      // Netty names the last stream opened for these itself, and waits for the streams in flight.
+      super.onConnectionError(ctx, outbound, cause, http2Ex);
+      return;
+    }
+    goAway(ctx, connection().remote().lastStreamCreated(), error.error().code(),
+        Http2CodecUtil.toByteBuf(ctx, error), ctx.newPromise())
+        // ctx.close(), not this handler's close(), which would wait for the streams in flight.
+        .addListener(written -> ctx.close());
   }
 
   /** Every command this connection accepts. */
@@ -356,6 +381,40 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     GrpcHttp2Headers.addStatus(headers, status);
     encoder().writeHeaders(ctx, streamId, headers, 0, true, ctx.newPromise());
     stopClientSending(ctx, streamId);
+  }
+
+  /**
+   * Throws a stream error PROTOCOL_ERROR (RST_STREAM) for a malformed request (RFC 9113 8.1.1), before
+   * any routing: a request without {@code :method}, {@code :scheme} or a non-empty {@code :path}
+   * (CONNECT: with {@code :authority} and neither of the other two, 8.5), an {@code :authority} with
+   * user info, or a {@code host} that names another authority (8.3.1).
+   */
+  private static void checkRequestHeaders(int streamId, Http2Headers headers) throws Http2Exception {
+    CharSequence method = headers.method();
+    CharSequence authority = headers.authority();
+    String malformed = null;
+    if (method == null) {
+      malformed = "no :method";
+    } else if (CONNECT.contentEquals(method)) {
+      if (authority == null || headers.scheme() != null || headers.path() != null) {
+        malformed = "CONNECT needs :authority and neither :scheme nor :path";
+      }
+    } else if (headers.scheme() == null) {
+      malformed = "no :scheme";
+    } else if (headers.path() == null || headers.path().length() == 0) {
+      malformed = "no :path";
+    }
+    if (malformed == null && authority != null) {
+      CharSequence host = headers.get(HOST);
+      if (AsciiString.indexOf(authority, '@', 0) >= 0) {
+        malformed = ":authority with user info";
+      } else if (host != null && !AsciiString.contentEqualsIgnoreCase(host, authority)) {
+        malformed = "host " + host + " differs from :authority " + authority;
+      }
+    }
+    if (malformed != null) {
+      throw Http2Exception.streamError(streamId, Http2Error.PROTOCOL_ERROR, "Malformed request: %s", malformed);
+    }
   }
 
   private void streamOpened(
@@ -513,7 +572,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
     @Override
     public void onHeadersRead(
-        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream) {
+        ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream)
+        throws Http2Exception {
       // One stream lookup for the gRPC call's trailers, an HTTP unary request's, or a new stream.
       Http2Stream http2Stream = connection().stream(streamId);
       NettyServerStream stream = http2Stream == null ? null : http2Stream.getProperty(streamKey);
@@ -529,6 +589,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         }
         return;
       }
+      checkRequestHeaders(streamId, headers);
       streamOpened(ctx, streamId, http2Stream, headers, endOfStream);
     }
 
