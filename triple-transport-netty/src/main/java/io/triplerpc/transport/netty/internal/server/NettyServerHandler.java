@@ -8,12 +8,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
-import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
-import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -37,6 +32,7 @@ import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
@@ -108,16 +104,12 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   static NettyServerHandler create(
       ServerTransportListener listener, TransportOptions options, NettyServerTransport transport) {
-    Http2Connection connection = newConnection(true);
-    DefaultHttp2FrameReader reader =
-        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
-    Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
-    Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, reader);
     Http2Settings settings = new Http2Settings()
         .maxConcurrentStreams(options.maxConcurrentStreams())
         .initialWindowSize(options.initialWindowSize())
         .maxHeaderListSize(options.maxHeaderListSize());
-    return new NettyServerHandler(decoder, encoder, settings, listener, options, transport);
+    return GrpcHttp2HandlerBuilder.server(settings, options, (decoder, encoder, initialSettings) ->
+        new NettyServerHandler(decoder, encoder, initialSettings, listener, options, transport));
   }
 
   @Override
