@@ -379,15 +379,14 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
 
     /**
      * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
-     * written but not yet flushed, as for a server that sends PINGs and never reads; past it, GOAWAY
-     * ENHANCE_YOUR_CALM, the connection closes and its calls fail with UNAVAILABLE. 10,000 by default,
-     * as Netty's HTTP/2 builder; 0 for no limit.
+     * that its socket has not taken yet, as for a server that sends PINGs and never reads; past it,
+     * the connection closes and its calls fail with UNAVAILABLE. 10,000 by default, as Netty's HTTP/2
+     * builder; 0 for no limit.
      *
      * @throws IllegalArgumentException if negative
      */
     public Builder maxQueuedControlFrames(int frames) {
-      TransportOptions.checkLimit(frames, "maxQueuedControlFrames", null);
-      this.maxQueuedControlFrames = frames;
+      this.maxQueuedControlFrames = TransportOptions.checkLimit(frames, "maxQueuedControlFrames");
       return this;
     }
 
@@ -402,21 +401,20 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      */
     public Builder maxRstFramesPerWindow(int frames, Duration window) {
       Objects.requireNonNull(window, "window");
-      this.rstFramesWindowSeconds = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow", window);
-      this.maxRstFramesPerWindow = frames;
+      this.maxRstFramesPerWindow = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow");
+      this.rstFramesWindowSeconds = TransportOptions.windowSeconds(window);
       return this;
     }
 
     /**
-     * Empty DATA frames without END_STREAM a server may send in a row; the one that reaches the limit
-     * gets GOAWAY ENHANCE_YOUR_CALM, and the connection's calls fail. 2 by default, as Netty's HTTP/2
-     * builder; 0 for no limit.
+     * Empty DATA frames without END_STREAM a server may send in a row; one more than the limit gets
+     * GOAWAY ENHANCE_YOUR_CALM, and the connection's calls fail with UNAVAILABLE. 2 by default, as
+     * Netty's HTTP/2 builder; 0 for no limit.
      *
      * @throws IllegalArgumentException if negative
      */
     public Builder maxConsecutiveEmptyDataFrames(int frames) {
-      TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames", null);
-      this.maxConsecutiveEmptyDataFrames = frames;
+      this.maxConsecutiveEmptyDataFrames = TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
       return this;
     }
 

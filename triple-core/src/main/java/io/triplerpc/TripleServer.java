@@ -471,15 +471,15 @@ public final class TripleServer {
 
     /**
      * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
-     * written but not yet flushed, as for a client that sends PINGs and never reads (CVE-2019-9512,
-     * CVE-2019-9515); past it, GOAWAY ENHANCE_YOUR_CALM and the connection closes. 10,000 by default,
-     * as Netty's HTTP/2 builder, grpc-java and Go; 0 for no limit.
+     * that its socket has not taken yet, as for a client that sends PINGs and never reads
+     * (CVE-2019-9512, CVE-2019-9515); past it, the connection closes (the GOAWAY ENHANCE_YOUR_CALM it
+     * queues waits behind what the client does not read). 10,000 by default, as Netty's HTTP/2
+     * builder, grpc-java's server and Go; 0 for no limit.
      *
      * @throws IllegalArgumentException if negative
      */
     public Builder maxQueuedControlFrames(int frames) {
-      TransportOptions.checkLimit(frames, "maxQueuedControlFrames", null);
-      this.maxQueuedControlFrames = frames;
+      this.maxQueuedControlFrames = TransportOptions.checkLimit(frames, "maxQueuedControlFrames");
       return this;
     }
 
@@ -496,21 +496,20 @@ public final class TripleServer {
      */
     public Builder maxRstFramesPerWindow(int frames, Duration window) {
       Objects.requireNonNull(window, "window");
-      this.rstFramesWindowSeconds = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow", window);
-      this.maxRstFramesPerWindow = frames;
+      this.maxRstFramesPerWindow = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow");
+      this.rstFramesWindowSeconds = TransportOptions.windowSeconds(window);
       return this;
     }
 
     /**
      * Empty DATA frames without END_STREAM a client may send in a row, which no valid client does and
-     * which cost the server a read each; the one that reaches the limit gets GOAWAY ENHANCE_YOUR_CALM
-     * and the connection closes. 2 by default, as Netty's HTTP/2 builder; 0 for no limit.
+     * which cost the server a read each; one more than the limit gets GOAWAY ENHANCE_YOUR_CALM and
+     * the connection closes. 2 by default, as Netty's HTTP/2 builder; 0 for no limit.
      *
      * @throws IllegalArgumentException if negative
      */
     public Builder maxConsecutiveEmptyDataFrames(int frames) {
-      TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames", null);
-      this.maxConsecutiveEmptyDataFrames = frames;
+      this.maxConsecutiveEmptyDataFrames = TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
       return this;
     }
 

@@ -1,6 +1,7 @@
 package io.triplerpc.internal.stream;
 
 import io.triplerpc.TlsConfig;
+import java.time.Duration;
 
 /**
  * Transport limits and tunables, resolved once when a client or server is built. Immutable.
@@ -19,14 +20,14 @@ import io.triplerpc.TlsConfig;
  * @param plaintextAlongsideTls server only: whether a server with {@code tls} also serves cleartext
  *     connections on its port
  * @param maxQueuedControlFrames control frames (PING and SETTINGS acknowledgements, RST_STREAM) a
- *     connection may have written but not yet flushed to the socket; past it the connection goes
- *     away with ENHANCE_YOUR_CALM (CVE-2019-9512, -9515); 0 for no limit
+ *     connection may hold that the socket has not yet taken; past it the connection closes
+ *     (CVE-2019-9512, -9515); 0 for no limit
  * @param maxRstFramesPerWindow RST_STREAM frames a connection may receive, and send, per
  *     {@code rstFramesWindowSeconds}; past it the connection goes away with ENHANCE_YOUR_CALM
  *     (rapid reset, CVE-2023-44487; and CVE-2025-55163 for the sent ones); 0 for no limit
  * @param rstFramesWindowSeconds the window of {@code maxRstFramesPerWindow}, in seconds
  * @param maxConsecutiveEmptyDataFrames empty DATA frames without END_STREAM a peer may send in a
- *     row; the one that reaches it ends the connection with ENHANCE_YOUR_CALM; 0 for no limit
+ *     row; one more ends the connection with ENHANCE_YOUR_CALM; 0 for no limit
  */
 public record TransportOptions(
     int maxInboundMessageSize,
@@ -50,7 +51,7 @@ public record TransportOptions(
   public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 8 * 1024;
   public static final int DEFAULT_MAX_CONCURRENT_STREAMS = 1000;
   public static final int DEFAULT_INITIAL_WINDOW_SIZE = 1024 * 1024;
-  /** As Netty's {@code AbstractHttp2ConnectionHandlerBuilder}, grpc-java and Go's net/http2. */
+  /** As Netty's {@code AbstractHttp2ConnectionHandlerBuilder}, grpc-java's server and Go's net/http2. */
   public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
   /** A server's default, as Netty's builder; a client's is 0 (its streams are its own to reset). */
   public static final int DEFAULT_MAX_RST_FRAMES_PER_WINDOW = 200;
@@ -101,19 +102,27 @@ public record TransportOptions(
   }
 
   /**
-   * Checks the arguments of a builder's abuse limit setter: a count of at least 0 (0 turns the limit
-   * off) and, for a rate, a window of whole seconds (Netty counts in seconds), at least one.
+   * A builder's abuse limit: a count of at least 0, where 0 turns the limit off.
    *
-   * @return the window in seconds
-   * @throws IllegalArgumentException if either is out of range
+   * @throws IllegalArgumentException if negative
    */
-  public static int checkLimit(int count, String name, java.time.Duration window) {
+  public static int checkLimit(int count, String name) {
     notNegative(count, name);
-    if (window != null && (window.isNegative() || window.getSeconds() < 1 || window.getNano() != 0
-        || window.getSeconds() > Integer.MAX_VALUE)) {
+    return count;
+  }
+
+  /**
+   * The window of a rate limit in seconds: Netty counts in whole seconds, so the window must be one,
+   * of at least 1 s.
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  public static int windowSeconds(Duration window) {
+    if (window.isNegative() || window.getSeconds() < 1 || window.getNano() != 0
+        || window.getSeconds() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("window must be a whole number of seconds, at least 1: " + window);
     }
-    return window == null ? 0 : (int) window.getSeconds();
+    return (int) window.getSeconds();
   }
 
   private static void notNegative(long value, String name) {

@@ -79,6 +79,13 @@ class Http2AbuseLimitsTest {
     }
   }
 
+  /** The connection ended with GOAWAY ENHANCE_YOUR_CALM, and Netty's debug data names the limit. */
+  private static void assertEnhanceYourCalm(RawFramePeer.Transcript transcript, String limit) {
+    assertEquals(RawFramePeer.ENHANCE_YOUR_CALM, transcript.goAwayError(), "GOAWAYs: " + transcript.goAways());
+    String debugData = transcript.goAways().get(transcript.goAways().size() - 1).debugData();
+    assertTrue(debugData.contains(limit), debugData);
+  }
+
   @Test
   void pingFloodFromAPeerThatNeverReadsIsCutOffAtTheDefaultCap() throws Exception {
     start(b -> b);
@@ -104,8 +111,7 @@ class Http2AbuseLimitsTest {
         peer.rstStream(stream, 0x8);
       }
       peer.flush();
-      RawFramePeer.Transcript transcript = peer.readToEnd();
-      assertEquals(RawFramePeer.ENHANCE_YOUR_CALM, transcript.goAwayError(), "GOAWAYs: " + transcript.goAways());
+      assertEnhanceYourCalm(peer.readToEnd(), "Maximum number of RST frames reached");
     }
     assertServes("after");
   }
@@ -144,6 +150,26 @@ class Http2AbuseLimitsTest {
   }
 
   @Test
+  void provokingTheServerToResetStreamsPastTheDefaultRateEndsWithEnhanceYourCalm() throws Exception {
+    start(b -> b);
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      // MadeYouReset (CVE-2025-55163): the peer sends no RST_STREAM itself, but a WINDOW_UPDATE of 0 on
+      // each stream, a stream error the server answers with RST_STREAM; the 201st is one too many.
+      for (int i = 0; i < 201; i++) {
+        int stream = 1 + 2 * i;
+        peer.headers(stream, grpcRequest(), false);
+        peer.windowUpdate(stream, 0);
+      }
+      peer.flush();
+      RawFramePeer.Transcript transcript = peer.readToEnd();
+      // Netty counts a reset as it writes it: the 201st still leaves, the GOAWAY follows it.
+      assertEquals(201, transcript.count(RawFramePeer.RST_STREAM), "the server's resets");
+      assertEnhanceYourCalm(transcript, "Maximum number 200 of RST frames frames reached within 30 seconds");
+    }
+    assertServes("after");
+  }
+
+  @Test
   void aThirdEmptyDataFrameInARowEndsWithEnhanceYourCalm() throws Exception {
     start(b -> b);
     try (RawFramePeer peer = RawFramePeer.client(server.port())) {
@@ -153,8 +179,7 @@ class Http2AbuseLimitsTest {
         peer.data(1, new byte[0], false);
       }
       peer.flush();
-      RawFramePeer.Transcript transcript = peer.readToEnd();
-      assertEquals(RawFramePeer.ENHANCE_YOUR_CALM, transcript.goAwayError(), "GOAWAYs: " + transcript.goAways());
+      assertEnhanceYourCalm(peer.readToEnd(), "Maximum number 2 of empty data frames");
     }
     assertServes("after");
   }

@@ -145,6 +145,10 @@ final class RawFramePeer implements AutoCloseable {
     frame(DATA, endStream ? FLAG_END_STREAM : 0, streamId, payload);
   }
 
+  void windowUpdate(int streamId, int increment) throws IOException {
+    frame(WINDOW_UPDATE, 0, streamId, ByteBuffer.allocate(4).putInt(increment).array());
+  }
+
   void rstStream(int streamId, long errorCode) throws IOException {
     frame(RST_STREAM, 0, streamId, ByteBuffer.allocate(4).putInt((int) errorCode).array());
   }
