@@ -17,6 +17,7 @@ import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -28,16 +29,17 @@ class ClientAbuseLimitsTest {
   /**
    * Answers the client's first call with response headers, then {@code emptyFrames} empty DATA
    * frames without END_STREAM, and returns the GOAWAY the client sends (null if none before the
-   * connection ends) while the call is still pending in {@code call}.
+   * connection ends); the client's call is left in {@code call}.
    */
   private static RawFramePeer.Frame answerWithEmptyDataFrames(
-      UnaryOperator<TripleClient.Builder> customize, int emptyFrames, CompletableFuture<EchoResponse>[] call)
+      UnaryOperator<TripleClient.Builder> customize, int emptyFrames,
+      AtomicReference<CompletableFuture<EchoResponse>> call)
       throws Exception {
     try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       listener.setSoTimeout(30_000);
       try (TripleClient client = customize.apply(
           TripleClient.builder().address("127.0.0.1", listener.getLocalPort())).build()) {
-        call[0] = client.proxy(EchoService.class).echoAsync(EchoRequest.newBuilder().setMessage("hi").build());
+        call.set(client.proxy(EchoService.class).echoAsync(EchoRequest.newBuilder().setMessage("hi").build()));
         try (RawFramePeer server = RawFramePeer.server(listener.accept())) {
           RawFramePeer.Frame request = server.readUntil(RawFramePeer.HEADERS);
           assertNotNull(request, "the client sent no request");
@@ -55,6 +57,8 @@ class ClientAbuseLimitsTest {
           } while (frame != null && frame.type() != RawFramePeer.GOAWAY
               && !(frame.type() == RawFramePeer.PING && frame.has(RawFramePeer.FLAG_ACK)));
           if (frame != null && frame.type() == RawFramePeer.GOAWAY) {
+            // The call ends with the connection, while the client is still open.
+            call.get().handle((echoed, failure) -> null).get(20, TimeUnit.SECONDS);
             return frame;
           }
           // The client answered the PING: it took the frames before it. End the call for a clean close.
@@ -63,7 +67,7 @@ class ClientAbuseLimitsTest {
           trailers.add("grpc-status", "0");
           server.headers(request.streamId(), trailers, true);
           server.flush();
-          call[0].get(20, TimeUnit.SECONDS);
+          call.get().get(20, TimeUnit.SECONDS);
           return null;
         }
       }
@@ -71,21 +75,19 @@ class ClientAbuseLimitsTest {
   }
 
   @Test
-  @SuppressWarnings("unchecked")
   void aServerSendingEmptyDataFramesGetsEnhanceYourCalmAndTheCallFails() throws Exception {
-    CompletableFuture<EchoResponse>[] call = new CompletableFuture[1];
+    AtomicReference<CompletableFuture<EchoResponse>> call = new AtomicReference<>();
     RawFramePeer.Frame goAway = answerWithEmptyDataFrames(b -> b, 3, call);
     assertNotNull(goAway, "the client took three empty DATA frames in a row");
     assertEquals(RawFramePeer.ENHANCE_YOUR_CALM, goAway.errorCode(), goAway.debugData());
-    ExecutionException failed = assertThrows(ExecutionException.class, () -> call[0].get(20, TimeUnit.SECONDS));
+    ExecutionException failed = assertThrows(ExecutionException.class, () -> call.get().get(20, TimeUnit.SECONDS));
     StatusException status = assertInstanceOf(StatusException.class, failed.getCause());
     assertEquals(Status.Code.UNAVAILABLE, status.status().code(), status.toString());
   }
 
   @Test
-  @SuppressWarnings("unchecked")
   void withTheLimitOffTheClientTakesEmptyDataFrames() throws Exception {
-    CompletableFuture<EchoResponse>[] call = new CompletableFuture[1];
+    AtomicReference<CompletableFuture<EchoResponse>> call = new AtomicReference<>();
     RawFramePeer.Frame goAway = answerWithEmptyDataFrames(b -> b.maxConsecutiveEmptyDataFrames(0), 3, call);
     assertEquals(null, goAway, () -> "GOAWAY " + goAway.errorCode() + " " + goAway.debugData());
   }

@@ -129,16 +129,16 @@ final class RawFramePeer implements AutoCloseable {
 
   void headers(int streamId, Http2Headers headers, boolean endStream) throws IOException {
     ByteBuf block = Unpooled.buffer();
+    byte[] bytes;
     try {
       hpack.encodeHeaders(streamId, headers, block);
+      bytes = ByteBufUtil.getBytes(block);
     } catch (Http2Exception e) {
       throw new IOException(e);
     } finally {
-      // Copied out before release: the frame owns its own bytes.
-      byte[] bytes = ByteBufUtil.getBytes(block);
       block.release();
-      frame(HEADERS, FLAG_END_HEADERS | (endStream ? FLAG_END_STREAM : 0), streamId, bytes);
     }
+    frame(HEADERS, FLAG_END_HEADERS | (endStream ? FLAG_END_STREAM : 0), streamId, bytes);
   }
 
   void data(int streamId, byte[] payload, boolean endStream) throws IOException {
