@@ -222,6 +222,11 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private int ioThreads;
     private TlsConfig tls;
     private CallCredentials credentials;
+    private int maxQueuedControlFrames = TransportOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+    /** Off by default, as in Netty's builder: a server can reset only streams this client opened. */
+    private int maxRstFramesPerWindow;
+    private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
+    private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
 
     private Builder() {}
 
@@ -372,6 +377,47 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       return this;
     }
 
+    /**
+     * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
+     * that its socket has not taken yet, as for a server that sends PINGs and never reads; past it,
+     * the connection closes and its calls fail with UNAVAILABLE. 10,000 by default, as Netty's HTTP/2
+     * builder; 0 for no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxQueuedControlFrames(int frames) {
+      this.maxQueuedControlFrames = TransportOptions.checkLimit(frames, "maxQueuedControlFrames");
+      return this;
+    }
+
+    /**
+     * RST_STREAM frames a connection may receive per {@code window}, and apart from those, send (this
+     * client's own cancellations count); past it, GOAWAY ENHANCE_YOUR_CALM and the connection closes.
+     * No limit by default, as in Netty's HTTP/2 builder for clients: a server can reset only the streams
+     * this client opened. 0 frames for no limit.
+     *
+     * @param window whole seconds, at least 1
+     * @throws IllegalArgumentException if {@code frames} is negative or {@code window} out of range
+     */
+    public Builder maxRstFramesPerWindow(int frames, Duration window) {
+      Objects.requireNonNull(window, "window");
+      this.maxRstFramesPerWindow = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow");
+      this.rstFramesWindowSeconds = TransportOptions.windowSeconds(window);
+      return this;
+    }
+
+    /**
+     * Empty DATA frames without END_STREAM a server may send in a row; one more than the limit gets
+     * GOAWAY ENHANCE_YOUR_CALM, and the connection's calls fail with UNAVAILABLE. 2 by default, as
+     * Netty's HTTP/2 builder; 0 for no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxConsecutiveEmptyDataFrames(int frames) {
+      this.maxConsecutiveEmptyDataFrames = TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
+      return this;
+    }
+
     TransportOptions transportOptions() {
       return new TransportOptions(
           maxInboundMessageSize,
@@ -385,7 +431,11 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
           ioThreads,
           0,
           tls,
-          false);
+          false,
+          maxQueuedControlFrames,
+          maxRstFramesPerWindow,
+          rstFramesWindowSeconds,
+          maxConsecutiveEmptyDataFrames);
     }
 
     /**

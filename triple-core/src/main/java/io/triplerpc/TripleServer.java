@@ -296,6 +296,10 @@ public final class TripleServer {
     private TlsConfig tls;
     private boolean plaintextAlongsideTls;
     private AccessPolicy accessPolicy;
+    private int maxQueuedControlFrames = TransportOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
+    private int maxRstFramesPerWindow = TransportOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
+    private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
+    private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
 
     private Builder() {}
 
@@ -465,6 +469,50 @@ public final class TripleServer {
       return this;
     }
 
+    /**
+     * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
+     * that its socket has not taken yet, as for a client that sends PINGs and never reads
+     * (CVE-2019-9512, CVE-2019-9515); past it, the connection closes (the GOAWAY ENHANCE_YOUR_CALM it
+     * queues waits behind what the client does not read). 10,000 by default, as Netty's HTTP/2
+     * builder, grpc-java's server and Go; 0 for no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxQueuedControlFrames(int frames) {
+      this.maxQueuedControlFrames = TransportOptions.checkLimit(frames, "maxQueuedControlFrames");
+      return this;
+    }
+
+    /**
+     * RST_STREAM frames a connection may receive per {@code window}, and apart from those, send: a
+     * client that opens and resets streams faster (rapid reset, CVE-2023-44487), or makes the server
+     * reset them (CVE-2025-55163), gets GOAWAY ENHANCE_YOUR_CALM and the connection closes. 200 per
+     * 30 s by default, as Netty's HTTP/2 builder; grpc-java's {@code maxRstFramesPerWindow} has no
+     * limit by default. Clients send RST_STREAM when they cancel calls, so a client that cancels many
+     * calls on one connection needs a higher limit. 0 frames for no limit.
+     *
+     * @param window whole seconds, at least 1
+     * @throws IllegalArgumentException if {@code frames} is negative or {@code window} out of range
+     */
+    public Builder maxRstFramesPerWindow(int frames, Duration window) {
+      Objects.requireNonNull(window, "window");
+      this.maxRstFramesPerWindow = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow");
+      this.rstFramesWindowSeconds = TransportOptions.windowSeconds(window);
+      return this;
+    }
+
+    /**
+     * Empty DATA frames without END_STREAM a client may send in a row, which no valid client does and
+     * which cost the server a read each; one more than the limit gets GOAWAY ENHANCE_YOUR_CALM and
+     * the connection closes. 2 by default, as Netty's HTTP/2 builder; 0 for no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxConsecutiveEmptyDataFrames(int frames) {
+      this.maxConsecutiveEmptyDataFrames = TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
+      return this;
+    }
+
     TransportOptions transportOptions() {
       TransportOptions defaults = TransportOptions.defaults();
       return new TransportOptions(
@@ -479,7 +527,11 @@ public final class TripleServer {
           ioThreads,
           drainGrace.toMillis(),
           tls,
-          plaintextAlongsideTls);
+          plaintextAlongsideTls,
+          maxQueuedControlFrames,
+          maxRstFramesPerWindow,
+          rstFramesWindowSeconds,
+          maxConsecutiveEmptyDataFrames);
     }
 
     /**

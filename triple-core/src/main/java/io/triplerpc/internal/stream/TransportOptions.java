@@ -1,6 +1,7 @@
 package io.triplerpc.internal.stream;
 
 import io.triplerpc.TlsConfig;
+import java.time.Duration;
 
 /**
  * Transport limits and tunables, resolved once when a client or server is built. Immutable.
@@ -18,6 +19,15 @@ import io.triplerpc.TlsConfig;
  * @param tls transport security, or null for cleartext
  * @param plaintextAlongsideTls server only: whether a server with {@code tls} also serves cleartext
  *     connections on its port
+ * @param maxQueuedControlFrames control frames (PING and SETTINGS acknowledgements, RST_STREAM) a
+ *     connection may hold that the socket has not yet taken; past it the connection closes
+ *     (CVE-2019-9512, -9515); 0 for no limit
+ * @param maxRstFramesPerWindow RST_STREAM frames a connection may receive, and send, per
+ *     {@code rstFramesWindowSeconds}; past it the connection goes away with ENHANCE_YOUR_CALM
+ *     (rapid reset, CVE-2023-44487; and CVE-2025-55163 for the sent ones); 0 for no limit
+ * @param rstFramesWindowSeconds the window of {@code maxRstFramesPerWindow}, in seconds
+ * @param maxConsecutiveEmptyDataFrames empty DATA frames without END_STREAM a peer may send in a
+ *     row; one more ends the connection with ENHANCE_YOUR_CALM; 0 for no limit
  */
 public record TransportOptions(
     int maxInboundMessageSize,
@@ -31,14 +41,28 @@ public record TransportOptions(
     int ioThreads,
     long drainDelayMillis,
     TlsConfig tls,
-    boolean plaintextAlongsideTls) {
+    boolean plaintextAlongsideTls,
+    int maxQueuedControlFrames,
+    int maxRstFramesPerWindow,
+    int rstFramesWindowSeconds,
+    int maxConsecutiveEmptyDataFrames) {
 
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 * 1024 * 1024;
   public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 8 * 1024;
   public static final int DEFAULT_MAX_CONCURRENT_STREAMS = 1000;
   public static final int DEFAULT_INITIAL_WINDOW_SIZE = 1024 * 1024;
+  /** As Netty's {@code AbstractHttp2ConnectionHandlerBuilder}, grpc-java's server and Go's net/http2. */
+  public static final int DEFAULT_MAX_QUEUED_CONTROL_FRAMES = 10_000;
+  /** A server's default, as Netty's builder; a client's is 0 (its streams are its own to reset). */
+  public static final int DEFAULT_MAX_RST_FRAMES_PER_WINDOW = 200;
+  public static final int DEFAULT_RST_FRAMES_WINDOW_SECONDS = 30;
+  /** As Netty's builder: no valid use sends empty DATA frames without END_STREAM. */
+  public static final int DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 2;
 
-  /** The defaults: 4 MiB messages, 8 KiB headers, 1000 streams, 1 MiB windows, one connection. */
+  /**
+   * A server's defaults: 4 MiB messages, 8 KiB headers, 1000 streams, 1 MiB windows, one connection,
+   * and the HTTP/2 abuse limits above.
+   */
   public static TransportOptions defaults() {
     return new TransportOptions(
         DEFAULT_MAX_INBOUND_MESSAGE_SIZE,
@@ -52,7 +76,11 @@ public record TransportOptions(
         0,
         1_000,
         null,
-        false);
+        false,
+        DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
+        DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
+        DEFAULT_RST_FRAMES_WINDOW_SECONDS,
+        DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES);
   }
 
   public TransportOptions {
@@ -66,8 +94,40 @@ public record TransportOptions(
       throw new IllegalArgumentException("backoff must satisfy 0 < initial <= max: "
           + initialBackoffMillis + ", " + maxBackoffMillis);
     }
-    if (ioThreads < 0) {
-      throw new IllegalArgumentException("ioThreads must be >= 0: " + ioThreads);
+    notNegative(ioThreads, "ioThreads");
+    notNegative(maxQueuedControlFrames, "maxQueuedControlFrames");
+    notNegative(maxRstFramesPerWindow, "maxRstFramesPerWindow");
+    positive(rstFramesWindowSeconds, "rstFramesWindowSeconds");
+    notNegative(maxConsecutiveEmptyDataFrames, "maxConsecutiveEmptyDataFrames");
+  }
+
+  /**
+   * A builder's abuse limit: a count of at least 0, where 0 turns the limit off.
+   *
+   * @throws IllegalArgumentException if negative
+   */
+  public static int checkLimit(int count, String name) {
+    notNegative(count, name);
+    return count;
+  }
+
+  /**
+   * The window of a rate limit in seconds: Netty counts in whole seconds, so the window must be one,
+   * of at least 1 s.
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  public static int windowSeconds(Duration window) {
+    if (window.isNegative() || window.getSeconds() < 1 || window.getNano() != 0
+        || window.getSeconds() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("window must be a whole number of seconds, at least 1: " + window);
+    }
+    return (int) window.getSeconds();
+  }
+
+  private static void notNegative(long value, String name) {
+    if (value < 0) {
+      throw new IllegalArgumentException(name + " must be >= 0: " + value);
     }
   }
 

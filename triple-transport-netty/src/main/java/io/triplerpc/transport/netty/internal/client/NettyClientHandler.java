@@ -3,11 +3,6 @@ package io.triplerpc.transport.netty.internal.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
-import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
-import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -17,11 +12,11 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
+import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
@@ -72,18 +67,13 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   static NettyClientHandler create(ClientConnection owner, TransportOptions options) {
-    Http2Connection connection = newConnection(false);
-    DefaultHttp2FrameReader reader =
-        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize()));
-    Http2ConnectionEncoder encoder =
-        new StreamBufferingEncoder(new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter()));
-    Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, reader);
     Http2Settings settings = new Http2Settings()
         .pushEnabled(false)
         .maxConcurrentStreams(0)
         .initialWindowSize(options.initialWindowSize())
         .maxHeaderListSize(options.maxHeaderListSize());
-    return new NettyClientHandler(decoder, encoder, settings, owner, options.initialWindowSize());
+    return GrpcHttp2HandlerBuilder.client(settings, options, (decoder, encoder, initialSettings) ->
+        new NettyClientHandler(decoder, encoder, initialSettings, owner, options.initialWindowSize()));
   }
 
   @Override

@@ -8,12 +8,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
-import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
-import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
@@ -21,7 +16,6 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -39,6 +33,7 @@ import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
@@ -68,6 +63,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private final TransportOptions options;
   private final NettyServerTransport transport;
   private final Http2Connection.PropertyKey streamKey;
+  /** Which HEADERS on streams Netty no longer knows call for a connection error rather than a reset. */
+  private final StreamIdChecks streamIds;
   /** An HTTP unary exchange's state on its stream: {@link Http2UnaryBody}, then {@link HttpUnaryServerStream}. */
   private final Http2Connection.PropertyKey httpUnaryKey;
   private WriteQueue writeQueue;
@@ -81,8 +78,10 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       Http2Settings settings,
       ServerTransportListener listener,
       TransportOptions options,
-      NettyServerTransport transport) {
+      NettyServerTransport transport,
+      StreamIdChecks streamIds) {
     super(decoder, encoder, settings, options.initialWindowSize());
+    this.streamIds = streamIds;
     this.listener = listener;
     this.options = options;
     this.transport = transport;
@@ -113,15 +112,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   static NettyServerHandler create(
       ServerTransportListener listener, TransportOptions options, NettyServerTransport transport) {
     Http2Connection connection = newConnection(true);
-    Http2FrameReader reader = new StreamIdCheckingFrameReader(
-        new DefaultHttp2FrameReader(new DefaultHttp2HeadersDecoder(true, options.maxHeaderListSize())), connection);
-    Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
-    Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, reader);
+    StreamIdChecks streamIds = new StreamIdChecks(connection);
     Http2Settings settings = new Http2Settings()
         .maxConcurrentStreams(options.maxConcurrentStreams())
         .initialWindowSize(options.initialWindowSize())
         .maxHeaderListSize(options.maxHeaderListSize());
-    return new NettyServerHandler(decoder, encoder, settings, listener, options, transport);
+    return GrpcHttp2HandlerBuilder.server(connection, streamIds, settings, options, (decoder, encoder, initialSettings) ->
+        new NettyServerHandler(decoder, encoder, initialSettings, listener, options, transport, streamIds));
   }
 
   @Override
@@ -246,6 +243,21 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         Http2CodecUtil.toByteBuf(ctx, error), ctx.newPromise())
         // ctx.close(), not this handler's close(), which would wait for the streams in flight.
         .addListener(written -> ctx.close());
+  }
+
+  /**
+   * A stream error; HEADERS on a stream the client skipped or that already ended become the
+   * connection errors RFC 9113 asks for (see {@link StreamIdChecks}).
+   */
+  @Override
+  protected void onStreamError(
+      ChannelHandlerContext ctx, boolean outbound, Throwable cause, Http2Exception.StreamException http2Ex) {
+    Http2Exception connectionError = outbound ? null : streamIds.connectionErrorFor(http2Ex);
+    if (connectionError != null) {
+      onConnectionError(ctx, false, connectionError, connectionError);
+      return;
+    }
+    super.onStreamError(ctx, outbound, cause, http2Ex);
   }
 
   /** Every command this connection accepts. */

@@ -1,21 +1,19 @@
 package io.triplerpc.transport.netty.internal.server;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameListener;
-import io.netty.handler.codec.http2.Http2FrameListenerDecorator;
-import io.netty.handler.codec.http2.Http2FrameReader;
+import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.logging.LogLevel;
 
 /**
- * A frame reader that tells apart the two reasons a client's HEADERS can name a stream below the
- * highest it opened, which Netty's decoder answers alike, with the lesser of the two errors (a
- * RST_STREAM STREAM_CLOSED), because it keeps no record of closed streams:
+ * Tells apart the two reasons a client's HEADERS can name a stream below the highest it opened, which
+ * Netty's decoder answers alike, with the lesser of the two errors (a stream error STREAM_CLOSED),
+ * because it keeps no record of closed streams:
  *
  * <ul>
  *   <li>an id the client skipped: it is lower than one the client already opened, a connection error
@@ -25,16 +23,21 @@ import io.netty.handler.codec.http2.Http2Stream;
  *
  * <p>A stream this server reset keeps Netty's answer: the client may have sent its HEADERS before the
  * RST_STREAM reached it (RFC 9113 5.1, "closed"). The record of reset streams and skipped ids is
- * bounded; an id that fell out of it counts as closed. Event loop only.
+ * bounded; an id that fell out of it counts as closed.
+ *
+ * <p>It sees the frames as Netty's frame logger, the one hook Netty's handler builder offers between
+ * the frame reader and the decoder (the builder wraps the codec in Netty's abuse limits, so the reader
+ * cannot be replaced): a client's HEADERS before the decoder acts on them, the server's RST_STREAM as
+ * they are written. The handler asks {@link #connectionErrorFor} when the decoder raised its stream
+ * error. It logs nothing. Event loop only.
  */
-final class StreamIdCheckingFrameReader implements Http2FrameReader {
+final class StreamIdChecks extends Http2FrameLogger {
 
   /** How many reset streams are remembered: more than a client has frames in flight for, in practice. */
   private static final int RESET_STREAMS = 256;
   /** How many runs of skipped ids are remembered: clients number their streams one after the other. */
   private static final int SKIPPED_RUNS = 16;
 
-  private final Http2FrameReader delegate;
   private final Http2Connection connection;
   /** The ids of the latest streams this server reset, a ring (0 marks a free slot); null until the first. */
   private int[] resetStreams;
@@ -44,12 +47,12 @@ final class StreamIdCheckingFrameReader implements Http2FrameReader {
   private int nextSkipped;
   /** The highest stream id the client sent HEADERS for. */
   private int highestSeen;
-  /** The decoder's listener that {@link #checking} wraps; the decoder swaps it once, after the preface. */
-  private Http2FrameListener wrapped;
-  private Http2FrameListener checking;
+  /** The stream of the client's latest HEADERS, and the connection error they call for (or null). */
+  private int headersStream;
+  private Http2Exception headersVerdict;
 
-  StreamIdCheckingFrameReader(Http2FrameReader delegate, Http2Connection connection) {
-    this.delegate = delegate;
+  StreamIdChecks(Http2Connection connection) {
+    super(LogLevel.TRACE, StreamIdChecks.class);
     this.connection = connection;
     connection.addListener(new Http2ConnectionAdapter() {
       @Override
@@ -61,23 +64,39 @@ final class StreamIdCheckingFrameReader implements Http2FrameReader {
     });
   }
 
-  @Override
-  public void readFrame(ChannelHandlerContext ctx, ByteBuf input, Http2FrameListener listener) throws Http2Exception {
-    if (listener != wrapped) {
-      wrapped = listener;
-      checking = new Checking(listener);
+  /**
+   * The connection error that replaces the decoder's stream error {@code error} (raised on the client's
+   * latest HEADERS), or null to keep the stream error.
+   */
+  Http2Exception connectionErrorFor(Http2Exception.StreamException error) {
+    if (error.error() != Http2Error.STREAM_CLOSED || error.streamId() != headersStream) {
+      return null;
     }
-    delegate.readFrame(ctx, input, checking);
+    return headersVerdict;
   }
 
   @Override
-  public Configuration configuration() {
-    return delegate.configuration();
+  public void logHeaders(Direction direction, ChannelHandlerContext ctx, int streamId, Http2Headers headers,
+      int padding, boolean endStream) {
+    if (direction == Direction.INBOUND) {
+      headersRead(streamId);
+    }
   }
 
   @Override
-  public void close() {
-    delegate.close();
+  public void logHeaders(Direction direction, ChannelHandlerContext ctx, int streamId, Http2Headers headers,
+      int streamDependency, short weight, boolean exclusive, int padding, boolean endStream) {
+    if (direction == Direction.INBOUND) {
+      headersRead(streamId);
+    }
+  }
+
+  @Override
+  public void logRstStream(Direction direction, ChannelHandlerContext ctx, int streamId, long errorCode) {
+    if (direction == Direction.OUTBOUND) {
+      // Also covers streams refused while they opened, which Netty never counted as created.
+      resetByServer(streamId);
+    }
   }
 
   private void resetByServer(int streamId) {
@@ -110,11 +129,17 @@ final class StreamIdCheckingFrameReader implements Http2FrameReader {
     return false;
   }
 
-  /** Throws the connection error for HEADERS on {@code streamId}, if it names a stream that cannot take them. */
-  private void checkHeaders(int streamId) throws Http2Exception {
+  /** Judges HEADERS on {@code streamId} before the decoder acts on them. */
+  private void headersRead(int streamId) {
+    headersStream = streamId;
+    headersVerdict = verdict(streamId);
+  }
+
+  /** The connection error HEADERS on {@code streamId} call for, or null if they may open or continue it. */
+  private Http2Exception verdict(int streamId) {
     Http2Connection.Endpoint<?> client = connection.remote();
     if (!client.isValidStreamId(streamId)) {
-      return; // Netty's own connection error.
+      return null; // Netty's own connection error.
     }
     // An h2c upgrade opens stream 1 without HEADERS.
     int previous = Math.max(highestSeen, client.lastStreamCreated());
@@ -126,48 +151,16 @@ final class StreamIdCheckingFrameReader implements Http2FrameReader {
         nextSkipped = (nextSkipped + 2) % skipped.length;
       }
       highestSeen = streamId;
-      return;
+      return null;
     }
     if (connection.stream(streamId) != null || wasReset(streamId)
         || connection.goAwaySent() && streamId > client.lastStreamKnownByPeer()) {
-      return; // An open stream, a stream reset in flight, or one Netty ignores after its GOAWAY.
+      return null; // An open stream, a stream reset in flight, or one Netty ignores after its GOAWAY.
     }
     if (wasSkipped(streamId)) {
-      throw Http2Exception.connectionError(Http2Error.PROTOCOL_ERROR,
+      return Http2Exception.connectionError(Http2Error.PROTOCOL_ERROR,
           "HEADERS opening stream %d after stream %d: stream ids must increase", streamId, previous);
     }
-    throw Http2Exception.connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream %d", streamId);
-  }
-
-  /** The decoder's listener, behind the check; a stream refused while opening counts as reset. */
-  private final class Checking extends Http2FrameListenerDecorator {
-
-    Checking(Http2FrameListener listener) {
-      super(listener);
-    }
-
-    @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
-        boolean endOfStream) throws Http2Exception {
-      checkHeaders(streamId);
-      try {
-        super.onHeadersRead(ctx, streamId, headers, padding, endOfStream);
-      } catch (Http2Exception.StreamException e) {
-        resetByServer(e.streamId());
-        throw e;
-      }
-    }
-
-    @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
-        short weight, boolean exclusive, int padding, boolean endOfStream) throws Http2Exception {
-      checkHeaders(streamId);
-      try {
-        super.onHeadersRead(ctx, streamId, headers, streamDependency, weight, exclusive, padding, endOfStream);
-      } catch (Http2Exception.StreamException e) {
-        resetByServer(e.streamId());
-        throw e;
-      }
-    }
+    return Http2Exception.connectionError(Http2Error.STREAM_CLOSED, "HEADERS on closed stream %d", streamId);
   }
 }

@@ -1,0 +1,213 @@
+package io.triplerpc.transport.netty.abuse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.transport.netty.EchoService;
+import io.triplerpc.transport.netty.EchoServiceImpl;
+import io.triplerpc.transport.netty.testing.EchoRequest;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A scripted peer abuses HTTP/2 the way CVE-2019-9512/9515 (PING and SETTINGS floods that never read
+ * the answers), CVE-2023-44487 (rapid reset) and empty DATA frames do: the server answers GOAWAY
+ * ENHANCE_YOUR_CALM and closes that connection, holds no more than its cap of answers meanwhile, and
+ * serves a normal client on another connection before and after.
+ */
+@Timeout(120)
+class Http2AbuseLimitsTest {
+
+  private static final String ECHO = "/triple.test.EchoService/echo";
+
+  private TripleServer server;
+  private TripleClient client;
+
+  private void start(UnaryOperator<TripleServer.Builder> customize) {
+    server = customize.apply(TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(EchoService.class, new EchoServiceImpl())).build().start();
+    client = TripleClient.builder().address("127.0.0.1", server.port()).build();
+    assertServes("before");
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.shutdownNow();
+      assertTrue(server.awaitTermination(Duration.ofSeconds(10)), "server did not terminate");
+    }
+  }
+
+  /** A normal call on the well-behaved client's own connection. */
+  private void assertServes(String message) {
+    EchoService echo = client.proxy(EchoService.class);
+    assertEquals(message, echo.echo(EchoRequest.newBuilder().setMessage(message).build()).getMessage());
+  }
+
+  private Http2Headers grpcRequest() {
+    Http2Headers headers = new DefaultHttp2Headers()
+        .method("POST").scheme("http").path(ECHO).authority("127.0.0.1:" + server.port());
+    headers.add("content-type", "application/grpc");
+    headers.add("te", "trailers");
+    return headers;
+  }
+
+  /**
+   * Floods the server with frames that each ask for an acknowledgement, never reading one: past the
+   * kernel's socket buffers, the acknowledgements wait in the server, where the cap applies and the
+   * server closes the connection (Netty closes at once there: the GOAWAY it queues behind the unread
+   * acknowledgements never leaves). Without the cap, the flood would run to {@code limit} and the
+   * server would hold every acknowledgement.
+   */
+  private void assertFloodIsCutOff(RawFramePeer.FrameWriter frame) throws Exception {
+    // Far more than the cap plus the kernel's buffers (a few MiB on Linux) can hold.
+    long limit = 20_000_000;
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      long written = peer.flood(frame, limit);
+      assertTrue(written >= 0, "the server took " + limit + " frames without closing the connection");
+    }
+  }
+
+  /** The connection ended with GOAWAY ENHANCE_YOUR_CALM, and Netty's debug data names the limit. */
+  private static void assertEnhanceYourCalm(RawFramePeer.Transcript transcript, String limit) {
+    assertEquals(RawFramePeer.ENHANCE_YOUR_CALM, transcript.goAwayError(), "GOAWAYs: " + transcript.goAways());
+    String debugData = transcript.goAways().get(transcript.goAways().size() - 1).debugData();
+    assertTrue(debugData.contains(limit), debugData);
+  }
+
+  @Test
+  void pingFloodFromAPeerThatNeverReadsIsCutOffAtTheDefaultCap() throws Exception {
+    start(b -> b);
+    assertFloodIsCutOff((peer, i) -> peer.ping(i));
+    assertServes("after");
+  }
+
+  @Test
+  void settingsFloodFromAPeerThatNeverReadsIsCutOffAtAConfiguredCap() throws Exception {
+    start(b -> b.maxQueuedControlFrames(100));
+    assertFloodIsCutOff((peer, i) -> peer.settings());
+    assertServes("after");
+  }
+
+  @Test
+  void rapidResetPastTheDefaultRateEndsWithEnhanceYourCalm() throws Exception {
+    start(b -> b);
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      // Netty's builder default, which Triple keeps: 200 RST_STREAM per 30 s; the 201st is one too many.
+      for (int i = 0; i < 201; i++) {
+        int stream = 1 + 2 * i;
+        peer.headers(stream, grpcRequest(), false);
+        peer.rstStream(stream, 0x8);
+      }
+      peer.flush();
+      assertEnhanceYourCalm(peer.readToEnd(), "Maximum number of RST frames reached");
+    }
+    assertServes("after");
+  }
+
+  @Test
+  void resetsWithinAConfiguredRateLeaveTheConnectionServing() throws Exception {
+    start(b -> b.maxRstFramesPerWindow(5, Duration.ofMinutes(1)));
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      for (int i = 0; i < 5; i++) {
+        int stream = 1 + 2 * i;
+        peer.headers(stream, grpcRequest(), false);
+        peer.rstStream(stream, 0x8);
+      }
+      int call = 11;
+      peer.headers(call, grpcRequest(), false);
+      peer.data(call, new byte[] {0, 0, 0, 0, 0}, true);
+      peer.flush();
+      RawFramePeer.Frame trailers;
+      do {
+        trailers = peer.read();
+        assertNotNull(trailers, "the connection ended before the call did");
+        RawFramePeer.Frame read = trailers;
+        assertTrue(read.type() != RawFramePeer.GOAWAY, () -> "GOAWAY " + read.errorCode() + " " + read.debugData());
+      } while (!(trailers.type() == RawFramePeer.HEADERS && trailers.streamId() == call
+          && trailers.has(RawFramePeer.FLAG_END_STREAM)));
+
+      // One more reset goes past the limit.
+      peer.headers(13, grpcRequest(), false);
+      peer.rstStream(13, 0x8);
+      peer.flush();
+      RawFramePeer.Frame goAway = peer.readUntil(RawFramePeer.GOAWAY);
+      assertNotNull(goAway, "no GOAWAY after the sixth reset");
+      assertEquals(RawFramePeer.ENHANCE_YOUR_CALM, goAway.errorCode());
+    }
+    assertServes("after");
+  }
+
+  @Test
+  void provokingTheServerToResetStreamsPastTheDefaultRateEndsWithEnhanceYourCalm() throws Exception {
+    start(b -> b);
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      // MadeYouReset (CVE-2025-55163): the peer sends no RST_STREAM itself, but a WINDOW_UPDATE of 0 on
+      // each stream, a stream error the server answers with RST_STREAM; the 201st is one too many.
+      for (int i = 0; i < 201; i++) {
+        int stream = 1 + 2 * i;
+        peer.headers(stream, grpcRequest(), false);
+        peer.windowUpdate(stream, 0);
+      }
+      peer.flush();
+      RawFramePeer.Transcript transcript = peer.readToEnd();
+      // Netty counts a reset as it writes it: the 201st still leaves, the GOAWAY follows it.
+      assertEquals(201, transcript.count(RawFramePeer.RST_STREAM), "the server's resets");
+      assertEnhanceYourCalm(transcript, "Maximum number 200 of RST frames frames reached within 30 seconds");
+    }
+    assertServes("after");
+  }
+
+  @Test
+  void aThirdEmptyDataFrameInARowEndsWithEnhanceYourCalm() throws Exception {
+    start(b -> b);
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      peer.headers(1, grpcRequest(), false);
+      // Netty's builder default, which Triple keeps: two empty DATA frames in a row, and no more.
+      for (int i = 0; i < 3; i++) {
+        peer.data(1, new byte[0], false);
+      }
+      peer.flush();
+      assertEnhanceYourCalm(peer.readToEnd(), "Maximum number 2 of empty data frames");
+    }
+    assertServes("after");
+  }
+
+  @Test
+  void limitsSetToZeroAreOff() throws Exception {
+    start(b -> b.maxConsecutiveEmptyDataFrames(0).maxRstFramesPerWindow(0, Duration.ofSeconds(1)));
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      peer.headers(1, grpcRequest(), false);
+      for (int i = 0; i < 10; i++) {
+        peer.data(1, new byte[0], false);
+      }
+      peer.data(1, new byte[] {0, 0, 0, 0, 0}, true);
+      for (int i = 0; i < 300; i++) {
+        int stream = 3 + 2 * i;
+        peer.headers(stream, grpcRequest(), false);
+        peer.rstStream(stream, 0x8);
+      }
+      peer.ping(42);
+      peer.flush();
+      RawFramePeer.Frame frame;
+      do {
+        frame = peer.read();
+        assertNotNull(frame, "the connection ended");
+        RawFramePeer.Frame read = frame;
+        assertTrue(read.type() != RawFramePeer.GOAWAY, () -> "GOAWAY " + read.errorCode() + " " + read.debugData());
+      } while (!(frame.type() == RawFramePeer.PING && frame.has(RawFramePeer.FLAG_ACK)));
+    }
+    assertServes("after");
+  }
+}
