@@ -102,6 +102,11 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     super.onConnectionError(ctx, outbound, cause, http2Ex);
   }
 
+  /** Why the server sent GOAWAY with an error, or null if it did not. Event loop. */
+  Status goAwayError() {
+    return goAwayError;
+  }
+
   /** Every command this connection accepts. */
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
@@ -124,7 +129,8 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     if (connection().goAwayReceived()) {
-      promise.setFailure(Status.UNAVAILABLE.withDescription("Connection is shutting down (GOAWAY received)").asException());
+      promise.setFailure((goAwayError != null ? goAwayError
+          : Status.UNAVAILABLE.withDescription("Connection is shutting down (GOAWAY received)")).asException());
       return;
     }
     int id = connection().local().incrementAndGetNextStreamId();
@@ -134,7 +140,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       ctx.close();
       return;
     }
-    state.created(id, decoder().flowController(), ctx.channel());
+    state.created(id, decoder().flowController(), ctx.channel(), this);
     encoder().writeHeaders(ctx, id, command.headers(), 0, false, promise);
     Http2Stream http2Stream = connection().stream(id);
     if (http2Stream != null) {

@@ -137,7 +137,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public void writeFailed(Throwable cause) {
-    state.close(Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause), new Metadata());
+    // A write the server's GOAWAY stopped (a stream still waiting for its SETTINGS, say) fails for the
+    // reason that GOAWAY gave.
+    Status goAway = state.handler == null ? null : state.handler.goAwayError();
+    state.close(goAway != null ? goAway
+        : Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause), new Metadata());
   }
 
   TransportState state() {
@@ -153,6 +157,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private MessageDeframer deframer;
     private int requested;
     private boolean headersReceived;
+    /** The handler of the stream's connection, once created; it knows why the server ended it. */
+    private NettyClientHandler handler;
     /** The status the server sent, delivered once every message before it was delivered. */
     private Status trailerStatus;
     private Metadata trailers;
@@ -160,9 +166,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     /** A message was delivered since the last {@link #endDelivery}. */
     private boolean messagesPending;
 
-    /** The create command ran: the stream has its id. */
-    void created(int id, Http2LocalFlowController flowController, Channel channel) {
+    /** The create command ran: the stream has its id, on the connection {@code handler} runs. */
+    void created(int id, Http2LocalFlowController flowController, Channel channel, NettyClientHandler handler) {
       this.id = id;
+      this.handler = handler;
       if (createdForAblation != null) {
         createdForAblation.complete(null);
       }

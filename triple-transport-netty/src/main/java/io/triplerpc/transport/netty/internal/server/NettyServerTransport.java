@@ -5,12 +5,12 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -206,7 +206,25 @@ final class NettyServerTransport implements ServerTransport {
     if (reply == null) {
       ctx.close();
     } else {
-      ctx.writeAndFlush(reply).addListener(ChannelFutureListener.CLOSE);
+      ctx.writeAndFlush(reply).addListener(written -> closeAfterLingering(ctx.channel()));
+    }
+  }
+
+  /** How long a refused connection may keep sending after our answer, before it is closed anyway. */
+  private static final long LINGER_SECONDS = 2;
+
+  /**
+   * Closes our side and lets the client's bytes in flight arrive (discarded) before the socket closes:
+   * closing at once with its unread bytes in our buffer resets the connection, and a client still
+   * writing its preface and first request would see "connection reset" instead of the answer. The
+   * client's own close, or the linger time, ends the connection.
+   */
+  private static void closeAfterLingering(Channel channel) {
+    if (channel instanceof DuplexChannel && channel.isActive()) {
+      ((DuplexChannel) channel).shutdownOutput();
+      channel.eventLoop().schedule(() -> channel.close(), LINGER_SECONDS, TimeUnit.SECONDS);
+    } else {
+      channel.close();
     }
   }
 
