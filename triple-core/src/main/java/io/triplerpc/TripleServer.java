@@ -434,8 +434,9 @@ public final class TripleServer {
     }
 
     /**
-     * Time between the two GOAWAY frames of a graceful shutdown, for streams already on the wire to
-     * arrive; 1 s by default.
+     * How long a graceful shutdown waits for the client's answer to the PING sent with its first
+     * GOAWAY before it sends the second (the one that names the last stream processed) anyway; the
+     * answer, when it comes first, shows every stream the client sent before is in. 1 s by default.
      */
     public Builder drainGrace(Duration grace) {
       this.drainGrace = Objects.requireNonNull(grace, "grace");

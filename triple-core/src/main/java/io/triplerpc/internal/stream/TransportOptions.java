@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param initialBackoffMillis first delay before reconnecting after a failed connect
  * @param maxBackoffMillis longest delay between reconnect attempts
  * @param ioThreads event loop threads (0 for Netty's default)
- * @param drainDelayMillis server only: time between the two GOAWAY frames of a graceful shutdown
+ * @param drainDelayMillis server only: how long a graceful shutdown waits for the PING ACK before its second GOAWAY
  * @param tls transport security, or null for cleartext
  * @param plaintextAlongsideTls server only: whether a server with {@code tls} also serves cleartext
  *     connections on its port

@@ -1,11 +1,11 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
@@ -13,6 +13,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,8 @@ final class ConnectionSlot {
   private final ReflectiveChannelFactory<? extends SocketChannel> channelFactory;
   /** For TLS connections, or null. */
   private final SslContext sslContext;
+  /** Every connection of the client, so that its event loops stop only once they have closed. */
+  private final ChannelGroup connections;
 
   /** The connection new streams go to; replaced when it is gone. */
   private volatile ClientConnection current;
@@ -53,8 +56,9 @@ final class ConnectionSlot {
   private boolean shutdown;
 
   ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
-      SslContext sslContext) {
+      SslContext sslContext, ChannelGroup connections) {
     this.sslContext = sslContext;
+    this.connections = connections;
     this.address = address;
     this.target = address.getHostString() + ':' + address.getPort();
     this.options = options;
@@ -110,6 +114,7 @@ final class ConnectionSlot {
     channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
     channel.config().setAllocator(alloc);
     ClientConnection connection = new ClientConnection(channel, target, this);
+    connections.add(channel);
     if (sslContext != null) {
       SslHandler tls = sslContext.newHandler(alloc, address.getHostString(), address.getPort());
       channel.pipeline().addLast(tls);
@@ -174,7 +179,7 @@ final class ConnectionSlot {
     log.debug("Connection to {} lost: {}", target, cause.toString());
   }
 
-  /** Closes the connection; no new one opens. */
+  /** Closes the connection (GOAWAY; its calls fail with UNAVAILABLE); no new one opens. */
   void shutdown() {
     ClientConnection c;
     synchronized (this) {
@@ -185,10 +190,9 @@ final class ConnectionSlot {
       c = current;
     }
     if (c != null) {
-      Channel channel = c.channel();
-      // Straight to the socket, as a task queued before the event loops shut down: the HTTP/2
-      // handler's close() would schedule the close for later, and shutdown drops scheduled tasks.
-      channel.eventLoop().execute(() -> channel.unsafe().close(channel.voidPromise()));
+      // Through the queue, after what the calls queued before it: GOAWAY, then the connection closes.
+      // The drain is a task queued before the event loops shut down, so it runs.
+      c.writeQueue().enqueue(new ForcefulCloseCommand(Status.UNAVAILABLE.withDescription("Client is closed")), true);
     }
   }
 }

@@ -1,6 +1,8 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -12,6 +14,7 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.TransportOptions;
@@ -19,6 +22,7 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
+import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
@@ -107,7 +111,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     return goAwayError;
   }
 
-  /** Every command this connection accepts. */
+  /** Every command this connection accepts; anything else is refused (its promise fails). */
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
     if (msg instanceof SendDataCommand) {
@@ -116,9 +120,38 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       createStream(ctx, (CreateStreamCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
       cancelStream(ctx, (CancelStreamCommand) msg, promise);
+    } else if (msg instanceof ForcefulCloseCommand) {
+      forcefulClose(ctx, (ForcefulCloseCommand) msg, promise);
     } else {
-      super.write(ctx, msg, promise);
+      // Anything else would reach the socket around the queue, out of order with the streams' frames.
+      // (Netty's own frames, SETTINGS ACK and the like, are written below this handler and never come here.)
+      ReferenceCountUtil.release(msg);
+      throw new UnsupportedOperationException("Not a command of this connection: " + msg.getClass().getName());
     }
+  }
+
+  /**
+   * Ends every stream in flight with the command's status (RST_STREAM CANCEL), sends GOAWAY naming
+   * the last stream the server opened (0: servers open none) and closes once that is written.
+   */
+  private void forcefulClose(ChannelHandlerContext ctx, ForcefulCloseCommand command, ChannelPromise promise)
+      throws Http2Exception {
+    owner.markGone(command.status().asException());
+    connection().forEachActiveStream(http2Stream -> {
+      NettyClientStream stream = http2Stream.getProperty(streamKey);
+      if (stream != null) {
+        stream.state().close(command.status(), new Metadata());
+        encoder().writeRstStream(ctx, http2Stream.id(), Http2Error.CANCEL.code(), ctx.newPromise());
+      }
+      http2Stream.close();
+      return true;
+    });
+    ChannelFuture sent = connection().goAwaySent() ? ctx.write(Unpooled.EMPTY_BUFFER)
+        : goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER,
+            ctx.newPromise());
+    ctx.flush();
+    // ctx.close(), not this handler's close(), which would send another GOAWAY and schedule the close.
+    sent.addListener(written -> ctx.close(promise));
   }
 
   private void createStream(ChannelHandlerContext ctx, CreateStreamCommand command, ChannelPromise promise) {

@@ -2,6 +2,7 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslContext;
@@ -39,7 +40,7 @@ final class NettyClientTransport implements ClientTransport {
 
   NettyClientTransport(
       InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
-      SslContext sslContext) {
+      SslContext sslContext, ChannelGroup connections) {
     this.group = group;
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
@@ -47,7 +48,7 @@ final class NettyClientTransport implements ClientTransport {
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext);
+      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections);
     }
   }
 

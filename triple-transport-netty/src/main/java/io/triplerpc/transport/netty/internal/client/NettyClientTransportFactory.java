@@ -2,7 +2,10 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
@@ -20,7 +23,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NettyClientTransportFactory implements ClientTransportFactory {
 
+  /** How long the event loops wait at most for the connections' GOAWAY and close before they stop. */
+  private static final long CLOSE_GRACE_SECONDS = 5;
+
   private EventLoopGroup group;
+  /** Every connection of this factory's transports while it is open. */
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   /** Guarded by this; keyed by identity: a client hands every transport the same TlsConfig. */
   private final Map<TlsConfig, SslContext> sslContexts = new IdentityHashMap<>();
 
@@ -38,13 +46,23 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
     if (options.tls() != null) {
       sslContext = sslContexts.computeIfAbsent(options.tls(), Tls::clientContext);
     }
-    return new NettyClientTransport(address, options, group, PooledByteBufAllocator.DEFAULT, sslContext);
+    return new NettyClientTransport(address, options, group, PooledByteBufAllocator.DEFAULT, sslContext, connections);
   }
 
+  /**
+   * Stops the event loops once every connection has closed (the transports were shut down first, so
+   * each is sending its GOAWAY), or after {@value #CLOSE_GRACE_SECONDS} s. Not at once: an event loop
+   * that shuts down closes its channels before it runs the tasks still queued, the GOAWAYs among them.
+   */
   @Override
   public synchronized void close() {
-    if (group != null) {
-      group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+    if (group == null || group.isShuttingDown()) {
+      return;
     }
+    EventLoopGroup closing = group;
+    Runnable stop = () -> closing.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+    // The timer first: with no connection left, the listener stops the loops at once.
+    closing.schedule(stop, CLOSE_GRACE_SECONDS, TimeUnit.SECONDS);
+    connections.newCloseFuture().addListener(closed -> stop.run());
   }
 }

@@ -21,6 +21,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.AsciiString;
+import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
@@ -35,11 +36,14 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
+import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,6 +73,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private final Http2Connection.PropertyKey httpUnaryKey;
   private WriteQueue writeQueue;
   private boolean shuttingDown;
+  /** Sends the second GOAWAY of a graceful close if the PING's ACK does not come first; null when none is due. */
+  private ScheduledFuture<?> secondGoAwayTimeout;
   /** The connection, described when its first stream opens (after any TLS handshake); event loop only. */
   private PeerInfo peer;
 
@@ -129,7 +135,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       // Added after protocol detection or an h2c upgrade: the connection was active before this handler.
       writeQueue.markReady();
       if (transport.isShuttingDown()) {
-        startGracefulShutdown(ctx);
+        writeQueue.enqueue(new GracefulCloseCommand(), true);
       }
     }
   }
@@ -191,37 +197,84 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     super.channelActive(ctx);
     writeQueue.markReady();
     if (transport.isShuttingDown()) {
-      startGracefulShutdown(ctx);
+      writeQueue.enqueue(new GracefulCloseCommand(), true);
     }
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (secondGoAwayTimeout != null) {
+      secondGoAwayTimeout.cancel(false);
+      secondGoAwayTimeout = null;
+    }
     writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
     super.channelInactive(ctx);
   }
 
+  /** The queue that runs this connection's commands, closes included; set when the handler is added. */
+  WriteQueue writeQueue() {
+    return writeQueue;
+  }
+
   /**
-   * First GOAWAY: no id limit yet, so streams already on the wire are still served; after the drain
-   * grace, the second GOAWAY names the last stream and the connection closes once those end.
+   * First GOAWAY: no id limit yet, so streams already on the wire are still served, and a PING. Its
+   * ACK (or, without one, the drain grace) brings the second GOAWAY, which names the last stream
+   * this server processed; the connection closes once those streams end.
    */
-  void startGracefulShutdown(ChannelHandlerContext ctx) {
+  private void gracefulClose(ChannelHandlerContext ctx, ChannelPromise promise) {
     if (shuttingDown) {
+      promise.setSuccess();
       return;
     }
     shuttingDown = true;
     goAway(ctx, Integer.MAX_VALUE, Http2Error.NO_ERROR.code(),
-        ctx.alloc().buffer().writeBytes("server shutting down".getBytes(StandardCharsets.US_ASCII)), ctx.newPromise());
+        ctx.alloc().buffer().writeBytes("server shutting down".getBytes(StandardCharsets.US_ASCII)), promise);
     encoder().writePing(ctx, false, GOAWAY_PING_DATA, ctx.newPromise());
+    // Flushed by the queue's drain, right after this command.
+    secondGoAwayTimeout = ctx.executor().schedule(
+        () -> secondGoAway(ctx), Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
+  }
+
+  /** The client answered the first GOAWAY's PING, or did not in time: every stream it sent before is here. */
+  private void secondGoAway(ChannelHandlerContext ctx) {
+    if (secondGoAwayTimeout == null) {
+      return;
+    }
+    secondGoAwayTimeout.cancel(false);
+    secondGoAwayTimeout = null;
+    // Netty's close() sends no second GOAWAY once one went out, so name the last stream here.
+    goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
+        io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
+    // Through the pipeline, so that this handler's own close() waits for the streams in flight;
+    // ctx.close() would start at the handler before this one and cut them off.
+    ctx.channel().close();
+  }
+
+  /**
+   * Ends every stream in flight with the command's status, sends GOAWAY naming the last stream this
+   * server processed, and closes once that is written, without waiting for the streams. No RST_STREAM:
+   * the client sees its calls end with the connection (UNAVAILABLE), not as cancelled.
+   */
+  private void forcefulClose(ChannelHandlerContext ctx, ForcefulCloseCommand command, ChannelPromise promise)
+      throws Http2Exception {
+    shuttingDown = true;
+    if (secondGoAwayTimeout != null) {
+      secondGoAwayTimeout.cancel(false);
+      secondGoAwayTimeout = null;
+    }
+    connection().forEachActiveStream(http2Stream -> {
+      NettyServerStream stream = http2Stream.getProperty(streamKey);
+      if (stream != null) {
+        stream.state().cancelled(command.status());
+      }
+      http2Stream.close();
+      return true;
+    });
+    goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
+        io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise())
+        // ctx.close(), not this handler's close(), which would wait for the streams in flight.
+        .addListener(written -> ctx.close(promise));
     ctx.flush();
-    ctx.executor().schedule(() -> {
-      // Netty's close() sends no second GOAWAY once one went out, so name the last stream here.
-      goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
-          io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
-      // Through the pipeline, so that this handler's own close() waits for the streams in flight;
-      // ctx.close() would start at the handler before this one and cut them off.
-      ctx.channel().close();
-    }, Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -260,7 +313,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     super.onStreamError(ctx, outbound, cause, http2Ex);
   }
 
-  /** Every command this connection accepts. */
+  /** Every command this connection accepts; anything else is refused (its promise fails). */
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
     if (msg instanceof SendDataCommand) {
@@ -271,8 +324,15 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       sendResponse(ctx, (SendResponseCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
       cancelStream(ctx, (CancelStreamCommand) msg, promise);
+    } else if (msg instanceof GracefulCloseCommand) {
+      gracefulClose(ctx, promise);
+    } else if (msg instanceof ForcefulCloseCommand) {
+      forcefulClose(ctx, (ForcefulCloseCommand) msg, promise);
     } else {
-      super.write(ctx, msg, promise);
+      // Anything else would reach the socket around the queue, out of order with the streams' frames.
+      // (Netty's own frames, SETTINGS ACK and the like, are written below this handler and never come here.)
+      ReferenceCountUtil.release(msg);
+      throw new UnsupportedOperationException("Not a command of this connection: " + msg.getClass().getName());
     }
   }
 
@@ -618,6 +678,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       }
       stream.state().dataRead(data.retain(), endOfStream);
       return padding;
+    }
+
+    @Override
+    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+      if (data == GOAWAY_PING_DATA) {
+        secondGoAway(ctx);
+      }
     }
 
     @Override

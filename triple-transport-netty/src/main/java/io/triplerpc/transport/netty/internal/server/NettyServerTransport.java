@@ -28,11 +28,14 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.Tls;
+import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
+import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
@@ -311,7 +314,7 @@ final class NettyServerTransport implements ServerTransport {
           NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
           Http1ServerHandler http1 = connection.pipeline().get(Http1ServerHandler.class);
           if (handler != null) {
-            handler.startGracefulShutdown(connection.pipeline().context(handler));
+            handler.writeQueue().enqueue(new GracefulCloseCommand(), true);
           } else if (http1 != null) {
             http1.startGracefulShutdown();
           } else {
@@ -331,8 +334,17 @@ final class NettyServerTransport implements ServerTransport {
     shuttingDown = true;
     serverChannel.close().addListener(closed -> {
       for (Channel connection : connections) {
-        // Straight to the socket: the HTTP/2 handler's close() would wait for the streams.
-        connection.eventLoop().execute(() -> connection.unsafe().close(connection.voidPromise()));
+        connection.eventLoop().execute(() -> {
+          NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
+          if (handler != null) {
+            // Through the queue, after the frames queued before it: GOAWAY, then close at once.
+            handler.writeQueue().enqueue(
+                new ForcefulCloseCommand(Status.UNAVAILABLE.withDescription("Server is shutting down now")), true);
+          } else {
+            // Straight to the socket: HTTP/1.1, or no protocol chosen yet.
+            connection.unsafe().close(connection.voidPromise());
+          }
+        });
       }
       terminateWhenConnectionsClose();
     });

@@ -3,7 +3,7 @@ package io.triplerpc.transport.netty.internal.write;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
 
-/** A command that carries no buffer. */
+/** A command for one stream that carries no buffer. */
 abstract class AbstractCommand implements QueuedCommand {
 
   private final StreamHandle stream;
@@ -13,7 +13,7 @@ abstract class AbstractCommand implements QueuedCommand {
     this.stream = stream;
   }
 
-  @Override
+  /** The stream the command is for. */
   public final StreamHandle stream() {
     return stream;
   }

@@ -23,7 +23,7 @@ public final class SendDataCommand extends DefaultByteBufHolder implements Queue
     this.size = data.readableBytes();
   }
 
-  @Override
+  /** The stream the command is for. */
   public StreamHandle stream() {
     return stream;
   }

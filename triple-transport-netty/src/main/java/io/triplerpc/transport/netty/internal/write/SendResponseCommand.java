@@ -26,7 +26,7 @@ public final class SendResponseCommand extends DefaultByteBufHolder implements Q
     this.trailers = trailers;
   }
 
-  @Override
+  /** The stream the command is for. */
   public StreamHandle stream() {
     return stream;
   }
