@@ -125,4 +125,36 @@ class GoAwayTest {
       server.shutdownNow();
     }
   }
+
+  @Test
+  void shutdownNowSendsGoAwayNamingTheLastStreamThenCloses() throws Exception {
+    TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(EchoService.class, new EchoServiceImpl()).build().start();
+    try (RawFramePeer client = RawFramePeer.client(server.port())) {
+      Http2Headers request = new DefaultHttp2Headers()
+          .method("POST").scheme("http").path(ECHO).authority("127.0.0.1:" + server.port());
+      request.add("content-type", "application/grpc");
+      request.add("te", "trailers");
+      client.headers(1, request, false);
+      client.headers(3, request, false);
+      client.flush();
+      assertNotNull(client.readUntil(RawFramePeer.SETTINGS));
+      // A PING answered after both HEADERS: the server has opened both streams.
+      client.ping(42);
+      client.flush();
+      RawFramePeer.Frame ack;
+      do {
+        ack = client.readUntil(RawFramePeer.PING);
+      } while (ack != null && !ack.has(RawFramePeer.FLAG_ACK));
+      assertNotNull(ack, "no PING ACK");
+      server.shutdownNow();
+      RawFramePeer.Transcript transcript = client.readToEnd();
+      assertEquals(1, transcript.goAways().size(), "one GOAWAY, then the connection ends: " + transcript.goAways());
+      assertEquals(3, lastStreamId(transcript.goAways().get(0)));
+      assertEquals(0, transcript.goAwayError(), "NO_ERROR");
+      assertTrue(server.awaitTermination(Duration.ofSeconds(20)), "server did not terminate");
+    } finally {
+      server.shutdownNow();
+    }
+  }
 }
