@@ -25,6 +25,8 @@ public final class RefreshingTokenCredentials implements CallCredentials {
 
   /** The last token fetched, or null; guarded by this. */
   private AccessToken token;
+  /** The headers of {@link #token}, built once per token (calls only read them); guarded by this. */
+  private CompletableFuture<Metadata> tokenHeaders;
   /** The fetch under way, or null; guarded by this. */
   private CompletableFuture<AccessToken> fetching;
 
@@ -44,8 +46,10 @@ public final class RefreshingTokenCredentials implements CallCredentials {
     CompletableFuture<AccessToken> started = null;
     CompletableFuture<AccessToken> waitFor;
     AccessToken usable;
+    CompletableFuture<Metadata> usableHeaders;
     synchronized (this) {
       usable = token != null && now.isBefore(token.expiresAt()) ? token : null;
+      usableHeaders = tokenHeaders;
       boolean refreshDue = usable == null || !now.isBefore(usable.expiresAt().minus(refreshBeforeExpiry));
       if (refreshDue && fetching == null) {
         started = fetching = new CompletableFuture<>();
@@ -57,7 +61,7 @@ public final class RefreshingTokenCredentials implements CallCredentials {
     }
     if (usable != null) {
       // Still valid: this call need not wait for a refresh that may be under way.
-      return CompletableFuture.completedFuture(headersOf(usable));
+      return usableHeaders;
     }
     return waitFor.thenApply(RefreshingTokenCredentials::headersOf);
   }
@@ -73,6 +77,7 @@ public final class RefreshingTokenCredentials implements CallCredentials {
       synchronized (this) {
         if (failure == null && fresh != null) {
           token = fresh;
+          tokenHeaders = CompletableFuture.completedFuture(headersOf(fresh));
         }
         fetching = null;
       }

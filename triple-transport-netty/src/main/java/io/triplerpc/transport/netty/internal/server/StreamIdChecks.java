@@ -64,6 +64,12 @@ final class StreamIdChecks extends Http2FrameLogger {
     });
   }
 
+  /** Never logs, whatever the log level: every frame goes through this hook, and it is not a logger. */
+  @Override
+  public boolean isEnabled() {
+    return false;
+  }
+
   /**
    * The connection error that replaces the decoder's stream error {@code error} (raised on the client's
    * latest HEADERS), or null to keep the stream error.

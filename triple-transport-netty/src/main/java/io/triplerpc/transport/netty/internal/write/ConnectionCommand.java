@@ -13,10 +13,10 @@ abstract class ConnectionCommand implements QueuedCommand {
     return promise;
   }
 
+  /** Takes the promise without listening to it: there is nothing to report, see below. */
   @Override
   public final void promise(ChannelPromise promise) {
     this.promise = promise;
-    promise.addListener(this);
   }
 
   /** Nothing to report: each stream the command ends is closed by the handler or with the channel. */
