@@ -5,6 +5,7 @@ import io.triplerpc.internal.client.TripleInvoker;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
+import io.triplerpc.internal.stream.ConnectionTimers;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.Cluster;
@@ -227,6 +228,9 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private int maxRstFramesPerWindow;
     private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
     private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
+    private long keepAliveTimeNanos = ConnectionTimers.clientDefaults().keepAliveTimeNanos();
+    private long keepAliveTimeoutNanos = ConnectionTimers.clientDefaults().keepAliveTimeoutNanos();
+    private boolean keepAliveWithoutCalls;
 
     private Builder() {}
 
@@ -418,7 +422,47 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       return this;
     }
 
+    /**
+     * Sends a PING when nothing has been read from a connection for {@code time}, so that a connection
+     * a NAT or load balancer dropped without a word is found and replaced before a call waits on it;
+     * see {@link #keepAliveTimeout}. Off by default, as in grpc-java. Servers refuse pings more frequent
+     * than they permit (grpc-java's and Triple's permit one per 5 minutes by default) with GOAWAY
+     * ENHANCE_YOUR_CALM "too_many_pings"; the client then doubles this time for its new connections.
+     * grpc-java raises times below 10 s to 10 s; Triple takes the time given.
+     * {@code ChronoUnit.FOREVER.getDuration()} turns keepalive off.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder keepAliveTime(Duration time) {
+      this.keepAliveTimeNanos = ConnectionTimers.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
+      return this;
+    }
+
+    /**
+     * How long a keepalive PING may go without anything read from the server before the connection is
+     * taken for dead: it closes, its calls fail with UNAVAILABLE, and the next call opens a new one.
+     * 20 s by default, as in grpc-java.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder keepAliveTimeout(Duration timeout) {
+      this.keepAliveTimeoutNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
+      return this;
+    }
+
+    /**
+     * Whether keepalive pings go out on a connection without calls too, keeping it warm for the next
+     * call (servers must permit it: {@code permitKeepAliveWithoutCalls}). False by default: a connection
+     * without calls is pinged again when a call starts after {@link #keepAliveTime} of silence.
+     */
+    public Builder keepAliveWithoutCalls(boolean enabled) {
+      this.keepAliveWithoutCalls = enabled;
+      return this;
+    }
+
     TransportOptions transportOptions() {
+      ConnectionTimers timers = ConnectionTimers.clientDefaults();
       return new TransportOptions(
           maxInboundMessageSize,
           maxHeaderListSize,
@@ -435,7 +479,12 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
           maxQueuedControlFrames,
           maxRstFramesPerWindow,
           rstFramesWindowSeconds,
-          maxConsecutiveEmptyDataFrames);
+          maxConsecutiveEmptyDataFrames,
+          new ConnectionTimers(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls,
+              timers.permitKeepAliveTimeNanos(), timers.permitKeepAliveWithoutCalls(),
+              timers.maxConnectionIdleNanos(), timers.maxConnectionAgeNanos(), timers.maxConnectionAgeGraceNanos(),
+              timers.handshakeTimeoutNanos(), timers.httpHeaderReadTimeoutNanos(),
+              timers.httpBodyIdleTimeoutNanos()));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.triplerpc.internal.server.ServerMethodDefinition;
 import io.triplerpc.internal.server.ServiceAdapters;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportFactory;
+import io.triplerpc.internal.stream.ConnectionTimers;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.ServerInfo;
@@ -300,6 +301,17 @@ public final class TripleServer {
     private int maxRstFramesPerWindow = TransportOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
     private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
     private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
+    private final ConnectionTimers defaultTimers = ConnectionTimers.serverDefaults();
+    private long keepAliveTimeNanos = defaultTimers.keepAliveTimeNanos();
+    private long keepAliveTimeoutNanos = defaultTimers.keepAliveTimeoutNanos();
+    private long permitKeepAliveTimeNanos = defaultTimers.permitKeepAliveTimeNanos();
+    private boolean permitKeepAliveWithoutCalls = defaultTimers.permitKeepAliveWithoutCalls();
+    private long maxConnectionIdleNanos = defaultTimers.maxConnectionIdleNanos();
+    private long maxConnectionAgeNanos = defaultTimers.maxConnectionAgeNanos();
+    private long maxConnectionAgeGraceNanos = defaultTimers.maxConnectionAgeGraceNanos();
+    private long handshakeTimeoutNanos = defaultTimers.handshakeTimeoutNanos();
+    private long httpHeaderReadTimeoutNanos = defaultTimers.httpHeaderReadTimeoutNanos();
+    private long httpBodyIdleTimeoutNanos = defaultTimers.httpBodyIdleTimeoutNanos();
 
     private Builder() {}
 
@@ -514,6 +526,123 @@ public final class TripleServer {
       return this;
     }
 
+    /**
+     * Sends a PING when nothing has been read from a connection for {@code time}, and closes the
+     * connection if the client then stays silent for {@link #keepAliveTimeout}: a client that vanished
+     * (a dropped NAT entry, a pulled cable) costs its connection and calls no longer than that. 2 hours by
+     * default, as in grpc-java; {@code ChronoUnit.FOREVER.getDuration()} turns it off.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder keepAliveTime(Duration time) {
+      this.keepAliveTimeNanos = ConnectionTimers.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
+      return this;
+    }
+
+    /**
+     * How long a keepalive PING may go without anything read from the client before the connection is
+     * closed (its calls are cancelled). 20 s by default, as in grpc-java.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder keepAliveTimeout(Duration timeout) {
+      this.keepAliveTimeoutNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
+      return this;
+    }
+
+    /**
+     * The shortest interval between a client's PINGs that the server lets pass. A client that pings
+     * more often gets two strikes; the third too-early PING gets GOAWAY ENHANCE_YOUR_CALM with debug
+     * data "too_many_pings" and the connection closes (grpc-java's and Go's clients then double their
+     * keepalive time). Strikes are forgiven whenever the server sends headers or data. 5 minutes by
+     * default, as in grpc-java and Go; zero permits any rate.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder permitKeepAliveTime(Duration time) {
+      this.permitKeepAliveTimeNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(time, "time"), "permitKeepAliveTime", true);
+      return this;
+    }
+
+    /**
+     * Whether a client may ping at {@link #permitKeepAliveTime} on a connection without calls. False by
+     * default, as in grpc-java: such a connection may be pinged once per two hours.
+     */
+    public Builder permitKeepAliveWithoutCalls(boolean permitted) {
+      this.permitKeepAliveWithoutCalls = permitted;
+      return this;
+    }
+
+    /**
+     * Closes a connection that has had no calls for {@code idle}: GOAWAY (debug data "max_idle"), so
+     * its client opens a new one when it needs one. Off by default, as in grpc-java.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder maxConnectionIdle(Duration idle) {
+      this.maxConnectionIdleNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(idle, "idle"), "maxConnectionIdle", false);
+      return this;
+    }
+
+    /**
+     * Closes a connection gracefully once it has lived for {@code age}, give or take 10% so that the
+     * connections opened together do not all close together: GOAWAY (debug data "max_age"), new calls
+     * go to a new connection, calls in flight finish (see {@link #maxConnectionAgeGrace}). It spreads
+     * clients over servers added since they connected. Off by default, as in grpc-java.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder maxConnectionAge(Duration age) {
+      this.maxConnectionAgeNanos = ConnectionTimers.nanos(Objects.requireNonNull(age, "age"), "maxConnectionAge", false);
+      return this;
+    }
+
+    /**
+     * How long the calls in flight on a connection closed for its {@link #maxConnectionAge} may still
+     * run; then the connection closes and they fail with UNAVAILABLE. Unbounded by default, as in
+     * grpc-java.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxConnectionAgeGrace(Duration grace) {
+      this.maxConnectionAgeGraceNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(grace, "grace"), "maxConnectionAgeGrace", true);
+      return this;
+    }
+
+    /**
+     * How long a new connection has to choose its protocol (a TLS handshake, then the HTTP/2 preface
+     * or an HTTP/1.1 request's headers) before it is closed, so that connections that never speak do
+     * not pile up. 120 s by default, as in grpc-java.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder handshakeTimeout(Duration timeout) {
+      this.handshakeTimeoutNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(timeout, "timeout"), "handshakeTimeout", false);
+      return this;
+    }
+
+    /**
+     * HTTP/1.1 read timeouts: how long a request's line and headers may take to arrive once its first
+     * byte has ({@code headers}), and how long its body may go without a byte arriving
+     * ({@code bodyIdle}); past either, the server answers 408 and closes the connection, so that a
+     * client trickling bytes (slowloris) holds no connection for long. 60 s each by default, as nginx's
+     * {@code client_header_timeout} and {@code client_body_timeout}.
+     *
+     * @throws IllegalArgumentException if either is not positive
+     */
+    public Builder httpReadTimeouts(Duration headers, Duration bodyIdle) {
+      this.httpHeaderReadTimeoutNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(headers, "headers"), "httpHeaderReadTimeout", false);
+      this.httpBodyIdleTimeoutNanos =
+          ConnectionTimers.nanos(Objects.requireNonNull(bodyIdle, "bodyIdle"), "httpBodyIdleTimeout", false);
+      return this;
+    }
+
     TransportOptions transportOptions() {
       TransportOptions defaults = TransportOptions.defaults();
       return new TransportOptions(
@@ -532,7 +661,11 @@ public final class TripleServer {
           maxQueuedControlFrames,
           maxRstFramesPerWindow,
           rstFramesWindowSeconds,
-          maxConsecutiveEmptyDataFrames);
+          maxConsecutiveEmptyDataFrames,
+          new ConnectionTimers(keepAliveTimeNanos, keepAliveTimeoutNanos, true,
+              permitKeepAliveTimeNanos, permitKeepAliveWithoutCalls,
+              maxConnectionIdleNanos, maxConnectionAgeNanos, maxConnectionAgeGraceNanos,
+              handshakeTimeoutNanos, httpHeaderReadTimeoutNanos, httpBodyIdleTimeoutNanos));
     }
 
     /**

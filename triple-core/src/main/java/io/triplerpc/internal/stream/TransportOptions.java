@@ -28,6 +28,7 @@ import java.time.Duration;
  * @param rstFramesWindowSeconds the window of {@code maxRstFramesPerWindow}, in seconds
  * @param maxConsecutiveEmptyDataFrames empty DATA frames without END_STREAM a peer may send in a
  *     row; one more ends the connection with ENHANCE_YOUR_CALM; 0 for no limit
+ * @param timers keepalive, the connection's lifetime and the read timeouts
  */
 public record TransportOptions(
     int maxInboundMessageSize,
@@ -45,7 +46,8 @@ public record TransportOptions(
     int maxQueuedControlFrames,
     int maxRstFramesPerWindow,
     int rstFramesWindowSeconds,
-    int maxConsecutiveEmptyDataFrames) {
+    int maxConsecutiveEmptyDataFrames,
+    ConnectionTimers timers) {
 
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 * 1024 * 1024;
   public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 8 * 1024;
@@ -61,7 +63,7 @@ public record TransportOptions(
 
   /**
    * A server's defaults: 4 MiB messages, 8 KiB headers, 1000 streams, 1 MiB windows, one connection,
-   * and the HTTP/2 abuse limits above.
+   * the HTTP/2 abuse limits above and {@link ConnectionTimers#serverDefaults()}.
    */
   public static TransportOptions defaults() {
     return new TransportOptions(
@@ -80,7 +82,16 @@ public record TransportOptions(
         DEFAULT_MAX_QUEUED_CONTROL_FRAMES,
         DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
         DEFAULT_RST_FRAMES_WINDOW_SECONDS,
-        DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES);
+        DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES,
+        ConnectionTimers.serverDefaults());
+  }
+
+  /** These options with {@code timers} instead. */
+  public TransportOptions withTimers(ConnectionTimers timers) {
+    return new TransportOptions(maxInboundMessageSize, maxHeaderListSize, maxConcurrentStreams, initialWindowSize,
+        connectionsPerAddress, connectTimeoutMillis, initialBackoffMillis, maxBackoffMillis, ioThreads,
+        drainDelayMillis, tls, plaintextAlongsideTls, maxQueuedControlFrames, maxRstFramesPerWindow,
+        rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, timers);
   }
 
   public TransportOptions {
@@ -99,6 +110,7 @@ public record TransportOptions(
     notNegative(maxRstFramesPerWindow, "maxRstFramesPerWindow");
     positive(rstFramesWindowSeconds, "rstFramesWindowSeconds");
     notNegative(maxConsecutiveEmptyDataFrames, "maxConsecutiveEmptyDataFrames");
+    java.util.Objects.requireNonNull(timers, "timers");
   }
 
   /**

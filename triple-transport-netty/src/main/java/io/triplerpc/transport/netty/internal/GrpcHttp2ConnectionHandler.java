@@ -15,21 +15,105 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.UniformStreamByteDistributor;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.transport.netty.internal.write.SendPingCommand;
+import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What the client and server HTTP/2 handlers share: the connection window, and a peer that vanished. */
+/**
+ * What the client and server HTTP/2 handlers share: the connection window, keepalive, and a peer
+ * that vanished.
+ */
 public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(GrpcHttp2ConnectionHandler.class);
+  /** The payload of keepalive PINGs ("keepaliv"). */
+  protected static final long KEEPALIVE_PING_DATA = 0x6b656570616c6976L;
 
   private final int connectionWindow;
+  /** Keepalive for this connection, or null when it is off. */
+  private KeepAlivePinger keepAlive;
 
   protected GrpcHttp2ConnectionHandler(
       Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings, int connectionWindow) {
     super(decoder, encoder, settings);
     this.connectionWindow = connectionWindow;
+    connection().addListener(new Http2ConnectionAdapter() {
+      @Override
+      public void onStreamActive(Http2Stream stream) {
+        if (keepAlive != null) {
+          keepAlive.onCallStarted();
+        }
+      }
+    });
+  }
+
+  /** The queue that runs this connection's commands, closes and pings included. */
+  public abstract WriteQueue writeQueue();
+
+  /**
+   * Starts keepalive on this connection, unless {@code timeNanos} is {@link ConnectionTimers#OFF}.
+   * Event loop, once the connection is active.
+   */
+  protected final void startKeepAlive(
+      ChannelHandlerContext ctx, long timeNanos, long timeoutNanos, boolean withoutCalls) {
+    if (!ConnectionTimers.on(timeNanos) || keepAlive != null) {
+      return;
+    }
+    keepAlive = new KeepAlivePinger(ctx.executor(), timeNanos, timeoutNanos, withoutCalls,
+        new KeepAlivePinger.Connection() {
+          @Override
+          public void sendPing() {
+            writeQueue().enqueue(new SendPingCommand(KEEPALIVE_PING_DATA), true);
+          }
+
+          @Override
+          public boolean hasCalls() {
+            return connection().numActiveStreams() > 0;
+          }
+
+          @Override
+          public void dead(long silentNanos) {
+            keepAliveFailed(ctx, Status.UNAVAILABLE.withDescription("Keepalive failed: nothing received for "
+                + TimeUnit.NANOSECONDS.toMillis(silentNanos) + " ms, and no answer to a PING in "
+                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms; the connection is likely gone"));
+          }
+        });
+    keepAlive.start();
+  }
+
+  /** Keepalive PINGs this connection has sent. */
+  public final long keepAlivePingsSent() {
+    return keepAlive == null ? 0 : keepAlive.pingsSent();
+  }
+
+  /**
+   * The peer stopped answering: end every stream in flight with {@code status} and close the
+   * connection at once (a GOAWAY could wait forever behind unsent bytes).
+   */
+  protected abstract void keepAliveFailed(ChannelHandlerContext ctx, Status status);
+
+  /** Every read is a sign of life for keepalive; the frames it holds are decoded as usual. */
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (keepAlive != null) {
+      keepAlive.onRead();
+    }
+    super.channelRead(ctx, msg);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (keepAlive != null) {
+      keepAlive.stop();
+    }
+    super.channelInactive(ctx);
   }
 
   /** Sends the preface, then widens the connection window from HTTP/2's 64 KiB to the stream window. */

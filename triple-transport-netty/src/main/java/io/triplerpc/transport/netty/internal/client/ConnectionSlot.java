@@ -45,6 +45,7 @@ final class ConnectionSlot {
   private final SslContext sslContext;
   /** Every connection of the client, so that its event loops stop only once they have closed. */
   private final ChannelGroup connections;
+  private final KeepAliveTime keepAliveTime;
 
   /** The connection new streams go to; replaced when it is gone. */
   private volatile ClientConnection current;
@@ -56,8 +57,9 @@ final class ConnectionSlot {
   private boolean shutdown;
 
   ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
-      SslContext sslContext, ChannelGroup connections) {
+      SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
     this.sslContext = sslContext;
+    this.keepAliveTime = keepAliveTime;
     this.connections = connections;
     this.address = address;
     this.target = address.getHostString() + ':' + address.getPort();
@@ -131,7 +133,7 @@ final class ConnectionSlot {
         }
       });
     }
-    channel.pipeline().addLast(NettyClientHandler.create(connection, options));
+    channel.pipeline().addLast(NettyClientHandler.create(connection, options, keepAliveTime));
     group.next().register(channel).addListener((ChannelFuture registered) -> {
       if (!registered.isSuccess()) {
         connectFailed(connection, registered.cause());

@@ -24,6 +24,8 @@ import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import io.triplerpc.transport.netty.internal.write.SendPingCommand;
+import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +38,14 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(NettyClientHandler.class);
 
+  /** The GOAWAY debug data of a server that finds the client's keepalive pings too frequent. */
+  static final String TOO_MANY_PINGS = "too_many_pings";
+
   private final ClientConnection owner;
+  private final TransportOptions options;
+  private final KeepAliveTime keepAliveTime;
+  /** The keepalive time this connection pings at, for the doubling after too_many_pings. */
+  private long keepAliveNanos;
   private final Http2Connection.PropertyKey streamKey;
   private ChannelHandlerContext context;
   private boolean goAwayReceived;
@@ -48,9 +57,12 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       Http2ConnectionEncoder encoder,
       Http2Settings settings,
       ClientConnection owner,
-      int connectionWindow) {
-    super(decoder, encoder, settings, connectionWindow);
+      TransportOptions options,
+      KeepAliveTime keepAliveTime) {
+    super(decoder, encoder, settings, options.initialWindowSize());
     this.owner = owner;
+    this.options = options;
+    this.keepAliveTime = keepAliveTime;
     this.streamKey = connection().newKey();
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
@@ -70,14 +82,14 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     gracefulShutdownTimeoutMillis(0);
   }
 
-  static NettyClientHandler create(ClientConnection owner, TransportOptions options) {
+  static NettyClientHandler create(ClientConnection owner, TransportOptions options, KeepAliveTime keepAliveTime) {
     Http2Settings settings = new Http2Settings()
         .pushEnabled(false)
         .maxConcurrentStreams(0)
         .initialWindowSize(options.initialWindowSize())
         .maxHeaderListSize(options.maxHeaderListSize());
     return GrpcHttp2HandlerBuilder.client(settings, options, (decoder, encoder, initialSettings) ->
-        new NettyClientHandler(decoder, encoder, initialSettings, owner, options.initialWindowSize()));
+        new NettyClientHandler(decoder, encoder, initialSettings, owner, options, keepAliveTime));
   }
 
   @Override
@@ -90,6 +102,33 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
     owner.markActive();
+    keepAliveNanos = keepAliveTime.nanos();
+    startKeepAlive(ctx, keepAliveNanos, options.timers().keepAliveTimeoutNanos(), options.timers().keepAliveWithoutCalls());
+  }
+
+  @Override
+  public WriteQueue writeQueue() {
+    return owner.writeQueue();
+  }
+
+  /** The server stopped answering: the calls fail with {@code status}, and the next call opens a new connection. */
+  @Override
+  protected void keepAliveFailed(ChannelHandlerContext ctx, Status status) {
+    log.debug("Closing {}: {}", ctx.channel(), status.description());
+    owner.markGone(status.asException());
+    try {
+      connection().forEachActiveStream(http2Stream -> {
+        NettyClientStream stream = http2Stream.getProperty(streamKey);
+        if (stream != null) {
+          stream.state().close(status, new Metadata());
+        }
+        http2Stream.close();
+        return true;
+      });
+    } catch (Http2Exception e) {
+      log.debug("Ending the streams of {} failed", ctx.channel(), e);
+    }
+    ctx.close();
   }
 
   @Override
@@ -120,6 +159,8 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       createStream(ctx, (CreateStreamCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
       cancelStream(ctx, (CancelStreamCommand) msg, promise);
+    } else if (msg instanceof SendPingCommand) {
+      encoder().writePing(ctx, false, ((SendPingCommand) msg).data(), promise);
     } else if (msg instanceof ForcefulCloseCommand) {
       forcefulClose(ctx, (ForcefulCloseCommand) msg, promise);
     } else {
@@ -278,6 +319,10 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
           debugData.toString(StandardCharsets.UTF_8));
       if (errorCode != Http2Error.NO_ERROR.code()) {
         goAwayError = goAwayStatus(errorCode, debugData);
+      }
+      if (errorCode == Http2Error.ENHANCE_YOUR_CALM.code()
+          && TOO_MANY_PINGS.equals(debugData.toString(StandardCharsets.US_ASCII))) {
+        keepAliveTime.tooManyPings(keepAliveNanos);
       }
       owner.markGone((goAwayError != null ? goAwayError : Status.UNAVAILABLE.withDescription("Server sent GOAWAY"))
           .asException());

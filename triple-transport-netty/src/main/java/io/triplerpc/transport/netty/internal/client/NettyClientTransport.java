@@ -40,7 +40,7 @@ final class NettyClientTransport implements ClientTransport {
 
   NettyClientTransport(
       InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
-      SslContext sslContext, ChannelGroup connections) {
+      SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
     this.group = group;
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
@@ -48,7 +48,7 @@ final class NettyClientTransport implements ClientTransport {
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections);
+      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime);
     }
   }
 

@@ -31,6 +31,8 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   /** Guarded by this; keyed by identity: a client hands every transport the same TlsConfig. */
   private final Map<TlsConfig, SslContext> sslContexts = new IdentityHashMap<>();
+  /** The keepalive time of this client's connections, shared so that too_many_pings slows them all. */
+  private KeepAliveTime keepAliveTime;
 
   @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, TransportOptions options) {
@@ -39,6 +41,7 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
           ? options.ioThreads()
           : Math.min(options.connectionsPerAddress(), Runtime.getRuntime().availableProcessors());
       group = EventLoops.newGroup(threads, "triple-client-io");
+      keepAliveTime = new KeepAliveTime(options.timers().keepAliveTimeNanos());
     }
     // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
     // files and building the context again for every server would cost each first call).
@@ -46,7 +49,8 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
     if (options.tls() != null) {
       sslContext = sslContexts.computeIfAbsent(options.tls(), Tls::clientContext);
     }
-    return new NettyClientTransport(address, options, group, PooledByteBufAllocator.DEFAULT, sslContext, connections);
+    return new NettyClientTransport(
+        address, options, group, PooledByteBufAllocator.DEFAULT, sslContext, connections, keepAliveTime);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
@@ -25,6 +26,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ConnectionTimers;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -40,6 +42,7 @@ import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
+import io.triplerpc.transport.netty.internal.write.SendPingCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.nio.charset.StandardCharsets;
@@ -60,6 +63,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static final AsciiString HOST = AsciiString.cached("host");
   private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
   private static final long GOAWAY_PING_DATA = 0x7472697065L;
+  /** The GOAWAY debug data grpc-java's and Go's clients look for to ping less often. */
+  static final String TOO_MANY_PINGS = "too_many_pings";
   /** The stream an h2c upgrade request becomes (RFC 7540 3.2). */
   private static final int UPGRADE_STREAM_ID = 1;
 
@@ -72,6 +77,12 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** An HTTP unary exchange's state on its stream: {@link Http2UnaryBody}, then {@link HttpUnaryServerStream}. */
   private final Http2Connection.PropertyKey httpUnaryKey;
   private WriteQueue writeQueue;
+  /** Judges the client's PINGs; set when the connection starts. */
+  private KeepAliveEnforcer pings;
+  /** Closes the connection when idle or old; set when the connection starts. */
+  private ConnectionLifetime lifetime;
+  /** Whether the client's first SETTINGS arrived: the connection chose HTTP/2. */
+  private boolean settingsRead;
   private boolean shuttingDown;
   /** Sends the second GOAWAY of a graceful close if the PING's ACK does not come first; null when none is due. */
   private ScheduledFuture<?> secondGoAwayTimeout;
@@ -97,6 +108,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
       public void onStreamClosed(Http2Stream stream) {
+        if (lifetime != null && connection().numActiveStreams() == 0) {
+          lifetime.onIdle();
+        }
         NettyServerStream s = stream.getProperty(streamKey);
         if (s != null) {
           s.state().cancelled(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"));
@@ -133,10 +147,37 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     super.handlerAdded(ctx);
     if (ctx.channel().isActive()) {
       // Added after protocol detection or an h2c upgrade: the connection was active before this handler.
-      writeQueue.markReady();
-      if (transport.isShuttingDown()) {
-        writeQueue.enqueue(new GracefulCloseCommand(), true);
+      connectionStarted(ctx);
+    }
+  }
+
+  /** The connection is active and this handler in place: commands flow, timers start. */
+  private void connectionStarted(ChannelHandlerContext ctx) {
+    writeQueue.markReady();
+    ConnectionTimers timers = options.timers();
+    pings = new KeepAliveEnforcer(
+        ctx.executor().ticker(), timers.permitKeepAliveTimeNanos(), timers.permitKeepAliveWithoutCalls());
+    startKeepAlive(ctx, timers.keepAliveTimeNanos(), timers.keepAliveTimeoutNanos(), true);
+    lifetime = new ConnectionLifetime(ctx.executor(), timers, new ConnectionLifetime.Connection() {
+      @Override
+      public boolean hasCalls() {
+        return connection().numActiveStreams() > 0;
       }
+
+      @Override
+      public void closeGracefully(String reason) {
+        writeQueue.enqueue(new GracefulCloseCommand(reason), true);
+      }
+
+      @Override
+      public void closeForcefully() {
+        writeQueue.enqueue(new ForcefulCloseCommand(
+            Status.UNAVAILABLE.withDescription("Connection reached its maximum age and grace")), true);
+      }
+    });
+    lifetime.start();
+    if (transport.isShuttingDown()) {
+      writeQueue.enqueue(new GracefulCloseCommand(GracefulCloseCommand.SHUTDOWN), true);
     }
   }
 
@@ -164,6 +205,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   private static void removeHttp1Handlers(ChannelHandlerContext ctx) {
+    for (String name : new String[] {Http1ReadTimeouts.BYTES_NAME, Http1ReadTimeouts.MESSAGES_NAME}) {
+      if (ctx.pipeline().get(name) != null) {
+        ctx.pipeline().remove(name);
+      }
+    }
     if (ctx.pipeline().get(Http1ServerHandler.AGGREGATOR_NAME) != null) {
       ctx.pipeline().remove(Http1ServerHandler.AGGREGATOR_NAME);
     }
@@ -195,10 +241,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
-    writeQueue.markReady();
-    if (transport.isShuttingDown()) {
-      writeQueue.enqueue(new GracefulCloseCommand(), true);
-    }
+    connectionStarted(ctx);
   }
 
   @Override
@@ -207,12 +250,16 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       secondGoAwayTimeout.cancel(false);
       secondGoAwayTimeout = null;
     }
+    if (lifetime != null) {
+      lifetime.stop();
+    }
     writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
     super.channelInactive(ctx);
   }
 
   /** The queue that runs this connection's commands, closes included; set when the handler is added. */
-  WriteQueue writeQueue() {
+  @Override
+  public WriteQueue writeQueue() {
     return writeQueue;
   }
 
@@ -221,14 +268,17 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
    * ACK (or, without one, the drain grace) brings the second GOAWAY, which names the last stream
    * this server processed; the connection closes once those streams end.
    */
-  private void gracefulClose(ChannelHandlerContext ctx, ChannelPromise promise) {
+  private void gracefulClose(ChannelHandlerContext ctx, GracefulCloseCommand command, ChannelPromise promise) {
     if (shuttingDown) {
       promise.setSuccess();
       return;
     }
     shuttingDown = true;
+    if (lifetime != null) {
+      lifetime.stop();
+    }
     goAway(ctx, Integer.MAX_VALUE, Http2Error.NO_ERROR.code(),
-        ctx.alloc().buffer().writeBytes("server shutting down".getBytes(StandardCharsets.US_ASCII)), promise);
+        ByteBufUtil.writeAscii(ctx.alloc(), command.reason()), promise);
     encoder().writePing(ctx, false, GOAWAY_PING_DATA, ctx.newPromise());
     // Flushed by the queue's drain, right after this command.
     secondGoAwayTimeout = ctx.executor().schedule(
@@ -246,8 +296,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
         io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
     // Through the pipeline, so that this handler's own close() waits for the streams in flight;
-    // ctx.close() would start at the handler before this one and cut them off.
-    ctx.channel().close();
+    // ctx.close() would start at the handler before this one and cut them off. (Not channel().close(),
+    // the same on a socket, which on an EmbeddedChannel also cancels every scheduled task.)
+    ctx.pipeline().close();
   }
 
   /**
@@ -257,24 +308,44 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
    */
   private void forcefulClose(ChannelHandlerContext ctx, ForcefulCloseCommand command, ChannelPromise promise)
       throws Http2Exception {
+    endStreams(command.status());
+    goAway(ctx, connection().remote().lastStreamCreated(), command.errorCode(),
+        ByteBufUtil.writeAscii(ctx.alloc(), command.debugData()), ctx.newPromise())
+        // ctx.close(), not this handler's close(), which would wait for the streams in flight.
+        .addListener(written -> ctx.close(promise));
+    ctx.flush();
+  }
+
+  /** Ends every stream in flight with {@code status}, and any graceful close under way. */
+  private void endStreams(Status status) throws Http2Exception {
     shuttingDown = true;
     if (secondGoAwayTimeout != null) {
       secondGoAwayTimeout.cancel(false);
       secondGoAwayTimeout = null;
     }
+    if (lifetime != null) {
+      lifetime.stop();
+    }
     connection().forEachActiveStream(http2Stream -> {
       NettyServerStream stream = http2Stream.getProperty(streamKey);
       if (stream != null) {
-        stream.state().cancelled(command.status());
+        stream.state().cancelled(status);
       }
       http2Stream.close();
       return true;
     });
-    goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
-        io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise())
-        // ctx.close(), not this handler's close(), which would wait for the streams in flight.
-        .addListener(written -> ctx.close(promise));
-    ctx.flush();
+  }
+
+  /** The client stopped answering: its calls are cancelled and the connection closes at once. */
+  @Override
+  protected void keepAliveFailed(ChannelHandlerContext ctx, Status status) {
+    log.debug("Closing {}: {}", ctx.channel(), status.description());
+    try {
+      endStreams(status);
+    } catch (Http2Exception e) {
+      log.debug("Ending the streams of {} failed", ctx.channel(), e);
+    }
+    ctx.close();
   }
 
   /**
@@ -324,8 +395,10 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       sendResponse(ctx, (SendResponseCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
       cancelStream(ctx, (CancelStreamCommand) msg, promise);
+    } else if (msg instanceof SendPingCommand) {
+      encoder().writePing(ctx, false, ((SendPingCommand) msg).data(), promise);
     } else if (msg instanceof GracefulCloseCommand) {
-      gracefulClose(ctx, promise);
+      gracefulClose(ctx, (GracefulCloseCommand) msg, promise);
     } else if (msg instanceof ForcefulCloseCommand) {
       forcefulClose(ctx, (ForcefulCloseCommand) msg, promise);
     } else {
@@ -345,6 +418,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
     boolean end = command.endOfStream();
     state.headersWritten(end);
+    pings.onDataSent();
     encoder().writeHeaders(ctx, stream.id(), command.headers(), 0, end, promise);
     if (end) {
       promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
@@ -361,6 +435,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     int id = stream.id();
+    pings.onDataSent();
     if (command.headers() != null) {
       state.headersWritten(false);
       // A failure here fails the trailers' write too, which reports it through the command.
@@ -388,6 +463,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       promise.setSuccess();
       return;
     }
+    pings.onDataSent();
     encoder().writeData(ctx, stream.id(), command.content(), 0, command.endOfStream(), promise);
   }
 
@@ -584,6 +660,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       }
       GrpcHttp2Headers.addMetadata(headers, metadata);
       ChannelPromise written = ctx.newPromise();
+      pings.onDataSent();
       encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
       encoder().writeData(ctx, streamId, body, 0, true, written);
       stopClientSending(ctx, streamId);
@@ -678,6 +755,29 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       }
       stream.state().dataRead(data.retain(), endOfStream);
       return padding;
+    }
+
+    @Override
+    public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
+      if (!settingsRead) {
+        settingsRead = true;
+        HandshakeTimeout.done(ctx.channel());
+      }
+    }
+
+    /**
+     * Netty has answered it already; a client that pings more often than permitted gets GOAWAY
+     * ENHANCE_YOUR_CALM "too_many_pings", which grpc-java's and Go's clients take as a sign to ping
+     * less, and the connection closes.
+     */
+    @Override
+    public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+      if (!shuttingDown && !pings.pingAcceptable(connection().numActiveStreams() > 0)) {
+        log.debug("Closing {}: the client pings too often", ctx.channel());
+        forcefulClose(ctx, new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
+            "The client sent too many PINGs"), Http2Error.ENHANCE_YOUR_CALM.code(), TOO_MANY_PINGS),
+            ctx.newPromise());
+      }
     }
 
     @Override

@@ -29,6 +29,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ConnectionTimers;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.TransportOptions;
@@ -124,6 +125,9 @@ final class NettyServerTransport implements ServerTransport {
    * connection is cleartext, see {@link #initCleartext}.
    */
   void initConnection(Channel channel, ServerTransportListener listener, TransportOptions options) {
+    if (ConnectionTimers.on(options.timers().handshakeTimeoutNanos())) {
+      HandshakeTimeout.start(channel, options.timers().handshakeTimeoutNanos());
+    }
     if (sslContext == null) {
       initCleartext(channel, listener, options);
     } else {
@@ -145,11 +149,19 @@ final class NettyServerTransport implements ServerTransport {
         protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
             ? new Http2ServerUpgradeCodec(http2) : null,
         options.maxInboundMessageSize());
+    Http1ReadTimeouts timeouts = readTimeouts(options);
     channel.pipeline()
+        .addLast(Http1ReadTimeouts.BYTES_NAME, timeouts.bytes())
         .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
+        .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
         .addLast(Http1ServerHandler.AGGREGATOR_NAME,
             new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
         .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
+  }
+
+  private static Http1ReadTimeouts readTimeouts(TransportOptions options) {
+    return new Http1ReadTimeouts(
+        options.timers().httpHeaderReadTimeoutNanos(), options.timers().httpBodyIdleTimeoutNanos());
   }
 
   /** Tells a TLS connection from a cleartext one by its first record, then steps aside. */
@@ -278,9 +290,12 @@ final class NettyServerTransport implements ServerTransport {
         ctx.pipeline().addLast(NettyServerHandler.create(listener, options, NettyServerTransport.this));
         return;
       }
+      Http1ReadTimeouts timeouts = readTimeouts(options);
       ctx.pipeline()
+          .addLast(Http1ReadTimeouts.BYTES_NAME, timeouts.bytes())
           .addLast(new HttpServerCodec(HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
               HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE))
+          .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
           .addLast(Http1ServerHandler.AGGREGATOR_NAME,
               new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
           .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
@@ -314,7 +329,7 @@ final class NettyServerTransport implements ServerTransport {
           NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
           Http1ServerHandler http1 = connection.pipeline().get(Http1ServerHandler.class);
           if (handler != null) {
-            handler.writeQueue().enqueue(new GracefulCloseCommand(), true);
+            handler.writeQueue().enqueue(new GracefulCloseCommand(GracefulCloseCommand.SHUTDOWN), true);
           } else if (http1 != null) {
             http1.startGracefulShutdown();
           } else {

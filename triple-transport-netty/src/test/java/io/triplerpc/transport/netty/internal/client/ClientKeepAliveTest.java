@@ -1,0 +1,184 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import static io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.PING;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.MockTicker;
+import io.netty.util.concurrent.Ticker;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
+import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Client keepalive on a mock clock: the connection runs in an {@link EmbeddedChannel} whose event
+ * loop keeps time only as the test advances it, and the test plays the server.
+ */
+class ClientKeepAliveTest {
+
+  private static final long OFF = ConnectionTimers.OFF;
+  private static final long ENHANCE_YOUR_CALM = 0xb;
+
+  private final MockTicker ticker = Ticker.newMockTicker();
+  private EmbeddedHttp2Peer server;
+  private ClientConnection connection;
+  private KeepAliveTime keepAliveTime;
+  private volatile Status closed;
+
+  @AfterEach
+  void close() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private static long s(long seconds) {
+    return TimeUnit.SECONDS.toNanos(seconds);
+  }
+
+  private void connect(long time, long timeout, boolean withoutCalls) throws Exception {
+    TransportOptions options = TransportOptions.defaults().withTimers(new ConnectionTimers(
+        time, timeout, withoutCalls, OFF, false, OFF, OFF, OFF, OFF, OFF, OFF));
+    keepAliveTime = keepAliveTime != null ? keepAliveTime : new KeepAliveTime(time);
+    ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, null,
+        ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime);
+    EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).register(false).build();
+    connection = new ClientConnection(channel, "127.0.0.1:1", slot);
+    channel.pipeline().addLast(NettyClientHandler.create(connection, options, keepAliveTime));
+    channel.register();
+    server = new EmbeddedHttp2Peer(channel, ticker, true);
+    server.sendSettings();
+    server.sendSettingsAck();
+    server.frames();
+  }
+
+  /** Starts a call, as core would, and sends its headers. */
+  private void startCall() {
+    NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
+        new DefaultHttp2Headers().method("POST").scheme("http").path("/svc/Method").authority("127.0.0.1:1"),
+        4 << 20);
+    stream.start(new ClientStreamListener() {
+      @Override
+      public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {
+      }
+
+      @Override
+      public void onMessage(ByteBuf payload, boolean compressed) {
+        payload.release();
+      }
+
+      @Override
+      public void onClose(Status status, Metadata trailers) {
+        closed = status;
+      }
+
+      @Override
+      public void onReady() {
+      }
+    });
+    connection.writeQueue().scheduleDrain();
+    server.runPendingTasks();
+  }
+
+  private void advance(long seconds) {
+    server.advance(Duration.ofSeconds(seconds));
+  }
+
+  @Test
+  void pingsAfterSilenceAndFailsTheCallsWhenNoAnswerComes() throws Exception {
+    connect(s(10), s(2), false);
+    startCall();
+    advance(9);
+    assertTrue(server.frames(PING).isEmpty());
+    advance(1);
+    assertEquals(1, server.frames(PING).size());
+    advance(1);
+    assertTrue(server.channel().isActive());
+    assertNull(closed);
+    advance(1);
+    assertFalse(server.channel().isActive(), "no answer in 2 s: the connection is taken for dead");
+    assertEquals(Status.Code.UNAVAILABLE, closed.code());
+    assertTrue(closed.description().startsWith("Keepalive failed"), closed.description());
+    assertFalse(connection.isUsable(), "the next call opens a new connection");
+  }
+
+  @Test
+  void anAnswerKeepsTheConnection() throws Exception {
+    connect(s(10), s(2), false);
+    startCall();
+    for (int i = 0; i < 5; i++) {
+      advance(10);
+      List<Frame> pings = server.frames(PING);
+      assertEquals(1, pings.size(), "one PING per 10 s of silence");
+      advance(1);
+      server.sendPingAck(pings.get(0).pingData());
+    }
+    advance(1);
+    assertTrue(server.channel().isActive());
+    assertNull(closed);
+  }
+
+  @Test
+  void aConnectionWithoutCallsIsNotPingedUnlessAsked() throws Exception {
+    connect(s(10), s(2), false);
+    advance(3600);
+    assertTrue(server.frames(PING).isEmpty(), "no calls: no pings");
+    startCall();
+    assertEquals(1, server.frames(PING).size(), "the first call after a long silence pings at once");
+    server.close();
+
+    connect(s(10), s(2), true);
+    advance(10);
+    assertEquals(1, server.frames(PING).size(), "keepAliveWithoutCalls");
+  }
+
+  @Test
+  void tooManyPingsDoublesTheKeepaliveTimeOfNewConnectionsOnce() throws Exception {
+    connect(s(10), s(20), true);
+    server.sendGoAway(0, ENHANCE_YOUR_CALM, "too_many_pings");
+    assertEquals(s(20), keepAliveTime.nanos());
+    server.close();
+
+    connect(s(10), s(20), true);
+    advance(19);
+    assertTrue(server.frames(PING).isEmpty(), "the new connection pings every 20 s");
+    advance(1);
+    assertEquals(1, server.frames(PING).size());
+  }
+
+  @Test
+  void connectionsRefusedTogetherDoubleTheTimeOnce() {
+    KeepAliveTime time = new KeepAliveTime(s(10));
+    time.tooManyPings(s(10));
+    time.tooManyPings(s(10));
+    assertEquals(s(20), time.nanos());
+    time.tooManyPings(s(20));
+    assertEquals(s(40), time.nanos());
+  }
+
+  @Test
+  void anotherEnhanceYourCalmLeavesTheTimeAlone() throws Exception {
+    connect(s(10), s(20), true);
+    server.sendGoAway(0, ENHANCE_YOUR_CALM, "too many resets");
+    assertEquals(s(10), keepAliveTime.nanos());
+  }
+}
