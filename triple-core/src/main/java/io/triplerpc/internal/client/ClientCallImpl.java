@@ -94,7 +94,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     stream = credentials == null
         ? transport.newStream(method, headers, timeoutNanos, requestEncoding)
         : streamWithCredentials(credentials, headers, timeoutNanos);
-    stream.start(this);
+    stream.start(this, !method.type().clientSendsOneMessage());
     if (timeoutNanos > 0) {
       // Armed after start: a cancel must never reach the stream before its listener does.
       deadlineTimer = transport.scheduler().schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);

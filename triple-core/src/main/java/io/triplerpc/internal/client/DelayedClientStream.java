@@ -78,8 +78,8 @@ final class DelayedClientStream implements ClientStream {
   }
 
   @Override
-  public void start(ClientStreamListener listener) {
-    run(stream -> stream.start(listener));
+  public void start(ClientStreamListener listener, boolean headersNow) {
+    run(stream -> stream.start(listener, headersNow));
   }
 
   @Override

@@ -9,8 +9,12 @@ import io.triplerpc.Status;
  */
 public interface ClientStream {
 
-  /** Queues the request headers; the stream is created on the event loop. */
-  void start(ClientStreamListener listener);
+  /**
+   * Queues the request headers; the stream is created on the event loop. With {@code headersNow} they
+   * go out at once (a streaming call, whose client may wait for the server before it sends); without,
+   * with the first message, in the same write (a unary request follows its start at once).
+   */
+  void start(ClientStreamListener listener, boolean headersNow);
 
   /** Asks for {@code count} more messages; may be called before {@link #start}. */
   void request(int count);

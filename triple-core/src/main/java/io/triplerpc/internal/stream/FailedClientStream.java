@@ -17,7 +17,7 @@ public final class FailedClientStream implements ClientStream {
   }
 
   @Override
-  public void start(ClientStreamListener listener) {
+  public void start(ClientStreamListener listener, boolean headersNow) {
     listener.onClose(status, new Metadata());
   }
 

@@ -22,7 +22,7 @@ class DelayedClientStreamTest {
     final List<String> operations = new ArrayList<>();
 
     @Override
-    public void start(ClientStreamListener listener) {
+    public void start(ClientStreamListener listener, boolean headersNow) {
       operations.add("start");
     }
 
@@ -77,7 +77,7 @@ class DelayedClientStreamTest {
   @Test
   void whatIsDoneBeforeTheRealStreamIsReplayedOnItInOrderThenPassedThrough() {
     DelayedClientStream delayed = new DelayedClientStream();
-    delayed.start(new ClosingListener());
+    delayed.start(new ClosingListener(), false);
     delayed.request(1);
     delayed.writeMessage(Unpooled.buffer().writeZero(3), false);
     assertFalse(delayed.isReady());
@@ -95,7 +95,7 @@ class DelayedClientStreamTest {
   void aCancelBeforeTheRealStreamClosesTheListenerAndReleasesWhatWasKept() {
     DelayedClientStream delayed = new DelayedClientStream();
     ClosingListener listener = new ClosingListener();
-    delayed.start(listener);
+    delayed.start(listener, false);
     ByteBuf kept = Unpooled.buffer().writeZero(5);
     delayed.writeMessage(kept, true);
 
@@ -112,7 +112,7 @@ class DelayedClientStreamTest {
   void aFailureClosesTheListenerWithItsStatus() {
     DelayedClientStream delayed = new DelayedClientStream();
     ClosingListener listener = new ClosingListener();
-    delayed.start(listener);
+    delayed.start(listener, false);
     delayed.fail(Status.UNAUTHENTICATED.withDescription("no token"));
     assertEquals("no token", listener.closed.description());
   }

@@ -18,6 +18,15 @@ class CallTypesTest {
 
   @RegisterExtension final EchoFixture fixture = new EchoFixture();
 
+  /** A server whose bidi calls greet the client before it sends anything. */
+  @RegisterExtension final EchoFixture greeting = new EchoFixture(new EchoServiceImpl() {
+    @Override
+    public StreamObserver<EchoRequest> bidi(StreamObserver<EchoResponse> responses) {
+      responses.onNext(EchoResponse.newBuilder().setMessage("hello first").build());
+      return super.bidi(responses);
+    }
+  });
+
   private static EchoRequest request(String message) {
     return EchoRequest.newBuilder().setMessage(message).build();
   }
@@ -70,6 +79,17 @@ class CallTypesTest {
     assertEquals(1, response.values().size());
     assertEquals(expected.toString(), response.values().get(0).getMessage());
     assertEquals(100, response.values().get(0).getIndex());
+  }
+
+  @Test
+  void aStreamingCallReachesTheServerBeforeTheClientSendsAnything() throws Exception {
+    RecordingObserver<EchoResponse> responses = new RecordingObserver<>();
+    StreamObserver<EchoRequest> requests = greeting.echo().bidi(responses);
+    // Nothing sent: the call's headers alone must reach the server for it to speak first.
+    assertEquals("hello first", responses.awaitValue(0).getMessage());
+    requests.onCompleted();
+    responses.awaitCompletion();
+    assertNull(responses.error());
   }
 
   @Test

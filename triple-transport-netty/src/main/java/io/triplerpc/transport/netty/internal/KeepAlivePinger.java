@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
  * sends a PING, and if nothing is read for {@code timeout} after that, the connection is dead. Any
  * frame read counts as a sign of life, not only the PING's ACK.
  *
- * <p>One timer at a time, and reads only note the time: a busy connection costs a clock read per
- * socket read, and the timer, when it fires, finds how long the connection has really been silent.
+ * <p>One timer at a time, and reads only note the time (but for the read that answers a PING, which
+ * sets the timer for the next): a busy connection costs a clock read per socket read, and the timer,
+ * when it fires, finds how long the connection has really been silent.
  * A pinger {@linkplain #KeepAlivePinger told} not to ping a connection without calls goes dormant when
  * its timer finds none, and wakes at the next call, pinging at once if the connection has been silent
  * for {@code time} (the call should not be the one to find the connection dead).
@@ -70,9 +71,19 @@ public final class KeepAlivePinger {
     schedule(timeNanos);
   }
 
-  /** Something was read from the peer. */
+  /**
+   * Something was read from the peer. After a PING, this is its answer (or as good as one): the
+   * timeout's timer gives way to the next PING's, {@code time} from now.
+   */
   public void onRead() {
     lastReadNanos = ticker.nanoTime();
+    if (pingSent && !stopped) {
+      pingSent = false;
+      if (timer != null) {
+        timer.cancel(false);
+      }
+      schedule(timeNanos);
+    }
   }
 
   /** A call started: a dormant pinger wakes, pinging at once after a long silence. */

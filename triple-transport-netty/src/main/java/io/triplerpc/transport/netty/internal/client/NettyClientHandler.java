@@ -295,7 +295,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
       NettyClientStream stream = streamOf(streamId);
       if (stream != null) {
-        stream.state().resetRead(errorCode);
+        stream.state().resetRead(errorCode, goAwayError);
       }
     }
 

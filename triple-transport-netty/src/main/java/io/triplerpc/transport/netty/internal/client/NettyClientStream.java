@@ -66,7 +66,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   }
 
   @Override
-  public void start(ClientStreamListener listener) {
+  public void start(ClientStreamListener listener, boolean headersNow) {
     started = true;
     state.listener = listener;
     state.requested = initialRequest;
@@ -75,7 +75,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       createdForAblation.join();
       return;
     }
-    writeQueue.enqueue(new CreateStreamCommand(this, headers), false);
+    writeQueue.enqueue(new CreateStreamCommand(this, headers), headersNow);
   }
 
   @Override
@@ -309,12 +309,18 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       }
     }
 
-    void resetRead(long errorCode) {
+    /**
+     * RST_STREAM from the server. A server that sent GOAWAY with an error and then cancels its streams
+     * (grpc-java does so) cancels them for that error: the call reports it, not a bare CANCELLED.
+     */
+    void resetRead(long errorCode, Status goAwayError) {
       if (closed) {
         return;
       }
       Status status;
-      if (errorCode == Http2Error.CANCEL.code()) {
+      if (goAwayError != null && errorCode == Http2Error.CANCEL.code()) {
+        status = goAwayError;
+      } else if (errorCode == Http2Error.CANCEL.code()) {
         status = Status.CANCELLED.withDescription("Server cancelled the stream (RST_STREAM CANCEL)");
       } else if (errorCode == Http2Error.REFUSED_STREAM.code()) {
         status = Status.UNAVAILABLE.withDescription("Server refused the stream (RST_STREAM REFUSED_STREAM)");

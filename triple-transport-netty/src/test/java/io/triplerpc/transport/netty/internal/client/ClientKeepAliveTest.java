@@ -94,8 +94,7 @@ class ClientKeepAliveTest {
       @Override
       public void onReady() {
       }
-    });
-    connection.writeQueue().scheduleDrain();
+    }, true);
     server.runPendingTasks();
   }
 
@@ -135,6 +134,18 @@ class ClientKeepAliveTest {
     advance(1);
     assertTrue(server.channel().isActive());
     assertNull(closed);
+  }
+
+  @Test
+  void theAnswerSetsTheNextPingEvenWhenTheTimeoutIsLongerThanTheTime() throws Exception {
+    connect(s(1), s(20), false);
+    startCall();
+    for (int i = 0; i < 5; i++) {
+      advance(1);
+      List<Frame> pings = server.frames(PING);
+      assertEquals(1, pings.size(), "one PING per second of silence, not one per timeout");
+      server.sendPingAck(pings.get(0).pingData());
+    }
   }
 
   @Test
