@@ -358,11 +358,36 @@ class DiscoveryTest {
     provider("snapshotted", registry);
     Whoami first = consumer(Discovery.using(registry).snapshotDirectory(snapshots, Duration.ofMillis(10)).build());
     assertEquals("snapshotted", first.who("test"));
-    Eventually.until(() -> snapshots.toFile().list().length >= 2, "the snapshot files are written");
+    Eventually.until(() -> completeSnapshot(snapshots), "the snapshot files are written, with the revision's metadata");
 
     Registry down = new UnreachableRegistry();
     Whoami restarted = consumer(Discovery.using(down).snapshotDirectory(snapshots).build());
     assertEquals("snapshotted", restarted.who("test"));
+  }
+
+  /**
+   * Whether {@code directory} holds the service's mapping and an application snapshot with its
+   * revisions: a temporary file being written, or the first snapshot taken before the metadata
+   * arrived, is not enough for a restarted consumer.
+   */
+  private static boolean completeSnapshot(Path directory) {
+    boolean mapping = false;
+    boolean application = false;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(".json")) {
+          continue;
+        }
+        String content = java.nio.file.Files.readString(file);
+        mapping |= content.contains("\"applications\"");
+        application |= content.contains("\"revisions\":[{");
+      }
+    } catch (java.io.IOException e) {
+      // A file replaced between the listing and the read: look again.
+      return false;
+    }
+    return mapping && application;
   }
 
   /** A registry that never answers: every future fails, subscriptions deliver nothing. */
