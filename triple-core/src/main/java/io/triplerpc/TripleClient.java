@@ -228,6 +228,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
     private int maxRstFramesPerWindow;
     private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
     private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
+    private long maxPendingOutboundBytes = TransportOptions.DEFAULT_MAX_PENDING_OUTBOUND_BYTES;
     private long keepAliveTimeNanos = ConnectionTimers.clientDefaults().keepAliveTimeNanos();
     private long keepAliveTimeoutNanos = ConnectionTimers.clientDefaults().keepAliveTimeoutNanos();
     private boolean keepAliveWithoutCalls;
@@ -461,6 +462,24 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
       return this;
     }
 
+    /**
+     * Request bytes a connection may hold that its server has not taken: messages waiting for the
+     * server's flow-control window, or for a socket the server does not drain. Past the limit, the
+     * call whose request is being written fails with RESOURCE_EXHAUSTED (RST_STREAM ENHANCE_YOUR_CALM),
+     * and if it is reached again before the server has opened its connection window, the connection
+     * closes (GOAWAY ENHANCE_YOUR_CALM). 64 MiB by default; 0 for no limit. A streaming call that
+     * honours {@code isReady()} never comes near it.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxPendingOutboundBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxPendingOutboundBytes must be >= 0: " + bytes);
+      }
+      this.maxPendingOutboundBytes = bytes;
+      return this;
+    }
+
     TransportOptions transportOptions() {
       ConnectionTimers timers = ConnectionTimers.clientDefaults();
       return new TransportOptions(
@@ -484,7 +503,8 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
               timers.permitKeepAliveTimeNanos(), timers.permitKeepAliveWithoutCalls(),
               timers.maxConnectionIdleNanos(), timers.maxConnectionAgeNanos(), timers.maxConnectionAgeGraceNanos(),
               timers.handshakeTimeoutNanos(), timers.httpHeaderReadTimeoutNanos(),
-              timers.httpBodyIdleTimeoutNanos()));
+              timers.httpBodyIdleTimeoutNanos()),
+          maxPendingOutboundBytes);
     }
 
     /**

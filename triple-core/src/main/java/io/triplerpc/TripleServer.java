@@ -301,6 +301,7 @@ public final class TripleServer {
     private int maxRstFramesPerWindow = TransportOptions.DEFAULT_MAX_RST_FRAMES_PER_WINDOW;
     private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
     private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
+    private long maxPendingOutboundBytes = TransportOptions.DEFAULT_MAX_PENDING_OUTBOUND_BYTES;
     private final ConnectionTimers defaultTimers = ConnectionTimers.serverDefaults();
     private long keepAliveTimeNanos = defaultTimers.keepAliveTimeNanos();
     private long keepAliveTimeoutNanos = defaultTimers.keepAliveTimeoutNanos();
@@ -643,6 +644,26 @@ public final class TripleServer {
       return this;
     }
 
+    /**
+     * Response bytes a connection may hold that its client has not taken: messages waiting for the
+     * client's flow-control window, or for a socket the client does not drain. A client that reads
+     * nothing would otherwise pin every response it asks for. Past the limit, the call whose response
+     * is being written is reset (RST_STREAM ENHANCE_YOUR_CALM; the service sees it cancelled with
+     * RESOURCE_EXHAUSTED), and if the limit is reached again before the client has opened its
+     * connection window, the connection goes away (GOAWAY ENHANCE_YOUR_CALM). 64 MiB by default; a
+     * server whose clients keep more response bytes than that in flight on one connection should raise
+     * it. grpc-java and Netty set no such limit. 0 for no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxPendingOutboundBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxPendingOutboundBytes must be >= 0: " + bytes);
+      }
+      this.maxPendingOutboundBytes = bytes;
+      return this;
+    }
+
     TransportOptions transportOptions() {
       TransportOptions defaults = TransportOptions.defaults();
       return new TransportOptions(
@@ -665,7 +686,8 @@ public final class TripleServer {
           new ConnectionTimers(keepAliveTimeNanos, keepAliveTimeoutNanos, true,
               permitKeepAliveTimeNanos, permitKeepAliveWithoutCalls,
               maxConnectionIdleNanos, maxConnectionAgeNanos, maxConnectionAgeGraceNanos,
-              handshakeTimeoutNanos, httpHeaderReadTimeoutNanos, httpBodyIdleTimeoutNanos));
+              handshakeTimeoutNanos, httpHeaderReadTimeoutNanos, httpBodyIdleTimeoutNanos),
+          maxPendingOutboundBytes);
     }
 
     /**

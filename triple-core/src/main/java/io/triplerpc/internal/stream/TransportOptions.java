@@ -29,6 +29,9 @@ import java.time.Duration;
  * @param maxConsecutiveEmptyDataFrames empty DATA frames without END_STREAM a peer may send in a
  *     row; one more ends the connection with ENHANCE_YOUR_CALM; 0 for no limit
  * @param timers keepalive, the connection's lifetime and the read timeouts
+ * @param maxPendingOutboundBytes message bytes a connection may hold that its peer has not yet
+ *     taken (no flow-control window, or a socket that does not drain); past it, the stream being
+ *     written is reset, and a peer that still does not read loses the connection; 0 for no limit
  */
 public record TransportOptions(
     int maxInboundMessageSize,
@@ -47,7 +50,8 @@ public record TransportOptions(
     int maxRstFramesPerWindow,
     int rstFramesWindowSeconds,
     int maxConsecutiveEmptyDataFrames,
-    ConnectionTimers timers) {
+    ConnectionTimers timers,
+    long maxPendingOutboundBytes) {
 
   public static final int DEFAULT_MAX_INBOUND_MESSAGE_SIZE = 4 * 1024 * 1024;
   public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 8 * 1024;
@@ -58,6 +62,8 @@ public record TransportOptions(
   /** A server's default, as Netty's builder; a client's is 0 (its streams are its own to reset). */
   public static final int DEFAULT_MAX_RST_FRAMES_PER_WINDOW = 200;
   public static final int DEFAULT_RST_FRAMES_WINDOW_SECONDS = 30;
+  /** 64 MiB: sixteen maximum-size messages; see {@code maxPendingOutboundBytes}. */
+  public static final long DEFAULT_MAX_PENDING_OUTBOUND_BYTES = 64L << 20;
   /** As Netty's builder: no valid use sends empty DATA frames without END_STREAM. */
   public static final int DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES = 2;
 
@@ -83,7 +89,8 @@ public record TransportOptions(
         DEFAULT_MAX_RST_FRAMES_PER_WINDOW,
         DEFAULT_RST_FRAMES_WINDOW_SECONDS,
         DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES,
-        ConnectionTimers.serverDefaults());
+        ConnectionTimers.serverDefaults(),
+        DEFAULT_MAX_PENDING_OUTBOUND_BYTES);
   }
 
   /** These options with {@code timers} instead. */
@@ -91,7 +98,15 @@ public record TransportOptions(
     return new TransportOptions(maxInboundMessageSize, maxHeaderListSize, maxConcurrentStreams, initialWindowSize,
         connectionsPerAddress, connectTimeoutMillis, initialBackoffMillis, maxBackoffMillis, ioThreads,
         drainDelayMillis, tls, plaintextAlongsideTls, maxQueuedControlFrames, maxRstFramesPerWindow,
-        rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, timers);
+        rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, timers, maxPendingOutboundBytes);
+  }
+
+  /** These options with {@code maxPendingOutboundBytes} instead. */
+  public TransportOptions withMaxPendingOutboundBytes(long maxPendingOutboundBytes) {
+    return new TransportOptions(maxInboundMessageSize, maxHeaderListSize, maxConcurrentStreams, initialWindowSize,
+        connectionsPerAddress, connectTimeoutMillis, initialBackoffMillis, maxBackoffMillis, ioThreads,
+        drainDelayMillis, tls, plaintextAlongsideTls, maxQueuedControlFrames, maxRstFramesPerWindow,
+        rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, timers, maxPendingOutboundBytes);
   }
 
   public TransportOptions {
@@ -111,6 +126,7 @@ public record TransportOptions(
     positive(rstFramesWindowSeconds, "rstFramesWindowSeconds");
     notNegative(maxConsecutiveEmptyDataFrames, "maxConsecutiveEmptyDataFrames");
     java.util.Objects.requireNonNull(timers, "timers");
+    notNegative(maxPendingOutboundBytes, "maxPendingOutboundBytes");
   }
 
   /**

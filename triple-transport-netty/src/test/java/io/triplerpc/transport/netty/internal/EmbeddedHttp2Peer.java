@@ -70,8 +70,8 @@ public final class EmbeddedHttp2Peer {
   private final EmbeddedChannel channel;
   private final MockTicker ticker;
   private final DefaultHttp2HeadersEncoder hpack = new DefaultHttp2HeadersEncoder();
-  private final List<Frame> frames = new ArrayList<>();
-  private ByteBuf pending = Unpooled.EMPTY_BUFFER;
+  /** What the handler wrote and {@link #frames()} has not parsed yet: the start of a frame. */
+  private final ByteBuf pending = Unpooled.buffer();
   /** Bytes of the client preface still to skip in what the handler writes (a client handler's). */
   private int prefaceToSkip;
 
@@ -177,12 +177,14 @@ public final class EmbeddedHttp2Peer {
   public List<Frame> frames() {
     ByteBuf out;
     while ((out = channel.readOutbound()) != null) {
-      ByteBuf joined = Unpooled.wrappedBuffer(pending, out);
-      pending = joined;
+      // Copied and released at once: what the handler wrote may share buffers with what it still holds.
+      pending.writeBytes(out);
+      out.release();
     }
     int skip = Math.min(prefaceToSkip, pending.readableBytes());
     pending.skipBytes(skip);
     prefaceToSkip -= skip;
+    List<Frame> read = new ArrayList<>();
     while (pending.readableBytes() >= 9) {
       int length = pending.getUnsignedMedium(pending.readerIndex());
       if (pending.readableBytes() < 9 + length) {
@@ -194,14 +196,9 @@ public final class EmbeddedHttp2Peer {
       int streamId = pending.readInt() & 0x7fffffff;
       byte[] payload = new byte[length];
       pending.readBytes(payload);
-      frames.add(new Frame(type, flags, streamId, payload));
+      read.add(new Frame(type, flags, streamId, payload));
     }
-    if (!pending.isReadable()) {
-      pending.release();
-      pending = Unpooled.EMPTY_BUFFER;
-    }
-    List<Frame> read = new ArrayList<>(frames);
-    frames.clear();
+    pending.discardReadBytes();
     return read;
   }
 
@@ -216,10 +213,19 @@ public final class EmbeddedHttp2Peer {
     return ofType;
   }
 
-  /** Releases what was read and not parsed, and what the channel still holds. */
+  /**
+   * Closes the connection as a lost socket would, and releases what was read and not parsed and what
+   * the channel still holds. Not {@code channel.close()}: through the pipeline, a server handler
+   * waits for its streams in flight to end before it closes, and would hold their data.
+   */
   public void close() {
-    pending.release();
-    pending = Unpooled.EMPTY_BUFFER;
+    if (pending.refCnt() > 0) {
+      pending.release();
+    }
+    if (channel.isOpen()) {
+      channel.unsafe().close(channel.voidPromise());
+      channel.runPendingTasks();
+    }
     channel.finishAndReleaseAll();
   }
 }

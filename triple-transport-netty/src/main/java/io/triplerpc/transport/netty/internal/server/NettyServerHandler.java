@@ -37,6 +37,7 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
+import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
@@ -81,6 +82,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private KeepAliveEnforcer pings;
   /** Closes the connection when idle or old; set when the connection starts. */
   private ConnectionLifetime lifetime;
+  /** Response bytes the client has not taken yet. */
+  private final OutboundBacklog backlog;
   /** Whether the client's first SETTINGS arrived: the connection chose HTTP/2. */
   private boolean settingsRead;
   private boolean shuttingDown;
@@ -104,6 +107,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     this.transport = transport;
     this.streamKey = connection().newKey();
     this.httpUnaryKey = connection().newKey();
+    this.backlog = new OutboundBacklog(options.maxPendingOutboundBytes());
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
@@ -113,6 +117,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         }
         NettyServerStream s = stream.getProperty(streamKey);
         if (s != null) {
+          s.settleBacklog();
           s.state().cancelled(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"));
           return;
         }
@@ -255,6 +260,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
     writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
     super.channelInactive(ctx);
+  }
+
+  /** Response bytes the client has not taken yet. Event loop. */
+  long backlogBytes() {
+    return backlog.bytes();
   }
 
   /** The queue that runs this connection's commands, closes included; set when the handler is added. */
@@ -443,6 +453,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
     ByteBuf message = command.content();
     int size = message.readableBytes();
+    stream.dataQueued(size);
     ChannelPromise dataWritten = ctx.newPromise();
     dataWritten.addListener(future -> {
       if (future.isSuccess()) {
@@ -454,6 +465,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     encoder().writeHeaders(ctx, id, command.trailers(), 0, true, promise);
     promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
     stopClientSending(ctx, id);
+    checkBacklog(ctx, stream);
   }
 
   private void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
@@ -464,7 +476,50 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     pings.onDataSent();
+    stream.dataQueued(command.content().readableBytes());
     encoder().writeData(ctx, stream.id(), command.content(), 0, command.endOfStream(), promise);
+    checkBacklog(ctx, stream);
+  }
+
+  /**
+   * Past the backlog's limit, the stream just written is reset, its response dropped; if a stream was
+   * reset for it before and the client has read nothing since, the client does not read at all and
+   * the connection goes away.
+   */
+  private void checkBacklog(ChannelHandlerContext ctx, NettyServerStream stream) {
+    if (!backlog.over()) {
+      return;
+    }
+    String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
+    if (backlog.closeRatherThanReset()) {
+      log.debug("Closing {}: the client does not read, {}", ctx.channel(), waiting);
+      Status status = Status.RESOURCE_EXHAUSTED.withDescription("The client does not read its responses: " + waiting);
+      try {
+        endStreams(status);
+      } catch (Http2Exception e) {
+        log.debug("Ending the streams of {} failed", ctx.channel(), e);
+      }
+      // The GOAWAY waits behind what the client does not read; the connection closes without waiting for it.
+      goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.ENHANCE_YOUR_CALM.code(),
+          ByteBufUtil.writeAscii(ctx.alloc(), "client does not read: " + waiting), ctx.newPromise());
+      ctx.flush();
+      ctx.close();
+      return;
+    }
+    log.debug("Resetting stream {} of {}: the client does not read, {}", stream.id(), ctx.channel(), waiting);
+    stream.state().cancelled(Status.RESOURCE_EXHAUSTED.withDescription(
+        "The client did not read this call's response: " + waiting + " on its connection"));
+    encoder().writeRstStream(ctx, stream.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
+    ctx.flush();
+  }
+
+  /** The socket drained: the client reads. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable()) {
+      backlog.peerRead();
+    }
+    super.channelWritabilityChanged(ctx);
   }
 
   private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
@@ -603,7 +658,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         writeQueue,
         ctx.channel(),
         peer(ctx),
-        options.maxInboundMessageSize());
+        options.maxInboundMessageSize(),
+        backlog);
     http2Stream.setProperty(streamKey, stream);
     InboundRequest request = new InboundRequest(
         path,
@@ -777,6 +833,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         forcefulClose(ctx, new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
             "The client sent too many PINGs"), Http2Error.ENHANCE_YOUR_CALM.code(), TOO_MANY_PINGS),
             ctx.newPromise());
+      }
+    }
+
+    @Override
+    public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
+      if (streamId == 0) {
+        backlog.peerRead();
       }
     }
 

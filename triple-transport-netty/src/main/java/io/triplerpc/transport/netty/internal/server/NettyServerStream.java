@@ -19,6 +19,7 @@ import io.triplerpc.internal.wire.MessageDeframer;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.InboundWindow;
+import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
@@ -56,8 +57,10 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       WriteQueue writeQueue,
       io.netty.channel.Channel channel,
       PeerInfo peer,
-      int maxInboundMessageSize) {
+      int maxInboundMessageSize,
+      OutboundBacklog backlog) {
     this.id = id;
+    this.backlog = backlog;
     this.writeQueue = writeQueue;
     this.channel = channel;
     this.eventLoop = channel.eventLoop();
@@ -65,6 +68,13 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     this.peer = peer;
     this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
   }
+
+  /** The connection's bytes not yet taken by the client. */
+  private final OutboundBacklog backlog;
+  /** This stream's part of {@link #backlog}; event loop only. */
+  private long backlogBytes;
+  /** Whether the stream closed and its part left the backlog; event loop only. */
+  private boolean backlogSettled;
 
   private static final AtomicReferenceFieldUpdater<NettyServerStream, ByteBuf> HELD_MESSAGE =
       AtomicReferenceFieldUpdater.newUpdater(NettyServerStream.class, ByteBuf.class, "heldMessage");
@@ -205,8 +215,32 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     return id;
   }
 
+  /** {@code bytes} of this stream's messages went to the encoder. Event loop. */
+  void dataQueued(int bytes) {
+    if (!backlogSettled) {
+      backlogBytes += bytes;
+      backlog.queued(bytes);
+    }
+  }
+
+  /**
+   * The stream closed: what of it the encoder still held is dropped with it, and leaves the
+   * connection's backlog. Event loop.
+   */
+  void settleBacklog() {
+    if (!backlogSettled) {
+      backlogSettled = true;
+      backlog.done(backlogBytes);
+      backlogBytes = 0;
+    }
+  }
+
   @Override
   public void onDataSent(int bytes) {
+    if (!backlogSettled) {
+      backlogBytes -= bytes;
+      backlog.done(bytes);
+    }
     if (readiness.sent(bytes)) {
       state.notifyReady();
     }
