@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -20,6 +21,7 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.stream.TransportOptions;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
+import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
@@ -47,6 +49,8 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   /** The keepalive time this connection pings at, for the doubling after too_many_pings. */
   private long keepAliveNanos;
   private final Http2Connection.PropertyKey streamKey;
+  /** Request bytes the server has not taken yet. */
+  private final OutboundBacklog backlog;
   private ChannelHandlerContext context;
   private boolean goAwayReceived;
   /** Why the server sent GOAWAY with an error, for the calls its connection ends; null otherwise. */
@@ -63,6 +67,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     this.owner = owner;
     this.options = options;
     this.keepAliveTime = keepAliveTime;
+    this.backlog = new OutboundBacklog(options.maxPendingOutboundBytes());
     this.streamKey = connection().newKey();
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
@@ -70,6 +75,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       public void onStreamClosed(Http2Stream stream) {
         NettyClientStream s = stream.getProperty(streamKey);
         if (s != null) {
+          s.settleBacklog();
           s.state().http2StreamClosed(goAwayError);
         }
         if (goAwayReceived && connection().numActiveStreams() == 0 && context != null) {
@@ -116,6 +122,12 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   protected void keepAliveFailed(ChannelHandlerContext ctx, Status status) {
     log.debug("Closing {}: {}", ctx.channel(), status.description());
     owner.markGone(status.asException());
+    closeStreams(status);
+    ctx.close();
+  }
+
+  /** Ends every stream in flight with {@code status}. */
+  private void closeStreams(Status status) {
     try {
       connection().forEachActiveStream(http2Stream -> {
         NettyClientStream stream = http2Stream.getProperty(streamKey);
@@ -126,9 +138,8 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
         return true;
       });
     } catch (Http2Exception e) {
-      log.debug("Ending the streams of {} failed", ctx.channel(), e);
+      log.debug("Ending the streams of {} failed", context.channel(), e);
     }
-    ctx.close();
   }
 
   @Override
@@ -236,13 +247,58 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   }
 
   private void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
-    int id = command.stream().id();
+    NettyClientStream stream = (NettyClientStream) command.stream();
+    int id = stream.id();
     if (id < 0) {
       command.release();
       promise.setFailure(new IllegalStateException("DATA for a stream that was never created"));
       return;
     }
+    stream.dataQueued(command.content().readableBytes());
     encoder().writeData(ctx, id, command.content(), 0, command.endOfStream(), promise);
+    checkBacklog(ctx, stream);
+  }
+
+  /** Request bytes the server has not taken yet. Event loop. */
+  OutboundBacklog backlog() {
+    return backlog;
+  }
+
+  /**
+   * Past the backlog's limit, the call just written fails and its stream is reset, its requests
+   * dropped; if a call was failed for it before and the server has read nothing since, the server does
+   * not read at all and the connection closes.
+   */
+  private void checkBacklog(ChannelHandlerContext ctx, NettyClientStream stream) {
+    if (!backlog.over()) {
+      return;
+    }
+    String waiting = backlog.bytes() + " bytes of requests waiting (limit " + backlog.limit() + ")";
+    if (backlog.closeRatherThanReset()) {
+      log.debug("Closing {}: the server does not read, {}", ctx.channel(), waiting);
+      Status status = Status.UNAVAILABLE.withDescription("The server does not read its requests: " + waiting);
+      owner.markGone(status.asException());
+      closeStreams(status);
+      goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.ENHANCE_YOUR_CALM.code(),
+          ByteBufUtil.writeAscii(ctx.alloc(), "server does not read: " + waiting), ctx.newPromise());
+      ctx.flush();
+      ctx.close();
+      return;
+    }
+    log.debug("Failing the call on stream {} of {}: the server does not read, {}", stream.id(), ctx.channel(), waiting);
+    stream.state().close(Status.RESOURCE_EXHAUSTED.withDescription(
+        "The server did not read this call's requests: " + waiting + " on its connection"), new Metadata());
+    encoder().writeRstStream(ctx, stream.id(), Http2Error.CANCEL.code(), ctx.newPromise());
+    ctx.flush();
+  }
+
+  /** The socket drained: the server reads. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable()) {
+      backlog.peerRead();
+    }
+    super.channelWritabilityChanged(ctx);
   }
 
   private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
@@ -289,6 +345,13 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       stream.state().dataRead(data.retain(), endOfStream);
       // Message bytes are returned to flow control as the application reads them.
       return padding;
+    }
+
+    @Override
+    public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
+      if (streamId == 0) {
+        backlog.peerRead();
+      }
     }
 
     @Override

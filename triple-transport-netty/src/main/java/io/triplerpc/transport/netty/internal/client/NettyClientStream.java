@@ -55,6 +55,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   /** Completed once the stream exists or is closed; only with {@link Ablations#WAIT_FOR_STREAM}. */
   private final CompletableFuture<Void> createdForAblation = Ablations.WAIT_FOR_STREAM ? new CompletableFuture<>() : null;
 
+  /** This stream's part of its connection's backlog; event loop only. */
+  private long backlogBytes;
+  /** Whether the stream closed and its part left the backlog; event loop only. */
+  private boolean backlogSettled;
+
   /** Set by start (caller thread), read on the event loop after the create command. */
   private final TransportState state = new TransportState();
 
@@ -128,8 +133,29 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     return state.id;
   }
 
+  /** {@code bytes} of this stream's messages went to the encoder. Event loop, once created. */
+  void dataQueued(int bytes) {
+    if (!backlogSettled) {
+      backlogBytes += bytes;
+      state.handler.backlog().queued(bytes);
+    }
+  }
+
+  /** The HTTP/2 stream closed: what of it the encoder still held leaves the backlog. Event loop. */
+  void settleBacklog() {
+    if (!backlogSettled && state.handler != null) {
+      backlogSettled = true;
+      state.handler.backlog().done(backlogBytes);
+      backlogBytes = 0;
+    }
+  }
+
   @Override
   public void onDataSent(int bytes) {
+    if (!backlogSettled && state.handler != null) {
+      backlogBytes -= bytes;
+      state.handler.backlog().done(bytes);
+    }
     if (readiness.sent(bytes)) {
       state.notifyReady();
     }

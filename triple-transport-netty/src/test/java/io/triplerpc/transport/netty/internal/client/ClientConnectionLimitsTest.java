@@ -30,10 +30,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Client keepalive on a mock clock: the connection runs in an {@link EmbeddedChannel} whose event
- * loop keeps time only as the test advances it, and the test plays the server.
+ * Client keepalive, and the bound on requests a server does not read, on a mock clock: the connection
+ * runs in an {@link EmbeddedChannel} whose event loop keeps time only as the test advances it, and the
+ * test plays the server.
  */
-class ClientKeepAliveTest {
+class ClientConnectionLimitsTest {
 
   private static final long OFF = ConnectionTimers.OFF;
   private static final long ENHANCE_YOUR_CALM = 0xb;
@@ -43,6 +44,7 @@ class ClientKeepAliveTest {
   private ClientConnection connection;
   private KeepAliveTime keepAliveTime;
   private volatile Status closed;
+  private long maxPendingOutboundBytes = TransportOptions.DEFAULT_MAX_PENDING_OUTBOUND_BYTES;
 
   @AfterEach
   void close() {
@@ -57,7 +59,8 @@ class ClientKeepAliveTest {
 
   private void connect(long time, long timeout, boolean withoutCalls) throws Exception {
     TransportOptions options = TransportOptions.defaults().withTimers(new ConnectionTimers(
-        time, timeout, withoutCalls, OFF, false, OFF, OFF, OFF, OFF, OFF, OFF));
+        time, timeout, withoutCalls, OFF, false, OFF, OFF, OFF, OFF, OFF, OFF))
+        .withMaxPendingOutboundBytes(maxPendingOutboundBytes);
     keepAliveTime = keepAliveTime != null ? keepAliveTime : new KeepAliveTime(time);
     ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, null,
         ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime);
@@ -72,7 +75,11 @@ class ClientKeepAliveTest {
   }
 
   /** Starts a call, as core would, and sends its headers. */
-  private void startCall() {
+  private NettyClientStream startCall() {
+    return startCall(status -> closed = status);
+  }
+
+  private NettyClientStream startCall(java.util.function.Consumer<Status> onClose) {
     NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
         new DefaultHttp2Headers().method("POST").scheme("http").path("/svc/Method").authority("127.0.0.1:1"),
         4 << 20);
@@ -88,7 +95,7 @@ class ClientKeepAliveTest {
 
       @Override
       public void onClose(Status status, Metadata trailers) {
-        closed = status;
+        onClose.accept(status);
       }
 
       @Override
@@ -96,6 +103,7 @@ class ClientKeepAliveTest {
       }
     }, true);
     server.runPendingTasks();
+    return stream;
   }
 
   private void advance(long seconds) {
@@ -191,5 +199,44 @@ class ClientKeepAliveTest {
     connect(s(10), s(20), true);
     server.sendGoAway(0, ENHANCE_YOUR_CALM, "too many resets");
     assertEquals(s(10), keepAliveTime.nanos());
+  }
+
+  private static final int REQUEST_BYTES = 300 * 1024;
+
+  private void send(NettyClientStream stream) {
+    ByteBuf message = ByteBufAllocator.DEFAULT.buffer(REQUEST_BYTES);
+    message.writeZero(REQUEST_BYTES);
+    stream.writeMessage(message, false);
+    server.runPendingTasks();
+  }
+
+  @Test
+  void requestsAServerDoesNotReadFailTheCallThenTheConnection() throws Exception {
+    maxPendingOutboundBytes = 1 << 20;
+    connect(OFF, s(20), false);
+    List<Status> closes = new java.util.concurrent.CopyOnWriteArrayList<>(new Status[3]);
+    NettyClientStream first = startCall(status -> closes.set(0, status));
+    for (int i = 0; i < 3; i++) {
+      send(first);
+    }
+    assertTrue(server.frames(EmbeddedHttp2Peer.RST_STREAM).isEmpty(), "900 KiB less the 64 KiB window: under 1 MiB");
+
+    NettyClientStream second = startCall(status -> closes.set(1, status));
+    send(second);
+    List<Frame> resets = server.frames(EmbeddedHttp2Peer.RST_STREAM);
+    assertEquals(1, resets.size());
+    assertEquals(second.id(), resets.get(0).streamId(), "the call that passed the limit");
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, closes.get(1).code(), String.valueOf(closes.get(1)));
+    assertNull(closes.get(0));
+
+    NettyClientStream third = startCall(status -> closes.set(2, status));
+    send(third);
+    List<Frame> goAways = server.frames(EmbeddedHttp2Peer.GOAWAY);
+    assertEquals(1, goAways.size(), "reset once, and still the server reads nothing");
+    assertEquals(ENHANCE_YOUR_CALM, goAways.get(0).errorCode());
+    assertFalse(server.channel().isActive());
+    assertEquals(Status.Code.UNAVAILABLE, closes.get(0).code());
+    assertTrue(closes.get(0).description().startsWith("The server does not read"), closes.get(0).description());
+    assertFalse(connection.isUsable(), "the next call opens a new connection");
   }
 }
