@@ -40,9 +40,25 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private final int maxInboundMessageSize;
   private final MessageEncoding requestEncoding;
 
-  // Touched only by the thread driving the call (start, send, halfClose), one at a time.
-  private ClientStream stream;
+  // Set by the thread driving the call (start, send, halfClose), one at a time; replaced on the event
+  // loop by a transparent retry, hence volatile.
+  private volatile ClientStream stream;
   private Listener<R> listener;
+  /** The request headers the call started with, for a transparent retry. */
+  private Metadata startHeaders;
+  /** When the call's deadline passes (System.nanoTime()), if it has one. */
+  private long deadlineNanos;
+  /**
+   * The single request of a unary or server-streaming call once sent, kept (a duplicate sharing its
+   * bytes) until the server is known to have processed the call, so that a call the server never
+   * processed can go again; null otherwise. Event loop after halfClose.
+   */
+  private ByteBuf replayableRequest;
+  /** Whether the call already went again once. Event loop. */
+  private boolean transparentlyRetried;
+  private volatile boolean cancelled;
+  /** Messages the listener asked for, all of them: a retried stream is asked for them again. */
+  private final java.util.concurrent.atomic.AtomicInteger requested = new java.util.concurrent.atomic.AtomicInteger();
   private boolean messageCompression = true;
   /** The single request of a unary or server-streaming call, held so it leaves with END_STREAM. */
   private ByteBuf heldRequest;
@@ -90,7 +106,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     }
     this.listener = listener;
     long timeoutNanos = options.timeoutNanos();
+    deadlineNanos = System.nanoTime() + timeoutNanos;
     CallCredentials credentials = options.callCredentials();
+    // Credentials add their headers to what they are given: a retry starts from a copy.
+    startHeaders = credentials == null ? headers : new Metadata().merge(headers);
     stream = credentials == null
         ? transport.newStream(method, headers, timeoutNanos, requestEncoding)
         : streamWithCredentials(credentials, headers, timeoutNanos);
@@ -168,6 +187,12 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   @Override
   public void request(int count) {
     checkStarted();
+    // Counted before the stream is read, and a retry switches the stream before it reads the count:
+    // one of the two sees the other, and no demand is lost.
+    int before;
+    do {
+      before = requested.get();
+    } while (!requested.compareAndSet(before, (int) Math.min(Integer.MAX_VALUE, (long) before + count)));
     stream.request(count);
   }
 
@@ -200,7 +225,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (heldRequest != null) {
       ByteBuf last = heldRequest;
       heldRequest = null;
-      stream.writeMessage(last, true);
+      // Kept for a transparent retry, until the server answers; the stream releases what it is given.
+      replayableRequest = last;
+      stream.writeMessage(last.retainedDuplicate(), true);
     } else {
       stream.halfClose();
     }
@@ -211,6 +238,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (stream == null) {
       return;
     }
+    cancelled = true;
     if (heldRequest != null) {
       heldRequest.release();
       heldRequest = null;
@@ -256,6 +284,8 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onHeaders(Metadata headers, MessageEncoding encoding) {
+    // The server processed the call: it will not go again.
+    releaseReplayable();
     executeBeforeClose(() -> {
       responseEncoding = encoding;
       if (localFailure == null) {
@@ -301,8 +331,55 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     listener.onMessage(message);
   }
 
+  /** Event loop. */
+  private void releaseReplayable() {
+    ByteBuf request = replayableRequest;
+    if (request != null) {
+      replayableRequest = null;
+      request.release();
+    }
+  }
+
+  /**
+   * The server never processed the call (it never left this client, the server refused it, or its
+   * GOAWAY named an earlier stream): a unary or server-streaming call goes again once, on a new
+   * stream (grpc-java's transparent retry), if it was not cancelled and time is left. Calls that
+   * stream requests are not replayed: what they sent is gone.
+   */
+  @Override
+  public void onUnprocessed(Status status) {
+    ByteBuf request = replayableRequest;
+    long left = options.timeoutNanos() == 0 ? 0 : deadlineNanos - System.nanoTime();
+    if (request == null || transparentlyRetried || cancelled || (options.timeoutNanos() != 0 && left <= 0)) {
+      onClose(status, new Metadata());
+      return;
+    }
+    transparentlyRetried = true;
+    ClientStream next;
+    try {
+      CallCredentials credentials = options.callCredentials();
+      Metadata headers = credentials == null ? startHeaders : new Metadata().merge(startHeaders);
+      next = credentials == null
+          ? transport.newStream(method, headers, left, requestEncoding)
+          : streamWithCredentials(credentials, headers, left);
+    } catch (RuntimeException e) {
+      onClose(status.augmentDescription("A transparent retry failed: " + e), new Metadata());
+      return;
+    }
+    stream = next;
+    // Nothing was delivered (the server never answered): all that was asked for is still wanted.
+    next.request(requested.get());
+    next.start(this, false);
+    next.writeMessage(request.retainedDuplicate(), true);
+    if (cancelled) {
+      // cancel() ran on the old stream meanwhile: this one goes the same way.
+      next.cancel(Status.CANCELLED.withDescription("Call cancelled"));
+    }
+  }
+
   @Override
   public void onClose(Status status, Metadata trailers) {
+    releaseReplayable();
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);

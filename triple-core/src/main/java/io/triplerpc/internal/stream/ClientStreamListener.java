@@ -24,6 +24,16 @@ public interface ClientStreamListener {
   /** The stream ended; the last event. */
   void onClose(Status status, Metadata trailers);
 
+  /**
+   * The stream ended and the server never processed it: it never left this client, the server
+   * refused it (RST_STREAM REFUSED_STREAM), or the server's GOAWAY named an earlier last stream. Nothing
+   * of it reached a service, so the call may go again on another stream. The last event, instead of
+   * {@link #onClose}; by default, a close with {@code status}.
+   */
+  default void onUnprocessed(Status status) {
+    onClose(status, new Metadata());
+  }
+
   /** {@link ClientStream#isReady()} turned true. */
   void onReady();
 }

@@ -214,13 +214,15 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     if (connection().goAwayReceived()) {
-      promise.setFailure((goAwayError != null ? goAwayError
-          : Status.UNAVAILABLE.withDescription("Connection is shutting down (GOAWAY received)")).asException());
+      stream.notSent(goAwayError != null ? goAwayError
+          : Status.UNAVAILABLE.withDescription("Connection is shutting down (GOAWAY received)"));
+      promise.setSuccess();
       return;
     }
     int id = connection().local().incrementAndGetNextStreamId();
     if (id < 0) {
-      promise.setFailure(Status.UNAVAILABLE.withDescription("Stream ids of this connection are used up").asException());
+      stream.notSent(Status.UNAVAILABLE.withDescription("Stream ids of this connection are used up"));
+      promise.setSuccess();
       owner.markGone(new IllegalStateException("stream ids exhausted"));
       ctx.close();
       return;

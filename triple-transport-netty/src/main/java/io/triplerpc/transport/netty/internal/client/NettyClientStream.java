@@ -8,6 +8,7 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.Ablations;
@@ -164,10 +165,27 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   @Override
   public void writeFailed(Throwable cause) {
     // A write the server's GOAWAY stopped (a stream still waiting for its SETTINGS, say) fails for the
-    // reason that GOAWAY gave.
+    // reason that GOAWAY gave; such a stream never left this client.
     Status goAway = state.handler == null ? null : state.handler.goAwayError();
-    state.close(goAway != null ? goAway
-        : Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause), new Metadata());
+    Status status = goAway != null ? goAway
+        : Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause);
+    if (cause instanceof StreamBufferingEncoder.Http2GoAwayException) {
+      state.closeUnprocessed(status);
+    } else {
+      state.close(status, new Metadata());
+    }
+  }
+
+  /** The stream never left this client: the connection was going away when its turn came. Event loop. */
+  void notSent(Status status) {
+    state.closeUnprocessed(status);
+  }
+
+  @Override
+  public void neverSent(Throwable cause) {
+    Status goAway = state.handler == null ? null : state.handler.goAwayError();
+    state.closeUnprocessed(goAway != null ? goAway
+        : Status.UNAVAILABLE.withDescription("Connection failed before the call was sent: " + cause).withCause(cause));
   }
 
   TransportState state() {
@@ -329,6 +347,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
      * the server said why (else null).
      */
     void http2StreamClosed(Status goAwayError) {
+      if (trailerStatus == null && !headersReceived && unprocessedByGoAway()) {
+        closeUnprocessed(goAwayError != null ? goAwayError
+            : Status.UNAVAILABLE.withDescription("The server's GOAWAY left this stream unprocessed"));
+        return;
+      }
       if (trailerStatus == null) {
         close(goAwayError != null ? goAwayError
             : Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
@@ -349,7 +372,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       } else if (errorCode == Http2Error.CANCEL.code()) {
         status = Status.CANCELLED.withDescription("Server cancelled the stream (RST_STREAM CANCEL)");
       } else if (errorCode == Http2Error.REFUSED_STREAM.code()) {
-        status = Status.UNAVAILABLE.withDescription("Server refused the stream (RST_STREAM REFUSED_STREAM)");
+        // RFC 9113 8.7: the server did nothing with it.
+        closeUnprocessed(Status.UNAVAILABLE.withDescription("Server refused the stream (RST_STREAM REFUSED_STREAM)"));
+        return;
       } else {
         Http2Error error = Http2Error.valueOf(errorCode);
         status = Status.INTERNAL.withDescription(
@@ -362,6 +387,36 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private void cancelWithStatus(Status status) {
       close(status, new Metadata());
       writeQueue.enqueue(new CancelStreamCommand(NettyClientStream.this, status), true);
+    }
+
+    /** Whether a GOAWAY from the server named a last stream before this one. */
+    private boolean unprocessedByGoAway() {
+      return handler != null && id > 0 && handler.connection().goAwayReceived()
+          && id > handler.connection().local().lastStreamKnownByPeer();
+    }
+
+    /**
+     * The server never processed the stream (see {@link ClientStreamListener#onUnprocessed}); once
+     * the response started, it did, and this is an ordinary close.
+     */
+    void closeUnprocessed(Status status) {
+      if (closed) {
+        return;
+      }
+      if (headersReceived) {
+        close(status, new Metadata());
+        return;
+      }
+      closed = true;
+      if (createdForAblation != null) {
+        createdForAblation.complete(null);
+      }
+      if (deframer != null) {
+        deframer.close();
+      }
+      if (listener != null) {
+        listener.onUnprocessed(status);
+      }
     }
 
     void close(Status status, Metadata trailers) {

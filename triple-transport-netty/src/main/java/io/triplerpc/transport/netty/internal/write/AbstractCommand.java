@@ -40,4 +40,9 @@ abstract class AbstractCommand implements QueuedCommand {
   public void fail(Throwable cause) {
     stream.writeFailed(cause);
   }
+
+  /** The stream, for subclasses that fail differently. */
+  final StreamHandle handle() {
+    return stream;
+  }
 }

@@ -15,4 +15,10 @@ public final class CreateStreamCommand extends AbstractCommand {
   public Http2Headers headers() {
     return headers;
   }
+
+  /** The connection closed before the stream was created: nothing of it was sent. */
+  @Override
+  public void fail(Throwable cause) {
+    handle().neverSent(cause);
+  }
 }

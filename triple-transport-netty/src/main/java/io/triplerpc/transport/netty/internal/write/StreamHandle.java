@@ -17,4 +17,12 @@ public interface StreamHandle {
    * with an error. Called on the event loop; idempotent.
    */
   void writeFailed(Throwable cause);
+
+  /**
+   * The command that would have created this stream failed without running (the connection closed
+   * first): nothing of the stream left this side. By default, a failed write.
+   */
+  default void neverSent(Throwable cause) {
+    writeFailed(cause);
+  }
 }
