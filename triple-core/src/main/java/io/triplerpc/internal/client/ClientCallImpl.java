@@ -51,9 +51,14 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   /**
    * The single request of a unary or server-streaming call once sent, kept (a duplicate sharing its
    * bytes) until the server is known to have processed the call, so that a call the server never
-   * processed can go again; null otherwise. Event loop after halfClose.
+   * processed can go again; null otherwise. Whoever takes it out releases it.
    */
-  private ByteBuf replayableRequest;
+  private volatile ByteBuf replayableRequest;
+  private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<ClientCallImpl, ByteBuf> REPLAYABLE =
+      java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(
+          ClientCallImpl.class, ByteBuf.class, "replayableRequest");
+  /** Set when the stream closed for good: nothing will be replayed. */
+  private volatile boolean closed;
   /** Whether the call already went again once. Event loop. */
   private boolean transparentlyRetried;
   private volatile boolean cancelled;
@@ -228,6 +233,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       // Kept for a transparent retry, until the server answers; the stream releases what it is given.
       replayableRequest = last;
       stream.writeMessage(last.retainedDuplicate(), true);
+      if (closed) {
+        // The call ended meanwhile (a stream that failed at once): the close may have looked too early.
+        releaseReplayable();
+      }
     } else {
       stream.halfClose();
     }
@@ -331,11 +340,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     listener.onMessage(message);
   }
 
-  /** Event loop. */
   private void releaseReplayable() {
-    ByteBuf request = replayableRequest;
+    @SuppressWarnings("unchecked")
+    ByteBuf request = REPLAYABLE.getAndSet(this, null);
     if (request != null) {
-      replayableRequest = null;
       request.release();
     }
   }
@@ -379,6 +387,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onClose(Status status, Metadata trailers) {
+    closed = true;
     releaseReplayable();
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
