@@ -37,6 +37,7 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
   protected static final long KEEPALIVE_PING_DATA = 0x6b656570616c6976L;
 
   private final int connectionWindow;
+  private boolean connectionWindowWidened;
   /** Keepalive for this connection, or null when it is off. */
   private KeepAlivePinger keepAlive;
 
@@ -120,6 +121,27 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
+    widenConnectionWindow();
+  }
+
+  /**
+   * Added to a connection already active (after protocol detection, an h2c upgrade or ALPN, as every
+   * server connection is): Netty sends the preface now, and the window widens with it.
+   */
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    super.handlerAdded(ctx);
+    if (ctx.channel().isActive()) {
+      widenConnectionWindow();
+      ctx.flush();
+    }
+  }
+
+  private void widenConnectionWindow() throws Http2Exception {
+    if (connectionWindowWidened) {
+      return;
+    }
+    connectionWindowWidened = true;
     Http2LocalFlowController flowController = connection().local().flowController();
     int increment = connectionWindow - flowController.initialWindowSize(connection().connectionStream());
     if (increment > 0) {

@@ -58,6 +58,19 @@ class ProtocolDetectionTest {
   }
 
   @Test
+  void aConnectionDetectedAsHttp2GetsItsWideConnectionWindow() {
+    io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer client =
+        new io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer(channel, io.netty.util.concurrent.Ticker.newMockTicker(), false);
+    client.sendClientPreface();
+    List<io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame> updates = client.frames(0x8);
+    assertEquals(1, updates.size(), "one WINDOW_UPDATE, for the connection");
+    assertEquals(0, updates.get(0).streamId());
+    int increment = java.nio.ByteBuffer.wrap(updates.get(0).payload()).getInt();
+    assertEquals(TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE - Http2CodecUtil.DEFAULT_WINDOW_SIZE, increment,
+        "from HTTP/2's 64 KiB to the stream window, as when the handler sees the connection open");
+  }
+
+  @Test
   void prefaceInSmallPiecesIsStillHttp2() {
     byte[] preface = new byte[Http2CodecUtil.connectionPrefaceBuf().readableBytes()];
     Http2CodecUtil.connectionPrefaceBuf().getBytes(0, preface);
