@@ -117,23 +117,30 @@ final class ConnectionSlot {
     channel.config().setAllocator(alloc);
     ClientConnection connection = new ClientConnection(channel, target, this);
     connections.add(channel);
+    NettyClientHandler http2 = NettyClientHandler.create(connection, options, keepAliveTime);
     if (sslContext != null) {
+      // HTTP/2 starts once TLS is up: until then the connection is not active, its calls wait, and a
+      // failed handshake counts as a failed connection attempt (backoff included).
       SslHandler tls = sslContext.newHandler(alloc, address.getHostString(), address.getPort());
       channel.pipeline().addLast(tls);
       tls.handshakeFuture().addListener(handshake -> {
         String protocol = tls.applicationProtocol();
         if (!handshake.isSuccess()) {
-          connection.markClosed(Status.UNAVAILABLE
+          connectFailed(connection, Status.UNAVAILABLE
               .withDescription("TLS handshake with " + target + " failed: " + handshake.cause().getMessage())
-              .withCause(handshake.cause()).asException());
-        } else if (!ApplicationProtocolNames.HTTP_2.equals(protocol)) {
-          connection.markClosed(Status.UNAVAILABLE
-              .withDescription(target + " did not negotiate HTTP/2 over TLS (ALPN: " + protocol + ")").asException());
+              .withCause(handshake.cause()));
           channel.close();
+        } else if (!ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+          connectFailed(connection, Status.UNAVAILABLE
+              .withDescription(target + " did not negotiate HTTP/2 over TLS (ALPN: " + protocol + ")"));
+          channel.close();
+        } else {
+          channel.pipeline().addLast(http2);
         }
       });
+    } else {
+      channel.pipeline().addLast(http2);
     }
-    channel.pipeline().addLast(NettyClientHandler.create(connection, options, keepAliveTime));
     group.next().register(channel).addListener((ChannelFuture registered) -> {
       if (!registered.isSuccess()) {
         connectFailed(connection, registered.cause());
@@ -159,7 +166,13 @@ final class ConnectionSlot {
   }
 
   private void connectFailed(ClientConnection connection, Throwable cause) {
-    Status status = Status.UNAVAILABLE.withDescription("Cannot connect to " + target + ": " + cause).withCause(cause);
+    connectFailed(connection,
+        Status.UNAVAILABLE.withDescription("Cannot connect to " + target + ": " + cause).withCause(cause));
+  }
+
+  /** A connection attempt failed with {@code status}: its calls fail, and the next attempt waits out the backoff. */
+  private void connectFailed(ClientConnection connection, Status status) {
+    Throwable cause = status.cause();
     synchronized (this) {
       lastFailure = status;
       long jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));

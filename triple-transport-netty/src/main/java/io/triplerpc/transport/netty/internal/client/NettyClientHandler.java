@@ -102,11 +102,20 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
     context = ctx;
     super.handlerAdded(ctx);
+    if (ctx.channel().isActive()) {
+      // Added once TLS was up: Netty sent the preface as it was added.
+      connectionStarted(ctx);
+    }
   }
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
+    connectionStarted(ctx);
+  }
+
+  /** The preface went out: calls may flow, keepalive starts. */
+  private void connectionStarted(ChannelHandlerContext ctx) {
     owner.markActive();
     keepAliveNanos = keepAliveTime.nanos();
     startKeepAlive(ctx, keepAliveNanos, options.timers().keepAliveTimeoutNanos(), options.timers().keepAliveWithoutCalls());
