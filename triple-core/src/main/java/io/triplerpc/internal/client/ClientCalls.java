@@ -49,7 +49,7 @@ final class ClientCalls {
     } catch (InterruptedException e) {
       call.cancel("Thread interrupted while waiting for the response", e);
       Thread.currentThread().interrupt();
-      executor.drainNow();
+      executor.abandon();
       throw Status.CANCELLED.withDescription("Thread interrupted").withCause(e).asException();
     } catch (RuntimeException | Error e) {
       call.cancel("Call failed on the client", e);

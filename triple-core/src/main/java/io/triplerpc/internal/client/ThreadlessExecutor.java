@@ -30,6 +30,8 @@ final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implement
 
   /** The thread parked (or about to park) in {@link #waitAndDrain} and not yet woken, or null. */
   private transient volatile Thread waiter;
+  /** The caller left (interrupted): tasks run on the thread that hands them over. */
+  private transient volatile boolean abandoned;
 
   /**
    * Parks until at least one task is queued, then runs every queued task.
@@ -62,7 +64,7 @@ final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implement
     } while ((task = poll()) != null);
   }
 
-  /** Runs whatever is queued without waiting; for cleanup after an interrupt. */
+  /** Runs whatever is queued without waiting. */
   void drainNow() {
     Runnable task;
     while ((task = poll()) != null) {
@@ -70,9 +72,24 @@ final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implement
     }
   }
 
+  /**
+   * The caller stops waiting (it was interrupted): what is queued runs now, and whatever the call
+   * still hands over (a response that was on its way, holding a buffer) runs on the thread that hands
+   * it over, so nothing is left in a queue nobody drains.
+   */
+  void abandon() {
+    abandoned = true;
+    drainNow();
+  }
+
   @Override
   public void execute(Runnable task) {
     add(task);
+    // Added before the flag is read, and abandon() sets it before it drains: one of the two runs it.
+    if (abandoned) {
+      drainNow();
+      return;
+    }
     Thread w = waiter;
     if (w != null && WAITER.compareAndSet(this, w, null)) {
       LockSupport.unpark(w);
@@ -82,6 +99,9 @@ final class ThreadlessExecutor extends ConcurrentLinkedQueue<Runnable> implement
   /** Queues {@code task} without waking the caller: it runs before anything queued after it. */
   void executeLater(Runnable task) {
     add(task);
+    if (abandoned) {
+      drainNow();
+    }
   }
 
   private static void runQuietly(Runnable task) {

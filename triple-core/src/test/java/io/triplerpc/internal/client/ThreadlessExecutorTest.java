@@ -116,6 +116,23 @@ class ThreadlessExecutorTest {
     assertTrue(executor.isEmpty());
   }
 
+  @Test
+  void afterTheCallerLeftTasksRunOnTheThreadThatHandsThemOver() throws Exception {
+    List<String> ran = new CopyOnWriteArrayList<>();
+    executor.executeLater(() -> ran.add("queued before"));
+    executor.abandon();
+    assertEquals(List.of("queued before"), ran, "what was queued runs as the caller leaves");
+    // A response still on its way, as the event loop hands it over: it must not wait in the queue.
+    Thread loop = new Thread(() -> {
+      executor.executeLater(() -> ran.add("message on " + Thread.currentThread().getName()));
+      executor.execute(() -> ran.add("close on " + Thread.currentThread().getName()));
+    }, "event-loop");
+    loop.start();
+    loop.join(10_000);
+    assertEquals(List.of("queued before", "message on event-loop", "close on event-loop"), ran);
+    assertTrue(executor.isEmpty());
+  }
+
   /** Returns once {@code thread} is parked; a test cannot observe that by any event, so it looks. */
   private static void awaitParked(Thread thread) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
