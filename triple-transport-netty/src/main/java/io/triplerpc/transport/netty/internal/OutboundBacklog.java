@@ -4,8 +4,9 @@ package io.triplerpc.transport.netty.internal;
  * The message bytes of one connection that its peer has not taken yet: handed to the HTTP/2 encoder
  * and waiting for the peer's flow-control window, or for a socket the peer does not drain. A peer that
  * reads nothing would otherwise pin every message written for it. Past the limit the handler resets
- * the stream being written; if the limit is reached again before the peer has read anything at the
- * connection level (a connection WINDOW_UPDATE, or the socket draining), the connection goes away.
+ * the stream being written; if the limit is reached again before the peer has shown it reads (a
+ * connection WINDOW_UPDATE, the socket draining, a message written whole), the peer reads nothing at
+ * all and the connection goes away.
  * Event loop only.
  */
 public final class OutboundBacklog {
@@ -26,8 +27,21 @@ public final class OutboundBacklog {
     bytes += count;
   }
 
-  /** {@code count} bytes reached the socket, or were dropped with their stream. */
-  public void done(long count) {
+  /** {@code count} bytes reached the socket: the peer takes what it is sent. */
+  public void sent(long count) {
+    bytes -= count;
+    if (count > 0) {
+      resetWhileNotReading = false;
+    }
+  }
+
+  /** The peer read: it opened its connection window, or the socket drained. */
+  public void peerRead() {
+    resetWhileNotReading = false;
+  }
+
+  /** {@code count} bytes were dropped with their stream. */
+  public void dropped(long count) {
     bytes -= count;
   }
 
@@ -47,11 +61,6 @@ public final class OutboundBacklog {
     resetWhileNotReading = true;
     streamsReset++;
     return false;
-  }
-
-  /** The peer read: it opened its connection window, or the socket drained. */
-  public void peerRead() {
-    resetWhileNotReading = false;
   }
 
   public long bytes() {

@@ -185,6 +185,27 @@ class Http2AbuseLimitsTest {
   }
 
   @Test
+  void aClientThatAsksForResponsesAndReadsNoneIsCutOffAtThePendingBytesLimit() throws Exception {
+    start(b -> b.maxPendingOutboundBytes(4L << 20));
+    byte[] request = EchoRequest.newBuilder().setMessage("big").setResponseSize(1 << 20).build().toByteArray();
+    byte[] framed = java.nio.ByteBuffer.allocate(5 + request.length).put((byte) 0).putInt(request.length).put(request)
+        .array();
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      // Twenty responses of 1 MiB asked for, and no window given beyond HTTP/2's initial 64 KiB.
+      for (int i = 0; i < 20; i++) {
+        int stream = 1 + 2 * i;
+        peer.headers(stream, grpcRequest(), false);
+        peer.data(stream, framed, true);
+      }
+      peer.flush();
+      RawFramePeer.Transcript transcript = peer.readToEnd();
+      assertTrue(transcript.count(RawFramePeer.RST_STREAM) >= 1, "the call past the limit is reset first");
+      assertEnhanceYourCalm(transcript, "client does not read");
+    }
+    assertServes("after");
+  }
+
+  @Test
   void limitsSetToZeroAreOff() throws Exception {
     start(b -> b.maxConsecutiveEmptyDataFrames(0).maxRstFramesPerWindow(0, Duration.ofSeconds(1)));
     try (RawFramePeer peer = RawFramePeer.client(server.port())) {

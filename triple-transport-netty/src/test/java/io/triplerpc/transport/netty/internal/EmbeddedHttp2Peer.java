@@ -63,7 +63,8 @@ public final class EmbeddedHttp2Peer {
 
     @Override
     public String toString() {
-      return "Frame[type=" + type + ", flags=" + flags + ", stream=" + streamId + ", " + payload.length + " bytes]";
+      return "Frame[type=" + type + ", flags=" + flags + ", stream=" + streamId + ", " + payload.length + " bytes"
+          + (type == RST_STREAM || type == GOAWAY ? ", error " + errorCode() : "") + "]";
     }
   }
 

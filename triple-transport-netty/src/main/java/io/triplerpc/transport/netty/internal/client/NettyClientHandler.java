@@ -270,6 +270,15 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     checkBacklog(ctx, stream);
   }
 
+  /** The socket drained: the server reads. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable()) {
+      backlog.peerRead();
+    }
+    super.channelWritabilityChanged(ctx);
+  }
+
   /** Request bytes the server has not taken yet. Event loop. */
   OutboundBacklog backlog() {
     return backlog;
@@ -301,15 +310,6 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
         "The server did not read this call's requests: " + waiting + " on its connection"), new Metadata());
     encoder().writeRstStream(ctx, stream.id(), Http2Error.CANCEL.code(), ctx.newPromise());
     ctx.flush();
-  }
-
-  /** The socket drained: the server reads. */
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-    if (ctx.channel().isWritable()) {
-      backlog.peerRead();
-    }
-    super.channelWritabilityChanged(ctx);
   }
 
   private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
@@ -358,6 +358,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       return padding;
     }
 
+    /** The server opened its connection window: it reads. */
     @Override
     public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
       if (streamId == 0) {

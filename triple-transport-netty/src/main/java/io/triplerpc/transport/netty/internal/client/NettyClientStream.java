@@ -146,7 +146,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   void settleBacklog() {
     if (!backlogSettled && state.handler != null) {
       backlogSettled = true;
-      state.handler.backlog().done(backlogBytes);
+      state.handler.backlog().dropped(backlogBytes);
       backlogBytes = 0;
     }
   }
@@ -155,7 +155,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   public void onDataSent(int bytes) {
     if (!backlogSettled && state.handler != null) {
       backlogBytes -= bytes;
-      state.handler.backlog().done(bytes);
+      state.handler.backlog().sent(bytes);
     }
     if (readiness.sent(bytes)) {
       state.notifyReady();

@@ -267,6 +267,15 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     return backlog.bytes();
   }
 
+  /** The socket drained: the client reads. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable()) {
+      backlog.peerRead();
+    }
+    super.channelWritabilityChanged(ctx);
+  }
+
   /** The queue that runs this connection's commands, closes included; set when the handler is added. */
   @Override
   public WriteQueue writeQueue() {
@@ -483,7 +492,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   /**
    * Past the backlog's limit, the stream just written is reset, its response dropped; if a stream was
-   * reset for it before and the client has read nothing since, the client does not read at all and
+   * reset for it before and the client has not shown since that it reads, it does not read at all and
    * the connection goes away.
    */
   private void checkBacklog(ChannelHandlerContext ctx, NettyServerStream stream) {
@@ -511,15 +520,6 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         "The client did not read this call's response: " + waiting + " on its connection"));
     encoder().writeRstStream(ctx, stream.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
     ctx.flush();
-  }
-
-  /** The socket drained: the client reads. */
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-    if (ctx.channel().isWritable()) {
-      backlog.peerRead();
-    }
-    super.channelWritabilityChanged(ctx);
   }
 
   private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
@@ -837,16 +837,17 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
 
     @Override
-    public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
-      if (streamId == 0) {
-        backlog.peerRead();
-      }
-    }
-
-    @Override
     public void onPingAckRead(ChannelHandlerContext ctx, long data) {
       if (data == GOAWAY_PING_DATA) {
         secondGoAway(ctx);
+      }
+    }
+
+    /** The client opened its connection window: it reads. */
+    @Override
+    public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement) {
+      if (streamId == 0) {
+        backlog.peerRead();
       }
     }
 

@@ -230,7 +230,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   void settleBacklog() {
     if (!backlogSettled) {
       backlogSettled = true;
-      backlog.done(backlogBytes);
+      backlog.dropped(backlogBytes);
       backlogBytes = 0;
     }
   }
@@ -239,7 +239,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   public void onDataSent(int bytes) {
     if (!backlogSettled) {
       backlogBytes -= bytes;
-      backlog.done(bytes);
+      backlog.sent(bytes);
     }
     if (readiness.sent(bytes)) {
       state.notifyReady();
