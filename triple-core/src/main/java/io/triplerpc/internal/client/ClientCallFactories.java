@@ -22,10 +22,11 @@ public final class ClientCallFactories {
   /** The end of every chain: real calls on {@code transport}. */
   public static ClientCallFactory base(
       ClientTransport transport, Executor callbackExecutor, int maxInboundMessageSize) {
+    ReplayBudget replayBudget = new ReplayBudget(ReplayBudget.DEFAULT_LIMIT);
     return new ClientCallFactory() {
       @Override
       public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-        return new ClientCallImpl<>(transport, method, options, callbackExecutor, maxInboundMessageSize);
+        return new ClientCallImpl<>(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget);
       }
     };
   }

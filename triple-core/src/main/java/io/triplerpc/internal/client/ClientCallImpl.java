@@ -62,6 +62,18 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   /** Whether the call already went again once. Event loop. */
   private boolean transparentlyRetried;
   private volatile boolean cancelled;
+  private final ReplayBudget replayBudget;
+  /** Guards the replay buffer, and the stream while a streaming call may still go again. */
+  private final Object replayLock = new Object();
+  /**
+   * The requests a client-streaming or bidi call sent (duplicates sharing their bytes), kept for a
+   * transparent retry until the server answers; null once it did, once they passed the per-call or
+   * per-address limit, or for calls that send one request. Guarded by {@link #replayLock}.
+   */
+  private java.util.ArrayDeque<ByteBuf> replayBuffer;
+  private long replayBytes;
+  /** Set once the streaming requests are no longer kept: writes need not take the lock. */
+  private volatile boolean replayCommitted;
   /** Messages the listener asked for, all of them: a retried stream is asked for them again. */
   private final java.util.concurrent.atomic.AtomicInteger requested = new java.util.concurrent.atomic.AtomicInteger();
   private boolean messageCompression = true;
@@ -82,8 +94,15 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       MethodDescriptor<Q, R> method,
       CallOptions options,
       Executor callbackExecutor,
-      int maxInboundMessageSize) {
+      int maxInboundMessageSize,
+      ReplayBudget replayBudget) {
     this.transport = transport;
+    this.replayBudget = replayBudget;
+    if (method.type().clientSendsOneMessage()) {
+      replayCommitted = true;
+    } else {
+      replayBuffer = new java.util.ArrayDeque<>();
+    }
     this.method = method;
     this.options = options;
     this.callExecutor =
@@ -215,8 +234,45 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
         throw new IllegalStateException(method.type() + " call " + method.fullMethodName() + " sends one request");
       }
       heldRequest = framed;
-    } else {
+    } else if (replayCommitted) {
       stream.writeMessage(framed, false);
+    } else {
+      synchronized (replayLock) {
+        keepForReplay(framed);
+        stream.writeMessage(framed, false);
+      }
+    }
+  }
+
+  /** Keeps a duplicate of a streaming request, or, past the limits, stops keeping any. Under replayLock. */
+  private void keepForReplay(ByteBuf framed) {
+    if (replayBuffer == null) {
+      return;
+    }
+    int size = framed.readableBytes();
+    if (replayBytes + size > ReplayBudget.PER_CALL_LIMIT || !replayBudget.take(size)) {
+      commitReplay();
+      return;
+    }
+    replayBytes += size;
+    replayBuffer.add(framed.retainedDuplicate());
+  }
+
+  /** No more replay: the kept requests go. */
+  private void commitReplay() {
+    if (replayCommitted) {
+      return;
+    }
+    synchronized (replayLock) {
+      replayCommitted = true;
+      if (replayBuffer != null) {
+        for (ByteBuf kept : replayBuffer) {
+          kept.release();
+        }
+        replayBuffer = null;
+        replayBudget.giveBack(replayBytes);
+        replayBytes = 0;
+      }
     }
   }
 
@@ -237,8 +293,12 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
         // The call ended meanwhile (a stream that failed at once): the close may have looked too early.
         releaseReplayable();
       }
-    } else {
+    } else if (replayCommitted) {
       stream.halfClose();
+    } else {
+      synchronized (replayLock) {
+        stream.halfClose();
+      }
     }
   }
 
@@ -248,6 +308,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       return;
     }
     cancelled = true;
+    commitReplay();
     if (heldRequest != null) {
       heldRequest.release();
       heldRequest = null;
@@ -295,6 +356,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   public void onHeaders(Metadata headers, MessageEncoding encoding) {
     // The server processed the call: it will not go again.
     releaseReplayable();
+    commitReplay();
     executeBeforeClose(() -> {
       responseEncoding = encoding;
       if (localFailure == null) {
@@ -350,30 +412,29 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   /**
    * The server never processed the call (it never left this client, the server refused it, or its
-   * GOAWAY named an earlier stream): a unary or server-streaming call goes again once, on a new
-   * stream (grpc-java's transparent retry), if it was not cancelled and time is left. Calls that
-   * stream requests are not replayed: what they sent is gone.
+   * GOAWAY named an earlier stream): the call goes again once, on a new stream (grpc-java's
+   * transparent retry), if it was not cancelled and time is left, with what it sent: the one request
+   * of a unary or server-streaming call, or every request a streaming call kept (unless they passed
+   * the limits, see {@link ReplayBudget}).
    */
   @Override
   public void onUnprocessed(Status status) {
+    if (!method.type().clientSendsOneMessage()) {
+      synchronized (replayLock) {
+        if (replayBuffer != null && retryAllowed() && replayStreaming()) {
+          return;
+        }
+      }
+      onClose(status, new Metadata());
+      return;
+    }
     ByteBuf request = replayableRequest;
-    long left = options.timeoutNanos() == 0 ? 0 : deadlineNanos - System.nanoTime();
-    if (request == null || transparentlyRetried || cancelled || (options.timeoutNanos() != 0 && left <= 0)) {
+    ClientStream next = request != null && retryAllowed() ? retryStream() : null;
+    if (next == null) {
       onClose(status, new Metadata());
       return;
     }
     transparentlyRetried = true;
-    ClientStream next;
-    try {
-      CallCredentials credentials = options.callCredentials();
-      Metadata headers = credentials == null ? startHeaders : new Metadata().merge(startHeaders);
-      next = credentials == null
-          ? transport.newStream(method, headers, left, requestEncoding)
-          : streamWithCredentials(credentials, headers, left);
-    } catch (RuntimeException e) {
-      onClose(status.augmentDescription("A transparent retry failed: " + e), new Metadata());
-      return;
-    }
     stream = next;
     // Nothing was delivered (the server never answered): all that was asked for is still wanted.
     next.request(requested.get());
@@ -385,10 +446,57 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     }
   }
 
+  /** Whether the call may go again: not yet retried, not cancelled, time left. */
+  private boolean retryAllowed() {
+    return !transparentlyRetried && !cancelled
+        && (options.timeoutNanos() == 0 || deadlineNanos - System.nanoTime() > 0);
+  }
+
+  /** A new stream for the call, with the deadline that is left; null if none can be had. */
+  private ClientStream retryStream() {
+    long left = options.timeoutNanos() == 0 ? 0 : deadlineNanos - System.nanoTime();
+    try {
+      CallCredentials credentials = options.callCredentials();
+      Metadata headers = credentials == null ? startHeaders : new Metadata().merge(startHeaders);
+      return credentials == null
+          ? transport.newStream(method, headers, left, requestEncoding)
+          : streamWithCredentials(credentials, headers, left);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Sends a client-streaming or bidi call again: its headers at once, every request it sent, and its
+   * half-close if it came. Under replayLock, so that the caller's next request waits and follows them
+   * on the new stream.
+   */
+  private boolean replayStreaming() {
+    ClientStream next = retryStream();
+    if (next == null) {
+      return false;
+    }
+    transparentlyRetried = true;
+    stream = next;
+    next.request(requested.get());
+    next.start(this, true);
+    for (ByteBuf kept : replayBuffer) {
+      next.writeMessage(kept.retainedDuplicate(), false);
+    }
+    if (halfClosed) {
+      next.halfClose();
+    }
+    if (cancelled) {
+      next.cancel(Status.CANCELLED.withDescription("Call cancelled"));
+    }
+    return true;
+  }
+
   @Override
   public void onClose(Status status, Metadata trailers) {
     closed = true;
     releaseReplayable();
+    commitReplay();
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);

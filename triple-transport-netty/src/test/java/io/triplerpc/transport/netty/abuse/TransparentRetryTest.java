@@ -150,31 +150,91 @@ class TransparentRetryTest {
     }
   }
 
-  @Test
-  void aCallThatStreamsRequestsIsNotReplayed() throws Exception {
-    CompletableFuture<Throwable> done = new CompletableFuture<>();
-    StreamObserver<EchoRequest> requests = client.proxy(EchoService.class).clientStream(new StreamObserver<>() {
+  /** The request messages of stream {@code id}, read until the client ends it. */
+  private static java.util.List<String> readStreamedRequests(RawFramePeer server, int id) throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    RawFramePeer.Frame frame;
+    do {
+      frame = server.read();
+      assertNotNull(frame, "the connection ended");
+      if (frame.type() == RawFramePeer.DATA && frame.streamId() == id) {
+        bytes.write(frame.payload());
+      }
+    } while (!(frame.streamId() == id && frame.has(RawFramePeer.FLAG_END_STREAM)));
+    java.util.List<String> messages = new java.util.ArrayList<>();
+    ByteBuffer in = ByteBuffer.wrap(bytes.toByteArray());
+    while (in.remaining() >= 5) {
+      in.get();
+      byte[] message = new byte[in.getInt()];
+      in.get(message);
+      messages.add(EchoRequest.parseFrom(message).getMessage());
+    }
+    return messages;
+  }
+
+  /** A client-streaming call through {@code observer}'s outcome. */
+  private StreamObserver<EchoRequest> clientStream(CompletableFuture<Object> outcome) {
+    return client.proxy(EchoService.class).clientStream(new StreamObserver<>() {
       @Override
       public void onNext(EchoResponse value) {
+        outcome.complete(value);
       }
 
       @Override
       public void onError(Throwable t) {
-        done.complete(t);
+        outcome.complete(t);
       }
 
       @Override
       public void onCompleted() {
-        done.complete(null);
       }
     });
-    requests.onNext(EchoRequest.newBuilder().setMessage("gone").build());
+  }
+
+  private static EchoRequest request(String message) {
+    return EchoRequest.newBuilder().setMessage(message).build();
+  }
+
+  @Test
+  void aStreamingCallGoesAgainWithEveryRequestItSentAndThoseThatFollow() throws Exception {
+    CompletableFuture<Object> outcome = new CompletableFuture<>();
+    StreamObserver<EchoRequest> requests = clientStream(outcome);
+    requests.onNext(request("one"));
+    requests.onNext(request("two"));
+    try (RawFramePeer server = accept()) {
+      RawFramePeer.Frame headers = server.readUntil(RawFramePeer.HEADERS);
+      int first = headers.streamId();
+      server.rstStream(first, REFUSED_STREAM);
+      server.flush();
+      RawFramePeer.Frame retry = server.readUntil(RawFramePeer.HEADERS);
+      assertTrue(retry.streamId() > first, "a new stream");
+      requests.onNext(request("three"));
+      requests.onCompleted();
+      assertEquals(java.util.List.of("one", "two", "three"), readStreamedRequests(server, retry.streamId()),
+          "what was sent before the refusal, again, then what came after, in order");
+      answer(server, retry.streamId(), "all three");
+      assertEquals("all three", ((EchoResponse) outcome.get(20, TimeUnit.SECONDS)).getMessage());
+    }
+  }
+
+  @Test
+  void aStreamingCallThatSentMoreThanItMayKeepIsNotReplayed() throws Exception {
+    CompletableFuture<Object> outcome = new CompletableFuture<>();
+    StreamObserver<EchoRequest> requests = clientStream(outcome);
+    // Two requests of 600 KiB: more than the 1 MiB a call keeps for a retry.
+    String big = "x".repeat(600 * 1024);
+    requests.onNext(request(big));
+    requests.onNext(request(big));
     requests.onCompleted();
     try (RawFramePeer server = accept()) {
-      server.rstStream(readRequest(server), REFUSED_STREAM);
+      // Refused as soon as it arrives; both requests were sent (and could not be kept) before.
+      int id = server.readUntil(RawFramePeer.HEADERS).streamId();
+      server.rstStream(id, REFUSED_STREAM);
       server.flush();
-      Throwable failure = done.get(20, TimeUnit.SECONDS);
-      assertEquals(Status.Code.UNAVAILABLE, assertInstanceOf(StatusException.class, failure).status().code());
+      Object failure = outcome.get(20, TimeUnit.SECONDS);
+      Status status = assertInstanceOf(StatusException.class, failure).status();
+      assertEquals(Status.Code.UNAVAILABLE, status.code());
+      assertTrue(status.description().contains("REFUSED_STREAM"), status.toString());
     }
   }
 }
