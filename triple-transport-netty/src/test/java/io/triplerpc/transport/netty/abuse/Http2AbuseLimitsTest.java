@@ -206,6 +206,34 @@ class Http2AbuseLimitsTest {
   }
 
   @Test
+  void aClientThatPingsTooOftenGetsGoAwayTooManyPings() throws Exception {
+    start(b -> b);
+    try (RawFramePeer peer = RawFramePeer.client(server.port())) {
+      // A call in flight, and three PINGs at once: the default permits one per 5 minutes.
+      peer.headers(1, grpcRequest(), false);
+      for (int i = 0; i < 3; i++) {
+        peer.ping(i);
+      }
+      peer.flush();
+      RawFramePeer.Transcript transcript = peer.readToEnd();
+      // Netty answers each PING before the server judges it: three ACKs, then the GOAWAY.
+      assertEquals(3, transcript.count(RawFramePeer.PING));
+      assertEnhanceYourCalm(transcript, "too_many_pings");
+    }
+    assertServes("after");
+  }
+
+  @Test
+  void aConnectionThatNeverSpeaksIsClosedAfterTheHandshakeTimeout() throws Exception {
+    start(b -> b.handshakeTimeout(Duration.ofMillis(200)));
+    try (java.net.Socket silent = new java.net.Socket("127.0.0.1", server.port())) {
+      silent.setSoTimeout(30_000);
+      assertEquals(-1, silent.getInputStream().read(), "the server closed the silent connection");
+    }
+    assertServes("after");
+  }
+
+  @Test
   void limitsSetToZeroAreOff() throws Exception {
     start(b -> b.maxConsecutiveEmptyDataFrames(0).maxRstFramesPerWindow(0, Duration.ofSeconds(1)));
     try (RawFramePeer peer = RawFramePeer.client(server.port())) {
