@@ -69,11 +69,14 @@ public final class AccessPolicy {
     return rule != null ? rule : defaultRule;
   }
 
-  /** The services and methods the policy names, each checked against what the server serves. */
-  Set<String> names() {
+  /**
+   * The services and full method names this policy opens or gives a rule; a server refuses a policy
+   * naming one it does not serve, since a typo there would go unnoticed.
+   */
+  public Set<String> names() {
     Set<String> names = new java.util.HashSet<>(rules.keySet());
     names.addAll(open);
-    return names;
+    return Set.copyOf(names);
   }
 
   /** Builds an {@link AccessPolicy}. Not thread-safe. */

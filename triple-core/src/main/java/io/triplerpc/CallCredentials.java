@@ -1,6 +1,5 @@
 package io.triplerpc;
 
-import io.triplerpc.internal.client.RefreshingTokenCredentials;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

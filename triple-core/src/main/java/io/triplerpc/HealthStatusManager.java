@@ -1,8 +1,5 @@
 package io.triplerpc;
 
-import io.triplerpc.internal.health.HealthServiceImpl;
-import java.util.Objects;
-
 /**
  * The serving status a {@link TripleServer} reports through the standard gRPC health service,
  * {@code grpc.health.v1.Health} (Check and Watch), which every server serves.
@@ -11,41 +8,26 @@ import java.util.Objects;
  * {@link TripleServer#shutdown()} turns them all NOT_SERVING. The application may change a status at
  * any time, for example while a dependency is down; watchers see each change. Thread-safe.
  */
-public final class HealthStatusManager {
+public interface HealthStatusManager {
 
   /** The status of a service, as health checks report it. */
-  public enum ServingStatus {
+  enum ServingStatus {
     SERVING,
     NOT_SERVING
   }
-
-  private final HealthServiceImpl service = new HealthServiceImpl();
-
-  HealthStatusManager() {}
 
   /**
    * Sets the status of {@code service}, a service name as on the wire (such as
    * {@code "grpc.testing.TestService"}), or {@code ""} for the server as a whole.
    */
-  public void setStatus(String service, ServingStatus status) {
-    this.service.setStatus(Objects.requireNonNull(service, "service"),
-        Objects.requireNonNull(status, "status") == ServingStatus.SERVING);
-  }
+  void setStatus(String service, ServingStatus status);
 
   /** Forgets {@code service}: checks then answer NOT_FOUND and watchers SERVICE_UNKNOWN. */
-  public void clearStatus(String service) {
-    this.service.clearStatus(Objects.requireNonNull(service, "service"));
-  }
+  void clearStatus(String service);
 
   /**
    * Turns every known service NOT_SERVING and ignores later changes: the server is going away.
    * {@link TripleServer#shutdown()} calls it.
    */
-  public void enterTerminalState() {
-    service.enterTerminalState();
-  }
-
-  HealthServiceImpl service() {
-    return service;
-  }
+  void enterTerminalState();
 }

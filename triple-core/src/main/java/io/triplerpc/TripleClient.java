@@ -1,27 +1,10 @@
 package io.triplerpc;
 
-import io.triplerpc.internal.client.ClientCallFactories;
-import io.triplerpc.internal.client.TripleInvoker;
-import io.triplerpc.internal.descriptor.ServiceDescriptor;
-import io.triplerpc.internal.stream.ClientTransport;
-import io.triplerpc.internal.stream.ClientTransportFactory;
-import io.triplerpc.internal.stream.ConnectionTimers;
-import io.triplerpc.internal.stream.TransportOptions;
-import io.triplerpc.serialization.object.DeserializationAllowList;
-import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.ClusterFactory;
-import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.TargetResolver;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Calls Triple and gRPC services: {@link #proxy} returns an implementation of a
@@ -38,209 +21,59 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   HelloReply reply = greeter.sayHello(HelloRequest.newBuilder().setName("Ada").build());
  * }
  * }</pre>
+ *
+ * <p>The implementation lives in {@code triple-core}'s internal packages and is found with
+ * {@link ServiceLoader}, as grpc-java finds its channel providers, so that this API never depends on
+ * it.
  */
-public final class TripleClient implements ClientCallFactory, AutoCloseable {
+public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
 
-  private final ClientTransportFactory transportFactory;
-  /** The one address's transport, or null when a cluster picks the servers. */
-  private final ClientTransport transport;
-  private final Cluster cluster;
-  private final CallOptions defaultOptions;
-  private final List<ClientInterceptor> interceptors;
-  /** Credentials of calls whose options bring none, or null. */
-  private final CallCredentials credentials;
-  private final ClientCallFactory base;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  /** The classes besides those of a service's signatures its responses may hold; see the builder. */
-  private final DeserializationAllowList deserializationAllowList;
-
-  private TripleClient(Builder builder) {
-    this.transportFactory = loadTransportFactory();
-    this.deserializationAllowList = builder.deserializationAllowList;
-    if (builder.clusterFactory != null && builder.ioThreads == 0) {
-      // Many servers, one connection each: event loops sized by cores, not by connections per address.
-      builder.ioThreads = Runtime.getRuntime().availableProcessors();
-    }
-    TransportOptions transportOptions = builder.transportOptions();
-    Executor callbackExecutor =
-        builder.callbackExecutor != null ? builder.callbackExecutor : ClientCallFactories.newCallbackExecutor();
-    int maxInbound = transportOptions.maxInboundMessageSize();
-    this.defaultOptions = builder.defaultOptions;
-    this.interceptors = List.copyOf(builder.interceptors);
-    this.credentials = builder.credentials;
-    if (builder.clusterFactory == null) {
-      this.transport = transportFactory.newTransport(builder.address, transportOptions);
-      this.cluster = null;
-      this.base = ClientCallFactories.base(transport, callbackExecutor, maxInbound);
-    } else {
-      this.transport = null;
-      this.cluster = builder.clusterFactory.newCluster(address -> new TransportConnection(
-          address, transportFactory.newTransport(address, transportOptions), callbackExecutor, maxInbound));
-      this.base = cluster;
-    }
-  }
-
-  /** A {@link Connection} over one address's transport, for clusters. */
-  private static final class TransportConnection implements Connection {
-
-    private final InetSocketAddress address;
-    private final ClientTransport transport;
-    private final ClientCallFactory calls;
-
-    TransportConnection(InetSocketAddress address, ClientTransport transport, Executor callbackExecutor, int maxInbound) {
-      this.address = address;
-      this.transport = transport;
-      this.calls = ClientCallFactories.base(transport, callbackExecutor, maxInbound);
-    }
-
-    @Override
-    public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-      return calls.newCall(method, options);
-    }
-
-    @Override
-    public InetSocketAddress address() {
-      return address;
-    }
-
-    @Override
-    public boolean isActive() {
-      return transport.isActive();
-    }
-
-    @Override
-    public WriteStats writeStats() {
-      return transport.writeStats();
-    }
-
-    @Override
-    public void close() {
-      transport.shutdown();
-    }
-
-    @Override
-    public String toString() {
-      return "Connection{" + address.getHostString() + ':' + address.getPort() + '}';
-    }
-  }
-
-  private static ClientTransportFactory loadTransportFactory() {
-    return ServiceLoader.load(ClientTransportFactory.class, TripleClient.class.getClassLoader())
-        .findFirst()
-        .orElseThrow(() -> new IllegalStateException(
-            "No Triple client transport on the class path: add io.triplerpc:triple-transport-netty"));
-  }
+  /** For the implementation. */
+  protected TripleClient() {}
 
   /** A builder; {@link Builder#address} is required. */
   public static Builder builder() {
-    return new Builder();
+    return Implementations.newClientBuilder();
   }
 
   /** A proxy of {@code serviceInterface} using the client's default call options. */
-  public <T> T proxy(Class<T> serviceInterface) {
-    return proxy(serviceInterface, defaultOptions);
-  }
+  public abstract <T> T proxy(Class<T> serviceInterface);
 
   /**
    * A proxy of {@code serviceInterface} whose calls use {@code options}.
    *
    * @throws IllegalArgumentException if the interface is not a {@link TripleService} Triple can call
    */
-  public <T> T proxy(Class<T> serviceInterface, CallOptions options) {
-    Objects.requireNonNull(serviceInterface, "serviceInterface");
-    Objects.requireNonNull(options, "options");
-    if (cluster != null) {
-      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
-    }
-    CallOptions resolved = withCredentials(options);
-    return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved, deserializationAllowList);
-  }
+  public abstract <T> T proxy(Class<T> serviceInterface, CallOptions options);
 
   /** A new call through the client's interceptors, then those of {@code options}; not started. */
   @Override
-  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    CallOptions resolved = withCredentials(Objects.requireNonNull(options, "options"));
-    return chain(resolved).newCall(method, resolved);
-  }
-
-  private CallOptions withCredentials(CallOptions options) {
-    return credentials != null && options.callCredentials() == null ? options.withCallCredentials(credentials) : options;
-  }
-
-  private ClientCallFactory chain(CallOptions options) {
-    ClientCallFactory calls = ClientCallFactories.intercept(base, options.interceptors());
-    return ClientCallFactories.intercept(calls, interceptors);
-  }
+  public abstract <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 
   /**
    * Whether a connection is up now: a volatile read for a client of one address; a client with a
    * cluster looks at each server's connection.
    */
-  public boolean isConnectionActive() {
-    return transport != null ? transport.isActive() : cluster.isActive();
-  }
+  public abstract boolean isConnectionActive();
 
   /** How the client's connections batched their writes so far. */
-  public WriteStats writeStats() {
-    return transport != null ? transport.writeStats() : cluster.writeStats();
-  }
+  public abstract WriteStats writeStats();
 
   /**
    * Closes the connections; calls in flight fail with UNAVAILABLE. Idempotent; never blocks, except
    * to close a registry of the client's own (a {@code zookeeper://} target's, say).
    */
   @Override
-  public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    if (transport != null) {
-      transport.shutdown();
-    } else {
-      cluster.close();
-    }
-    transportFactory.close();
-    // The owned callback pool is not shut down here: calls still in flight get their last events
-    // (UNAVAILABLE) through it as the connections close. Its daemon threads end after 60 s idle.
-  }
+  public abstract void close();
 
   /** Builds a {@link TripleClient}. Not thread-safe. */
-  public static final class Builder {
+  public abstract static class Builder {
 
-    private InetSocketAddress address;
-    private ClusterFactory clusterFactory;
-    private Executor callbackExecutor;
-    private CallOptions defaultOptions = CallOptions.DEFAULT;
-    private final List<ClientInterceptor> interceptors = new ArrayList<>();
-    private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
-    private int maxInboundMessageSize = TransportOptions.DEFAULT_MAX_INBOUND_MESSAGE_SIZE;
-    private int maxHeaderListSize = TransportOptions.DEFAULT_MAX_HEADER_LIST_SIZE;
-    private int initialWindowSize = TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE;
-    private int connectionsPerAddress = 1;
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration initialBackoff = Duration.ofSeconds(1);
-    private Duration maxBackoff = Duration.ofMinutes(2);
-    private int ioThreads;
-    private TlsConfig tls;
-    private CallCredentials credentials;
-    private int maxQueuedControlFrames = TransportOptions.DEFAULT_MAX_QUEUED_CONTROL_FRAMES;
-    /** Off by default, as in Netty's builder: a server can reset only streams this client opened. */
-    private int maxRstFramesPerWindow;
-    private int rstFramesWindowSeconds = TransportOptions.DEFAULT_RST_FRAMES_WINDOW_SECONDS;
-    private int maxConsecutiveEmptyDataFrames = TransportOptions.DEFAULT_MAX_CONSECUTIVE_EMPTY_DATA_FRAMES;
-    private long maxPendingOutboundBytes = TransportOptions.DEFAULT_MAX_PENDING_OUTBOUND_BYTES;
-    private long keepAliveTimeNanos = ConnectionTimers.clientDefaults().keepAliveTimeNanos();
-    private long keepAliveTimeoutNanos = ConnectionTimers.clientDefaults().keepAliveTimeoutNanos();
-    private boolean keepAliveWithoutCalls;
-
-    private Builder() {}
+    /** For the implementation. */
+    protected Builder() {}
 
     /** The server's host and port. */
-    public Builder address(String host, int port) {
-      this.address = InetSocketAddress.createUnresolved(Objects.requireNonNull(host, "host"), port);
-      this.clusterFactory = null;
-      return this;
-    }
+    public abstract Builder address(String host, int port);
 
     /**
      * The server's address as {@code host:port}, or a target with a scheme that a
@@ -249,138 +82,64 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if it is neither, or no resolver knows the scheme
      */
-    public Builder address(String hostAndPort) {
-      Objects.requireNonNull(hostAndPort, "hostAndPort");
-      int scheme = hostAndPort.indexOf("://");
-      if (scheme > 0) {
-        return cluster(resolve(hostAndPort, hostAndPort.substring(0, scheme).toLowerCase(java.util.Locale.ROOT)));
-      }
-      int colon = hostAndPort.lastIndexOf(':');
-      if (colon <= 0 || colon == hostAndPort.length() - 1) {
-        throw new IllegalArgumentException("Address must be host:port: " + hostAndPort);
-      }
-      String host = hostAndPort.substring(0, colon);
-      if (host.startsWith("[") && host.endsWith("]")) {
-        host = host.substring(1, host.length() - 1);
-      }
-      return address(host, Integer.parseInt(hostAndPort.substring(colon + 1)));
-    }
-
-    private static ClusterFactory resolve(String target, String scheme) {
-      URI uri;
-      try {
-        uri = new URI(target);
-      } catch (URISyntaxException e) {
-        throw new IllegalArgumentException("Malformed target " + target + ": " + e.getMessage(), e);
-      }
-      for (TargetResolver resolver : ServiceLoader.load(TargetResolver.class, TripleClient.class.getClassLoader())) {
-        if (resolver.supports(scheme)) {
-          return resolver.resolve(uri);
-        }
-      }
-      throw new IllegalArgumentException(
-          "No resolver for " + scheme + ":// targets on the class path (add io.triplerpc:triple-registry): " + target);
-    }
+    public abstract Builder address(String hostAndPort);
 
     /**
      * Spreads calls over the servers that {@code factory}'s cluster finds (a registry, say), instead
      * of one address.
      */
-    public Builder cluster(ClusterFactory factory) {
-      this.clusterFactory = Objects.requireNonNull(factory, "factory");
-      this.address = null;
-      return this;
-    }
+    public abstract Builder cluster(ClusterFactory factory);
 
     /**
      * Where callbacks of asynchronous and streaming calls run (each call's callbacks in order, one at
      * a time); a cached pool of daemon threads by default. Synchronous unary calls run theirs on the
      * calling thread.
      */
-    public Builder callbackExecutor(Executor executor) {
-      this.callbackExecutor = Objects.requireNonNull(executor, "executor");
-      return this;
-    }
+    public abstract Builder callbackExecutor(Executor executor);
 
     /** Call options of proxies made without explicit ones (a default deadline, say). */
-    public Builder defaultCallOptions(CallOptions options) {
-      this.defaultOptions = Objects.requireNonNull(options, "options");
-      return this;
-    }
+    public abstract Builder defaultCallOptions(CallOptions options);
 
     /** Interceptors for every call, the first one outermost. */
-    public Builder intercept(ClientInterceptor... interceptors) {
-      for (ClientInterceptor interceptor : interceptors) {
-        this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
-      }
-      return this;
-    }
+    public abstract Builder intercept(ClientInterceptor... interceptors);
 
     /** Largest response message accepted; 4 MiB by default. */
-    public Builder maxInboundMessageSize(int bytes) {
-      this.maxInboundMessageSize = bytes;
-      return this;
-    }
+    public abstract Builder maxInboundMessageSize(int bytes);
 
     /** Largest response header block accepted; 8 KiB by default. */
-    public Builder maxHeaderListSize(int bytes) {
-      this.maxHeaderListSize = bytes;
-      return this;
-    }
+    public abstract Builder maxHeaderListSize(int bytes);
 
     /** The HTTP/2 flow-control window of each stream; 1 MiB by default. */
-    public Builder initialWindowSize(int bytes) {
-      this.initialWindowSize = bytes;
-      return this;
-    }
+    public abstract Builder initialWindowSize(int bytes);
 
     /** Connections to open to the address, used round robin; 1 by default. */
-    public Builder connectionsPerAddress(int connections) {
-      this.connectionsPerAddress = connections;
-      return this;
-    }
+    public abstract Builder connectionsPerAddress(int connections);
 
     /** How long to wait for a connection; 10 s by default. */
-    public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
+    public abstract Builder connectTimeout(Duration timeout);
 
     /** Reconnect backoff: first delay (1 s) doubling up to the maximum (2 min), with jitter. */
-    public Builder reconnectBackoff(Duration initial, Duration max) {
-      this.initialBackoff = Objects.requireNonNull(initial, "initial");
-      this.maxBackoff = Objects.requireNonNull(max, "max");
-      return this;
-    }
+    public abstract Builder reconnectBackoff(Duration initial, Duration max);
 
     /**
      * Event loop threads; 0 (the default) for as many as connections per address (at most one per
      * core) for a client of one address, one per core for a client with a cluster.
      */
-    public Builder ioThreads(int threads) {
-      this.ioThreads = threads;
-      return this;
-    }
+    public abstract Builder ioThreads(int threads);
 
     /**
      * Connects with TLS (ALPN {@code h2}): the server's certificate is verified against
      * {@link TlsConfig#trustCertificates()} (the JDK's trust store when not set) and its host name;
      * a {@link TlsConfig#certificateChain()} is presented for mutual TLS.
      */
-    public Builder tls(TlsConfig tls) {
-      this.tls = Objects.requireNonNull(tls, "tls");
-      return this;
-    }
+    public abstract Builder tls(TlsConfig tls);
 
     /**
      * Credentials for every call whose {@link CallOptions} bring none, such as
      * {@link CallCredentials#bearerToken}. Sent over TLS only, unless they
      * {@linkplain CallCredentials#allowsCleartext() allow cleartext}.
      */
-    public Builder callCredentials(CallCredentials credentials) {
-      this.credentials = Objects.requireNonNull(credentials, "credentials");
-      return this;
-    }
+    public abstract Builder callCredentials(CallCredentials credentials);
 
     /**
      * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
@@ -390,10 +149,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if negative
      */
-    public Builder maxQueuedControlFrames(int frames) {
-      this.maxQueuedControlFrames = TransportOptions.checkLimit(frames, "maxQueuedControlFrames");
-      return this;
-    }
+    public abstract Builder maxQueuedControlFrames(int frames);
 
     /**
      * RST_STREAM frames a connection may receive per {@code window}, and apart from those, send (this
@@ -404,12 +160,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      * @param window whole seconds, at least 1
      * @throws IllegalArgumentException if {@code frames} is negative or {@code window} out of range
      */
-    public Builder maxRstFramesPerWindow(int frames, Duration window) {
-      Objects.requireNonNull(window, "window");
-      this.maxRstFramesPerWindow = TransportOptions.checkLimit(frames, "maxRstFramesPerWindow");
-      this.rstFramesWindowSeconds = TransportOptions.windowSeconds(window);
-      return this;
-    }
+    public abstract Builder maxRstFramesPerWindow(int frames, Duration window);
 
     /**
      * Empty DATA frames without END_STREAM a server may send in a row; one more than the limit gets
@@ -418,10 +169,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if negative
      */
-    public Builder maxConsecutiveEmptyDataFrames(int frames) {
-      this.maxConsecutiveEmptyDataFrames = TransportOptions.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
-      return this;
-    }
+    public abstract Builder maxConsecutiveEmptyDataFrames(int frames);
 
     /**
      * Sends a PING when nothing has been read from a connection for {@code time}, so that a connection
@@ -434,10 +182,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if not positive
      */
-    public Builder keepAliveTime(Duration time) {
-      this.keepAliveTimeNanos = ConnectionTimers.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
-      return this;
-    }
+    public abstract Builder keepAliveTime(Duration time);
 
     /**
      * How long a keepalive PING may go without anything read from the server before the connection is
@@ -446,21 +191,14 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if not positive
      */
-    public Builder keepAliveTimeout(Duration timeout) {
-      this.keepAliveTimeoutNanos =
-          ConnectionTimers.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
-      return this;
-    }
+    public abstract Builder keepAliveTimeout(Duration timeout);
 
     /**
      * Whether keepalive pings go out on a connection without calls too, keeping it warm for the next
      * call (servers must permit it: {@code permitKeepAliveWithoutCalls}). False by default: a connection
      * without calls is pinged again when a call starts after {@link #keepAliveTime} of silence.
      */
-    public Builder keepAliveWithoutCalls(boolean enabled) {
-      this.keepAliveWithoutCalls = enabled;
-      return this;
-    }
+    public abstract Builder keepAliveWithoutCalls(boolean enabled);
 
     /**
      * Request bytes a connection may hold that its server has not taken: messages waiting for the
@@ -472,40 +210,7 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if negative
      */
-    public Builder maxPendingOutboundBytes(long bytes) {
-      if (bytes < 0) {
-        throw new IllegalArgumentException("maxPendingOutboundBytes must be >= 0: " + bytes);
-      }
-      this.maxPendingOutboundBytes = bytes;
-      return this;
-    }
-
-    TransportOptions transportOptions() {
-      ConnectionTimers timers = ConnectionTimers.clientDefaults();
-      return new TransportOptions(
-          maxInboundMessageSize,
-          maxHeaderListSize,
-          TransportOptions.DEFAULT_MAX_CONCURRENT_STREAMS,
-          initialWindowSize,
-          connectionsPerAddress,
-          (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()),
-          initialBackoff.toMillis(),
-          maxBackoff.toMillis(),
-          ioThreads,
-          0,
-          tls,
-          false,
-          maxQueuedControlFrames,
-          maxRstFramesPerWindow,
-          rstFramesWindowSeconds,
-          maxConsecutiveEmptyDataFrames,
-          new ConnectionTimers(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls,
-              timers.permitKeepAliveTimeNanos(), timers.permitKeepAliveWithoutCalls(),
-              timers.maxConnectionIdleNanos(), timers.maxConnectionAgeNanos(), timers.maxConnectionAgeGraceNanos(),
-              timers.handshakeTimeoutNanos(), timers.httpHeaderReadTimeoutNanos(),
-              timers.httpBodyIdleTimeoutNanos()),
-          maxPendingOutboundBytes);
-    }
+    public abstract Builder maxPendingOutboundBytes(long bytes);
 
     /**
      * Lets responses of plain Java (hessian2, JSON) services hold values of these classes too: exact class
@@ -517,17 +222,9 @@ public final class TripleClient implements ClientCallFactory, AutoCloseable {
      *
      * @throws IllegalArgumentException if an entry is not a class name or a prefix of two or more levels
      */
-    public Builder allowDeserialization(String... classNamesOrPackagePrefixes) {
-      deserializationAllowList.add(classNamesOrPackagePrefixes);
-      return this;
-    }
+    public abstract Builder allowDeserialization(String... classNamesOrPackagePrefixes);
 
     /** Builds the client; no connection opens until the first call. */
-    public TripleClient build() {
-      if (address == null && clusterFactory == null) {
-        throw new IllegalStateException("address (or cluster) is required");
-      }
-      return new TripleClient(this);
-    }
+    public abstract TripleClient build();
   }
 }

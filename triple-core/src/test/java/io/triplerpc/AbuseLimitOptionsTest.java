@@ -3,7 +3,11 @@ package io.triplerpc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.client.TripleClientBuilder;
+import io.triplerpc.internal.server.TripleServerBuilder;
+import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.stream.Http2Limits;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,37 +16,46 @@ class AbuseLimitOptionsTest {
 
   @Test
   void serverDefaultsAreNettysBuilderDefaults() {
-    TransportOptions options = TripleServer.builder().transportOptions();
+    Http2Limits options = server().transportOptions().limits();
     assertEquals(10_000, options.maxQueuedControlFrames());
     assertEquals(200, options.maxRstFramesPerWindow());
     assertEquals(30, options.rstFramesWindowSeconds());
     assertEquals(2, options.maxConsecutiveEmptyDataFrames());
-    TransportOptions defaults = TransportOptions.defaults();
-    assertEquals(defaults.maxQueuedControlFrames(), options.maxQueuedControlFrames());
-    assertEquals(defaults.maxRstFramesPerWindow(), options.maxRstFramesPerWindow());
-    assertEquals(defaults.maxConsecutiveEmptyDataFrames(), options.maxConsecutiveEmptyDataFrames());
+    assertEquals(ServerTransportOptions.DEFAULTS, server().transportOptions());
   }
 
   @Test
   void clientDefaultsLeaveTheResetRateUnlimited() {
-    TransportOptions options = TripleClient.builder().transportOptions();
+    Http2Limits options = client().transportOptions().limits();
     assertEquals(10_000, options.maxQueuedControlFrames());
     assertEquals(0, options.maxRstFramesPerWindow());
     assertEquals(2, options.maxConsecutiveEmptyDataFrames());
+    assertEquals(ClientTransportOptions.DEFAULTS, client().transportOptions());
+  }
+
+  /** The builder {@link TripleServer#builder()} finds, with the options it resolves. */
+  private static TripleServerBuilder server() {
+    return (TripleServerBuilder) TripleServer.builder();
+  }
+
+  private static TripleClientBuilder client() {
+    return (TripleClientBuilder) TripleClient.builder();
   }
 
   @Test
   void limitsAreSetAndZeroIsAccepted() {
-    TransportOptions server = TripleServer.builder()
+    Http2Limits server = server()
         .maxQueuedControlFrames(0)
         .maxRstFramesPerWindow(50, Duration.ofMinutes(1))
         .maxConsecutiveEmptyDataFrames(0)
-        .transportOptions();
+        .transportOptions()
+        .limits();
     assertEquals(0, server.maxQueuedControlFrames());
     assertEquals(50, server.maxRstFramesPerWindow());
     assertEquals(60, server.rstFramesWindowSeconds());
     assertEquals(0, server.maxConsecutiveEmptyDataFrames());
-    TransportOptions client = TripleClient.builder().maxRstFramesPerWindow(500, Duration.ofSeconds(10)).transportOptions();
+    Http2Limits client =
+        client().maxRstFramesPerWindow(500, Duration.ofSeconds(10)).transportOptions().limits();
     assertEquals(500, client.maxRstFramesPerWindow());
     assertEquals(10, client.rstFramesWindowSeconds());
   }

@@ -1,26 +1,28 @@
 package io.triplerpc.internal.health;
 
+import io.triplerpc.HealthStatusManager;
 import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.Status;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.internal.health.proto.HealthCheckRequest;
 import io.triplerpc.internal.health.proto.HealthCheckResponse;
-import io.triplerpc.internal.health.proto.HealthCheckResponse.ServingStatus;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * {@code grpc.health.v1.Health}: Check answers the current status (NOT_FOUND for a service nobody set);
- * Watch answers it at once and then every change, until the client cancels.
+ * Watch answers it at once and then every change, until the client cancels. It is also the server's
+ * {@link HealthStatusManager}, so the statuses set there are the ones served.
  */
-public final class HealthServiceImpl implements HealthService {
+public final class HealthServiceImpl implements HealthService, HealthStatusManager {
 
-  private static final HealthCheckResponse SERVING = response(ServingStatus.SERVING);
-  private static final HealthCheckResponse NOT_SERVING = response(ServingStatus.NOT_SERVING);
-  private static final HealthCheckResponse SERVICE_UNKNOWN = response(ServingStatus.SERVICE_UNKNOWN);
+  private static final HealthCheckResponse SERVING = response(HealthCheckResponse.ServingStatus.SERVING);
+  private static final HealthCheckResponse NOT_SERVING = response(HealthCheckResponse.ServingStatus.NOT_SERVING);
+  private static final HealthCheckResponse SERVICE_UNKNOWN = response(HealthCheckResponse.ServingStatus.SERVICE_UNKNOWN);
 
   // One lock for statuses and watchers: a watcher registers and reads the current status atomically,
   // and sees changes in the order they were made.
@@ -29,11 +31,14 @@ public final class HealthServiceImpl implements HealthService {
   private final Map<String, Set<StreamObserver<HealthCheckResponse>>> watchers = new HashMap<>();
   private boolean terminal;
 
-  private static HealthCheckResponse response(ServingStatus status) {
+  private static HealthCheckResponse response(HealthCheckResponse.ServingStatus status) {
     return HealthCheckResponse.newBuilder().setStatus(status).build();
   }
 
-  public void setStatus(String service, boolean serving) {
+  @Override
+  public void setStatus(String service, HealthStatusManager.ServingStatus status) {
+    Objects.requireNonNull(service, "service");
+    boolean serving = Objects.requireNonNull(status, "status") == HealthStatusManager.ServingStatus.SERVING;
     synchronized (lock) {
       if (terminal) {
         return;
@@ -42,7 +47,9 @@ public final class HealthServiceImpl implements HealthService {
     }
   }
 
+  @Override
   public void clearStatus(String service) {
+    Objects.requireNonNull(service, "service");
     synchronized (lock) {
       if (terminal) {
         return;
@@ -53,6 +60,7 @@ public final class HealthServiceImpl implements HealthService {
     }
   }
 
+  @Override
   public void enterTerminalState() {
     synchronized (lock) {
       terminal = true;

@@ -6,7 +6,7 @@ import java.net.InetSocketAddress;
 public interface ClientTransportFactory extends AutoCloseable {
 
   /** A transport to {@code address}; it connects lazily. */
-  ClientTransport newTransport(InetSocketAddress address, TransportOptions options);
+  ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options);
 
   /** Releases shared resources (event loops) after every transport is shut down. */
   @Override

@@ -11,6 +11,6 @@ public interface ServerTransportFactory {
    *
    * @throws IOException if the address cannot be bound
    */
-  ServerTransport start(InetSocketAddress address, TransportOptions options, ServerTransportListener listener)
+  ServerTransport start(InetSocketAddress address, ServerTransportOptions options, ServerTransportListener listener)
       throws IOException;
 }

@@ -1,6 +1,5 @@
 package io.triplerpc.registry.zookeeper;
 
-import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.registry.InstanceListener;
 import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.registry.Registry;
@@ -65,7 +64,12 @@ public final class ZooKeeperRegistry implements Registry {
         .retryPolicy(new ExponentialBackoffRetry(100, 3, 2_000))
         .build();
     this.instances = new EphemeralZnodes(client);
-    this.notifier = Executors.newSingleThreadExecutor(Threads.daemon("triple-zookeeper-notifier"));
+    // A daemon: the notifier must never keep alive a JVM the application is ending.
+    this.notifier = Executors.newSingleThreadExecutor(task -> {
+      Thread thread = new Thread(task, "triple-zookeeper-notifier");
+      thread.setDaemon(true);
+      return thread;
+    });
     client.getConnectionStateListenable().addListener((c, state) -> connectionStateChanged(state));
     client.start();
   }

@@ -18,7 +18,7 @@ import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
@@ -59,12 +59,12 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
   public abstract WriteQueue writeQueue();
 
   /**
-   * Starts keepalive on this connection, unless {@code timeNanos} is {@link ConnectionTimers#OFF}.
+   * Starts keepalive on this connection, unless {@code timeNanos} is {@link KeepAlive#OFF}.
    * Event loop, once the connection is active.
    */
   protected final void startKeepAlive(
       ChannelHandlerContext ctx, long timeNanos, long timeoutNanos, boolean withoutCalls) {
-    if (!ConnectionTimers.on(timeNanos) || keepAlive != null) {
+    if (!KeepAlive.on(timeNanos) || keepAlive != null) {
       return;
     }
     keepAlive = new KeepAlivePinger(ctx.executor(), timeNanos, timeoutNanos, withoutCalls,

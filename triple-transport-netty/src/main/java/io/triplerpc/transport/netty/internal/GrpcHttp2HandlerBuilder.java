@@ -7,7 +7,7 @@ import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2Settings;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.Http2Limits;
 
 /**
  * Builds a client or server handler through Netty's own builder, so that it gets the protections the
@@ -16,7 +16,7 @@ import io.triplerpc.internal.stream.TransportOptions;
  * ({@code Http2MaxRstFrameDecoder}) and sent ({@code Http2MaxRstFrameLimitEncoder}), the cap on empty
  * DATA frames ({@code Http2EmptyDataFrameConnectionDecoder}) and on small CONTINUATION frames. Each
  * answers its abuse with a connection error ENHANCE_YOUR_CALM: GOAWAY, then close. The limits come
- * from {@link TransportOptions}; a limit of 0 installs nothing.
+ * from {@link Http2Limits}; a limit of 0 installs nothing.
  *
  * <p>Everything else is as the handlers had it when they built their codec by hand: header
  * validation on, automatic PING and SETTINGS acknowledgements, the headers decoder limited to the
@@ -38,7 +38,7 @@ public final class GrpcHttp2HandlerBuilder<T extends GrpcHttp2ConnectionHandler>
   private final Http2Settings settings;
 
   private GrpcHttp2HandlerBuilder(
-      Http2Connection connection, Http2FrameLogger frames, Http2Settings settings, TransportOptions options,
+      Http2Connection connection, Http2FrameLogger frames, Http2Settings settings, Http2Limits limits,
       Factory<T> factory) {
     this.factory = factory;
     this.settings = settings;
@@ -55,10 +55,10 @@ public final class GrpcHttp2HandlerBuilder<T extends GrpcHttp2ConnectionHandler>
     withoutStreamLimit.copyFrom(settings);
     withoutStreamLimit.remove(Http2CodecUtil.SETTINGS_MAX_CONCURRENT_STREAMS);
     initialSettings(withoutStreamLimit);
-    encoderEnforceMaxQueuedControlFrames(options.maxQueuedControlFrames());
-    decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames());
-    decoderEnforceMaxRstFramesPerWindow(options.maxRstFramesPerWindow(), options.rstFramesWindowSeconds());
-    encoderEnforceMaxRstFramesPerWindow(options.maxRstFramesPerWindow(), options.rstFramesWindowSeconds());
+    encoderEnforceMaxQueuedControlFrames(limits.maxQueuedControlFrames());
+    decoderEnforceMaxConsecutiveEmptyDataFrames(limits.maxConsecutiveEmptyDataFrames());
+    decoderEnforceMaxRstFramesPerWindow(limits.maxRstFramesPerWindow(), limits.rstFramesWindowSeconds());
+    encoderEnforceMaxRstFramesPerWindow(limits.maxRstFramesPerWindow(), limits.rstFramesWindowSeconds());
     // A client's streams wait for the server's MAX_CONCURRENT_STREAMS instead of failing.
     encoderEnforceMaxConcurrentStreams(!server);
   }
@@ -69,16 +69,16 @@ public final class GrpcHttp2HandlerBuilder<T extends GrpcHttp2ConnectionHandler>
    * before the decoder does and every frame written.
    */
   public static <T extends GrpcHttp2ConnectionHandler> T server(
-      Http2Connection connection, Http2FrameLogger frames, Http2Settings settings, TransportOptions options,
+      Http2Connection connection, Http2FrameLogger frames, Http2Settings settings, Http2Limits limits,
       Factory<T> factory) {
-    return new GrpcHttp2HandlerBuilder<>(connection, frames, settings, options, factory).build();
+    return new GrpcHttp2HandlerBuilder<>(connection, frames, settings, limits, factory).build();
   }
 
   /** A client connection's handler, with {@code settings} as its first SETTINGS frame. */
   public static <T extends GrpcHttp2ConnectionHandler> T client(
-      Http2Settings settings, TransportOptions options, Factory<T> factory) {
+      Http2Settings settings, Http2Limits limits, Factory<T> factory) {
     return new GrpcHttp2HandlerBuilder<>(
-        GrpcHttp2ConnectionHandler.newConnection(false), null, settings, options, factory).build();
+        GrpcHttp2ConnectionHandler.newConnection(false), null, settings, limits, factory).build();
   }
 
   @Override

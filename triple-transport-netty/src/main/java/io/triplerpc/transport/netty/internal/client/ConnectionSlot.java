@@ -11,7 +11,7 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.InetSocketAddress;
@@ -37,7 +37,7 @@ final class ConnectionSlot {
   private final InetSocketAddress address;
   /** {@code host:port}, for messages. */
   private final String target;
-  private final TransportOptions options;
+  private final ClientTransportOptions options;
   private final EventLoopGroup group;
   private final ByteBufAllocator alloc;
   private final ReflectiveChannelFactory<? extends SocketChannel> channelFactory;
@@ -56,7 +56,7 @@ final class ConnectionSlot {
   private Status lastFailure;
   private boolean shutdown;
 
-  ConnectionSlot(InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
+  ConnectionSlot(InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
       SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
     this.sslContext = sslContext;
     this.keepAliveTime = keepAliveTime;

@@ -18,7 +18,7 @@ final class KeepAliveTime {
     this.nanos = new AtomicLong(nanos);
   }
 
-  /** The time for a new connection, in nanoseconds; {@code ConnectionTimers.OFF} for none. */
+  /** The time for a new connection, in nanoseconds; {@code KeepAlive.OFF} for none. */
   long nanos() {
     return nanos.get();
   }

@@ -18,7 +18,7 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
@@ -44,7 +44,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   static final String TOO_MANY_PINGS = "too_many_pings";
 
   private final ClientConnection owner;
-  private final TransportOptions options;
+  private final ClientTransportOptions options;
   private final KeepAliveTime keepAliveTime;
   /** The keepalive time this connection pings at, for the doubling after too_many_pings. */
   private long keepAliveNanos;
@@ -61,13 +61,13 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       Http2ConnectionEncoder encoder,
       Http2Settings settings,
       ClientConnection owner,
-      TransportOptions options,
+      ClientTransportOptions options,
       KeepAliveTime keepAliveTime) {
-    super(decoder, encoder, settings, options.initialWindowSize());
+    super(decoder, encoder, settings, options.limits().initialWindowSize());
     this.owner = owner;
     this.options = options;
     this.keepAliveTime = keepAliveTime;
-    this.backlog = new OutboundBacklog(options.maxPendingOutboundBytes());
+    this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes());
     this.streamKey = connection().newKey();
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
@@ -88,13 +88,13 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     gracefulShutdownTimeoutMillis(0);
   }
 
-  static NettyClientHandler create(ClientConnection owner, TransportOptions options, KeepAliveTime keepAliveTime) {
+  static NettyClientHandler create(ClientConnection owner, ClientTransportOptions options, KeepAliveTime keepAliveTime) {
     Http2Settings settings = new Http2Settings()
         .pushEnabled(false)
         .maxConcurrentStreams(0)
-        .initialWindowSize(options.initialWindowSize())
-        .maxHeaderListSize(options.maxHeaderListSize());
-    return GrpcHttp2HandlerBuilder.client(settings, options, (decoder, encoder, initialSettings) ->
+        .initialWindowSize(options.limits().initialWindowSize())
+        .maxHeaderListSize(options.limits().maxHeaderListSize());
+    return GrpcHttp2HandlerBuilder.client(settings, options.limits(), (decoder, encoder, initialSettings) ->
         new NettyClientHandler(decoder, encoder, initialSettings, owner, options, keepAliveTime));
   }
 
@@ -118,7 +118,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   private void connectionStarted(ChannelHandlerContext ctx) {
     owner.markActive();
     keepAliveNanos = keepAliveTime.nanos();
-    startKeepAlive(ctx, keepAliveNanos, options.timers().keepAliveTimeoutNanos(), options.timers().keepAliveWithoutCalls());
+    startKeepAlive(ctx, keepAliveNanos, options.keepAlive().timeoutNanos(), options.keepAlive().withoutCalls());
   }
 
   @Override

@@ -14,7 +14,7 @@ import io.triplerpc.WriteStats;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.stream.ClientTransport;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
@@ -39,12 +39,12 @@ final class NettyClientTransport implements ClientTransport {
   private static final AsciiString HTTPS = AsciiString.cached("https");
 
   NettyClientTransport(
-      InetSocketAddress address, TransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
+      InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
       SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
     this.group = group;
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
-    this.maxInboundMessageSize = options.maxInboundMessageSize();
+    this.maxInboundMessageSize = options.limits().maxInboundMessageSize();
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {

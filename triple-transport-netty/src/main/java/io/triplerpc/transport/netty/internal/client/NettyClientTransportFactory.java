@@ -9,7 +9,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
@@ -35,13 +35,13 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private KeepAliveTime keepAliveTime;
 
   @Override
-  public synchronized ClientTransport newTransport(InetSocketAddress address, TransportOptions options) {
+  public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
     if (group == null) {
       int threads = options.ioThreads() > 0
           ? options.ioThreads()
           : Math.min(options.connectionsPerAddress(), Runtime.getRuntime().availableProcessors());
       group = EventLoops.newGroup(threads, "triple-client-io");
-      keepAliveTime = new KeepAliveTime(options.timers().keepAliveTimeNanos());
+      keepAliveTime = new KeepAliveTime(options.keepAlive().timeNanos());
     }
     // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
     // files and building the context again for every server would cost each first call).

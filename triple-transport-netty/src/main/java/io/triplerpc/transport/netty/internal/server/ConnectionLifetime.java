@@ -2,7 +2,8 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Ticker;
-import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.internal.stream.KeepAlive;
+import io.triplerpc.internal.stream.ServerConnectionTimers;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +46,7 @@ final class ConnectionLifetime {
   private ScheduledFuture<?> ageTimer;
   private boolean stopped;
 
-  ConnectionLifetime(EventExecutor executor, ConnectionTimers timers, Connection connection) {
+  ConnectionLifetime(EventExecutor executor, ServerConnectionTimers timers, Connection connection) {
     this.executor = executor;
     this.ticker = executor.ticker();
     this.maxIdleNanos = timers.maxConnectionIdleNanos();
@@ -57,12 +58,12 @@ final class ConnectionLifetime {
   /** The connection is open. */
   void start() {
     idleSinceNanos = ticker.nanoTime();
-    if (ConnectionTimers.on(maxIdleNanos)) {
+    if (KeepAlive.on(maxIdleNanos)) {
       idleTimer = executor.schedule(this::checkIdle, maxIdleNanos, TimeUnit.NANOSECONDS);
     }
-    if (ConnectionTimers.on(maxAgeNanos)) {
+    if (KeepAlive.on(maxAgeNanos)) {
       double jitter = 1 + AGE_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1);
-      long age = (long) Math.min(ConnectionTimers.OFF - 1, maxAgeNanos * jitter);
+      long age = (long) Math.min(KeepAlive.OFF - 1, maxAgeNanos * jitter);
       ageTimer = executor.schedule(this::aged, age, TimeUnit.NANOSECONDS);
     }
   }
@@ -108,7 +109,7 @@ final class ConnectionLifetime {
     }
     stop();
     connection.closeGracefully("max_age");
-    if (ConnectionTimers.on(graceNanos)) {
+    if (KeepAlive.on(graceNanos)) {
       executor.schedule(connection::closeForcefully, graceNanos, TimeUnit.NANOSECONDS);
     }
   }

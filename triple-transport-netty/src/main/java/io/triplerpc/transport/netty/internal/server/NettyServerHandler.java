@@ -26,11 +26,11 @@ import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
@@ -70,7 +70,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static final int UPGRADE_STREAM_ID = 1;
 
   private final ServerTransportListener listener;
-  private final TransportOptions options;
+  private final ServerTransportOptions options;
   private final NettyServerTransport transport;
   private final Http2Connection.PropertyKey streamKey;
   /** Which HEADERS on streams Netty no longer knows call for a connection error rather than a reset. */
@@ -97,17 +97,17 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       Http2ConnectionEncoder encoder,
       Http2Settings settings,
       ServerTransportListener listener,
-      TransportOptions options,
+      ServerTransportOptions options,
       NettyServerTransport transport,
       StreamIdChecks streamIds) {
-    super(decoder, encoder, settings, options.initialWindowSize());
+    super(decoder, encoder, settings, options.limits().initialWindowSize());
     this.streamIds = streamIds;
     this.listener = listener;
     this.options = options;
     this.transport = transport;
     this.streamKey = connection().newKey();
     this.httpUnaryKey = connection().newKey();
-    this.backlog = new OutboundBacklog(options.maxPendingOutboundBytes());
+    this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes());
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
@@ -135,14 +135,14 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   static NettyServerHandler create(
-      ServerTransportListener listener, TransportOptions options, NettyServerTransport transport) {
+      ServerTransportListener listener, ServerTransportOptions options, NettyServerTransport transport) {
     Http2Connection connection = newConnection(true);
     StreamIdChecks streamIds = new StreamIdChecks(connection);
     Http2Settings settings = new Http2Settings()
         .maxConcurrentStreams(options.maxConcurrentStreams())
-        .initialWindowSize(options.initialWindowSize())
-        .maxHeaderListSize(options.maxHeaderListSize());
-    return GrpcHttp2HandlerBuilder.server(connection, streamIds, settings, options, (decoder, encoder, initialSettings) ->
+        .initialWindowSize(options.limits().initialWindowSize())
+        .maxHeaderListSize(options.limits().maxHeaderListSize());
+    return GrpcHttp2HandlerBuilder.server(connection, streamIds, settings, options.limits(), (decoder, encoder, initialSettings) ->
         new NettyServerHandler(decoder, encoder, initialSettings, listener, options, transport, streamIds));
   }
 
@@ -159,10 +159,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** The connection is active and this handler in place: commands flow, timers start. */
   private void connectionStarted(ChannelHandlerContext ctx) {
     writeQueue.markReady();
-    ConnectionTimers timers = options.timers();
+    ServerConnectionTimers timers = options.timers();
     pings = new KeepAliveEnforcer(
         ctx.executor().ticker(), timers.permitKeepAliveTimeNanos(), timers.permitKeepAliveWithoutCalls());
-    startKeepAlive(ctx, timers.keepAliveTimeNanos(), timers.keepAliveTimeoutNanos(), true);
+    startKeepAlive(ctx, options.keepAlive().timeNanos(), options.keepAlive().timeoutNanos(),
+        options.keepAlive().withoutCalls());
     lifetime = new ConnectionLifetime(ctx.executor(), timers, new ConnectionLifetime.Connection() {
       @Override
       public boolean hasCalls() {
@@ -301,7 +302,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     encoder().writePing(ctx, false, GOAWAY_PING_DATA, ctx.newPromise());
     // Flushed by the queue's drain, right after this command.
     secondGoAwayTimeout = ctx.executor().schedule(
-        () -> secondGoAway(ctx), Math.max(0, options.drainDelayMillis()), TimeUnit.MILLISECONDS);
+        () -> secondGoAway(ctx), Math.max(0, options.drainGraceMillis()), TimeUnit.MILLISECONDS);
   }
 
   /** The client answered the first GOAWAY's PING, or did not in time: every stream it sent before is here. */
@@ -658,7 +659,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         writeQueue,
         ctx.channel(),
         peer(ctx),
-        options.maxInboundMessageSize(),
+        options.limits().maxInboundMessageSize(),
         backlog);
     http2Stream.setProperty(streamKey, stream);
     InboundRequest request = new InboundRequest(
@@ -743,11 +744,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       if (rejected) {
         return;
       }
-      if ((long) body.readableBytes() + data.readableBytes() > options.maxInboundMessageSize()) {
+      if ((long) body.readableBytes() + data.readableBytes() > options.limits().maxInboundMessageSize()) {
         rejected = true;
         body.release();
         http2Writer(ctx, streamId).writeError(ctx.alloc(), 413, Status.RESOURCE_EXHAUSTED.withDescription(
-            "Request body larger than the server's maximum message size of " + options.maxInboundMessageSize()
+            "Request body larger than the server's maximum message size of " + options.limits().maxInboundMessageSize()
                 + " bytes"), null);
         return;
       }

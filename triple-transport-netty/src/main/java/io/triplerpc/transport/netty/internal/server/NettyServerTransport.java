@@ -29,10 +29,10 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.Tls;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
@@ -81,7 +81,7 @@ final class NettyServerTransport implements ServerTransport {
    * and the caller is promised a bound port when it returns.
    */
   static NettyServerTransport start(
-      InetSocketAddress address, TransportOptions options, ServerTransportListener listener) throws IOException {
+      InetSocketAddress address, ServerTransportOptions options, ServerTransportListener listener) throws IOException {
     EventLoopGroup boss = EventLoops.newGroup(1, "triple-server-boss");
     EventLoopGroup workers = EventLoops.newGroup(options.ioThreads(), "triple-server-io");
     SslContext sslContext = options.tls() == null ? null : Tls.serverContext(options.tls());
@@ -124,8 +124,8 @@ final class NettyServerTransport implements ServerTransport {
    * first means TLS, and ALPN then picks HTTP/2 or HTTP/1.1; otherwise (and without TLS) the
    * connection is cleartext, see {@link #initCleartext}.
    */
-  void initConnection(Channel channel, ServerTransportListener listener, TransportOptions options) {
-    if (ConnectionTimers.on(options.timers().handshakeTimeoutNanos())) {
+  void initConnection(Channel channel, ServerTransportListener listener, ServerTransportOptions options) {
+    if (KeepAlive.on(options.timers().handshakeTimeoutNanos())) {
       HandshakeTimeout.start(channel, options.timers().handshakeTimeoutNanos());
     }
     if (sslContext == null) {
@@ -140,26 +140,26 @@ final class NettyServerTransport implements ServerTransport {
    * HTTP/1.1, which may upgrade to h2c (then the same handler takes over and the HTTP/1.1 handlers
    * leave).
    */
-  void initCleartext(Channel channel, ServerTransportListener listener, TransportOptions options) {
+  void initCleartext(Channel channel, ServerTransportListener listener, ServerTransportOptions options) {
     NettyServerHandler http2 = NettyServerHandler.create(listener, options, this);
     HttpServerCodec http1Codec = new HttpServerCodec(
-        HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
+        HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.limits().maxHeaderListSize(),
         HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE);
     HttpServerUpgradeHandler upgrade = new Http1ServerHandler.UpgradeHandler(http1Codec,
         protocol -> AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
             ? new Http2ServerUpgradeCodec(http2) : null,
-        options.maxInboundMessageSize());
+        options.limits().maxInboundMessageSize());
     Http1ReadTimeouts timeouts = readTimeouts(options);
     channel.pipeline()
         .addLast(Http1ReadTimeouts.BYTES_NAME, timeouts.bytes())
         .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
         .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
         .addLast(Http1ServerHandler.AGGREGATOR_NAME,
-            new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
+            new Http1ServerHandler.BodyAggregator(options.limits().maxInboundMessageSize()))
         .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
   }
 
-  private static Http1ReadTimeouts readTimeouts(TransportOptions options) {
+  private static Http1ReadTimeouts readTimeouts(ServerTransportOptions options) {
     return new Http1ReadTimeouts(
         options.timers().httpHeaderReadTimeoutNanos(), options.timers().httpBodyIdleTimeoutNanos());
   }
@@ -167,9 +167,9 @@ final class NettyServerTransport implements ServerTransport {
   /** Tells a TLS connection from a cleartext one by its first record, then steps aside. */
   private final class TlsDetector extends ByteToMessageDecoder {
     private final ServerTransportListener listener;
-    private final TransportOptions options;
+    private final ServerTransportOptions options;
 
-    TlsDetector(ServerTransportListener listener, TransportOptions options) {
+    TlsDetector(ServerTransportListener listener, ServerTransportOptions options) {
       this.listener = listener;
       this.options = options;
     }
@@ -276,9 +276,9 @@ final class NettyServerTransport implements ServerTransport {
   /** After the TLS handshake: HTTP/2 for "h2", HTTP/1.1 (no upgrade) for "http/1.1" or no ALPN. */
   private final class Alpn extends ApplicationProtocolNegotiationHandler {
     private final ServerTransportListener listener;
-    private final TransportOptions options;
+    private final ServerTransportOptions options;
 
-    Alpn(ServerTransportListener listener, TransportOptions options) {
+    Alpn(ServerTransportListener listener, ServerTransportOptions options) {
       super(ApplicationProtocolNames.HTTP_1_1);
       this.listener = listener;
       this.options = options;
@@ -293,11 +293,11 @@ final class NettyServerTransport implements ServerTransport {
       Http1ReadTimeouts timeouts = readTimeouts(options);
       ctx.pipeline()
           .addLast(Http1ReadTimeouts.BYTES_NAME, timeouts.bytes())
-          .addLast(new HttpServerCodec(HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.maxHeaderListSize(),
+          .addLast(new HttpServerCodec(HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.limits().maxHeaderListSize(),
               HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE))
           .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
           .addLast(Http1ServerHandler.AGGREGATOR_NAME,
-              new Http1ServerHandler.BodyAggregator(options.maxInboundMessageSize()))
+              new Http1ServerHandler.BodyAggregator(options.limits().maxInboundMessageSize()))
           .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener));
     }
 

@@ -3,7 +3,7 @@ package io.triplerpc.transport.netty.internal.server;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportFactory;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -11,7 +11,7 @@ import java.net.InetSocketAddress;
 public final class NettyServerTransportFactory implements ServerTransportFactory {
 
   @Override
-  public ServerTransport start(InetSocketAddress address, TransportOptions options, ServerTransportListener listener)
+  public ServerTransport start(InetSocketAddress address, ServerTransportOptions options, ServerTransportListener listener)
       throws IOException {
     return NettyServerTransport.start(address, options, listener);
   }

@@ -17,8 +17,8 @@ import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
-import io.triplerpc.internal.stream.ConnectionTimers;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class ClientConnectionLimitsTest {
 
-  private static final long OFF = ConnectionTimers.OFF;
+  private static final long OFF = KeepAlive.OFF;
   private static final long ENHANCE_YOUR_CALM = 0xb;
 
   private final MockTicker ticker = Ticker.newMockTicker();
@@ -44,7 +44,7 @@ class ClientConnectionLimitsTest {
   private ClientConnection connection;
   private KeepAliveTime keepAliveTime;
   private volatile Status closed;
-  private long maxPendingOutboundBytes = TransportOptions.DEFAULT_MAX_PENDING_OUTBOUND_BYTES;
+  private long maxPendingOutboundBytes = ClientTransportOptions.DEFAULTS.limits().maxPendingOutboundBytes();
 
   @AfterEach
   void close() {
@@ -58,9 +58,9 @@ class ClientConnectionLimitsTest {
   }
 
   private void connect(long time, long timeout, boolean withoutCalls) throws Exception {
-    TransportOptions options = TransportOptions.defaults().withTimers(new ConnectionTimers(
-        time, timeout, withoutCalls, OFF, false, OFF, OFF, OFF, OFF, OFF, OFF))
-        .withMaxPendingOutboundBytes(maxPendingOutboundBytes);
+    ClientTransportOptions options = ClientTransportOptions.DEFAULTS
+        .withKeepAlive(new KeepAlive(time, timeout, withoutCalls))
+        .withLimits(ClientTransportOptions.DEFAULTS.limits().withMaxPendingOutboundBytes(maxPendingOutboundBytes));
     keepAliveTime = keepAliveTime != null ? keepAliveTime : new KeepAliveTime(time);
     ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, null,
         ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime);

@@ -15,7 +15,7 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.net.InetSocketAddress;
@@ -81,9 +81,9 @@ class OutboundBacklogTest {
 
   @BeforeEach
   void connect() throws Exception {
-    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), TransportOptions.defaults(), listener);
+    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(Ticker.newMockTicker()).build();
-    transport.initConnection(channel, listener, TransportOptions.defaults().withMaxPendingOutboundBytes(LIMIT));
+    transport.initConnection(channel, listener, ServerTransportOptions.DEFAULTS.withLimits(ServerTransportOptions.DEFAULTS.limits().withMaxPendingOutboundBytes(LIMIT)));
     client = new EmbeddedHttp2Peer(channel, Ticker.newMockTicker(), false);
     client.sendClientPreface();
     client.sendSettingsAck();

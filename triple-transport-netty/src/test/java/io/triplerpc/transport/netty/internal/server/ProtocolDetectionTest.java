@@ -9,7 +9,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,9 +31,9 @@ class ProtocolDetectionTest {
 
   @BeforeEach
   void start() throws Exception {
-    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), TransportOptions.defaults(), listener);
+    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
     channel = new EmbeddedChannel();
-    transport.initConnection(channel, listener, TransportOptions.defaults());
+    transport.initConnection(channel, listener, ServerTransportOptions.DEFAULTS);
   }
 
   @AfterEach
@@ -66,7 +66,7 @@ class ProtocolDetectionTest {
     assertEquals(1, updates.size(), "one WINDOW_UPDATE, for the connection");
     assertEquals(0, updates.get(0).streamId());
     int increment = java.nio.ByteBuffer.wrap(updates.get(0).payload()).getInt();
-    assertEquals(TransportOptions.DEFAULT_INITIAL_WINDOW_SIZE - Http2CodecUtil.DEFAULT_WINDOW_SIZE, increment,
+    assertEquals(ServerTransportOptions.DEFAULTS.limits().initialWindowSize() - Http2CodecUtil.DEFAULT_WINDOW_SIZE, increment,
         "from HTTP/2's 64 KiB to the stream window, as when the handler sees the connection open");
   }
 

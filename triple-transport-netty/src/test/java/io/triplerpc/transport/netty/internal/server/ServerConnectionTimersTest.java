@@ -15,11 +15,12 @@ import io.netty.util.concurrent.MockTicker;
 import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
-import io.triplerpc.internal.stream.ConnectionTimers;
+import io.triplerpc.internal.stream.KeepAlive;
+import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.net.InetSocketAddress;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServerConnectionTimersTest {
 
-  private static final long OFF = ConnectionTimers.OFF;
+  private static final long OFF = KeepAlive.OFF;
   private static final long ENHANCE_YOUR_CALM = 0xb;
 
   /** Streams the server saw, and how each ended (null while open). */
@@ -80,7 +81,7 @@ class ServerConnectionTimersTest {
 
   @BeforeEach
   void bind() throws Exception {
-    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), TransportOptions.defaults(), listener);
+    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
   }
 
   @AfterEach
@@ -92,11 +93,12 @@ class ServerConnectionTimersTest {
     transport.terminationFuture().get(10, TimeUnit.SECONDS);
   }
 
-  private static ConnectionTimers timers(
+  /** The server's options with these timers, and no HTTP/1.1 read timeouts. */
+  private static ServerTransportOptions timers(
       long keepAlive, long keepAliveTimeout, long permit, boolean permitWithoutCalls,
       long maxIdle, long maxAge, long grace, long handshake) {
-    return new ConnectionTimers(keepAlive, keepAliveTimeout, true, permit, permitWithoutCalls, maxIdle, maxAge,
-        grace, handshake, OFF, OFF);
+    return ServerTransportOptions.DEFAULTS.withTimers(new KeepAlive(keepAlive, keepAliveTimeout, true),
+        new ServerConnectionTimers(permit, permitWithoutCalls, maxIdle, maxAge, grace, handshake, OFF, OFF));
   }
 
   private static long s(long seconds) {
@@ -104,9 +106,9 @@ class ServerConnectionTimersTest {
   }
 
   /** A connection with {@code timers}, its client preface and SETTINGS sent, the server's frames read. */
-  private EmbeddedHttp2Peer connect(ConnectionTimers timers) {
+  private EmbeddedHttp2Peer connect(ServerTransportOptions options) {
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).build();
-    transport.initConnection(channel, listener, TransportOptions.defaults().withTimers(timers));
+    transport.initConnection(channel, listener, options);
     client = new EmbeddedHttp2Peer(channel, ticker, false);
     client.sendClientPreface();
     client.sendSettingsAck();
@@ -279,8 +281,7 @@ class ServerConnectionTimersTest {
   @Test
   void aConnectionThatSendsNothingIsClosedAfterTheHandshakeTimeout() {
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).build();
-    transport.initConnection(channel, listener, TransportOptions.defaults()
-        .withTimers(timers(OFF, s(20), s(300), false, OFF, OFF, OFF, s(120))));
+    transport.initConnection(channel, listener, timers(OFF, s(20), s(300), false, OFF, OFF, OFF, s(120)));
     client = new EmbeddedHttp2Peer(channel, ticker, false);
     client.advance(Duration.ofSeconds(119));
     assertTrue(channel.isActive());
@@ -298,8 +299,7 @@ class ServerConnectionTimersTest {
   @Test
   void aHalfSentHttp2PrefaceIsAHandshakeThatNeverEnds() {
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).build();
-    transport.initConnection(channel, listener, TransportOptions.defaults()
-        .withTimers(timers(OFF, s(20), s(300), false, OFF, OFF, OFF, s(10))));
+    transport.initConnection(channel, listener, timers(OFF, s(20), s(300), false, OFF, OFF, OFF, s(10)));
     client = new EmbeddedHttp2Peer(channel, ticker, false);
     client.write(Unpooled.copiedBuffer("PRI * HTTP/2.0\r\n", StandardCharsets.US_ASCII));
     client.advance(Duration.ofSeconds(10));
@@ -309,8 +309,9 @@ class ServerConnectionTimersTest {
   /** An HTTP/1.1 connection with the given read timeouts (and a 20 s handshake timeout). */
   private EmbeddedChannel http1(long headerTimeout, long bodyIdleTimeout) {
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).build();
-    transport.initConnection(channel, listener, TransportOptions.defaults().withTimers(new ConnectionTimers(
-        OFF, s(20), true, s(300), false, OFF, OFF, OFF, s(20), headerTimeout, bodyIdleTimeout)));
+    transport.initConnection(channel, listener, ServerTransportOptions.DEFAULTS.withTimers(
+        new KeepAlive(OFF, s(20), true),
+        new ServerConnectionTimers(s(300), false, OFF, OFF, OFF, s(20), headerTimeout, bodyIdleTimeout)));
     client = new EmbeddedHttp2Peer(channel, ticker, false);
     return channel;
   }

@@ -11,7 +11,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.triplerpc.internal.stream.ServerTransportListener;
-import io.triplerpc.internal.stream.TransportOptions;
+import io.triplerpc.internal.stream.ServerTransportOptions;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -29,9 +29,9 @@ class WriteDispatchTest {
 
   @BeforeEach
   void start() throws Exception {
-    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), TransportOptions.defaults(), listener);
+    transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
     channel = new EmbeddedChannel();
-    transport.initConnection(channel, listener, TransportOptions.defaults());
+    transport.initConnection(channel, listener, ServerTransportOptions.DEFAULTS);
     channel.writeInbound(Http2CodecUtil.connectionPrefaceBuf());
     // An empty SETTINGS frame from the client.
     channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}));

@@ -1,11 +1,10 @@
-package io.triplerpc.internal.client;
+package io.triplerpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.CallCredentials.AccessToken;
-import io.triplerpc.Metadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,5 @@
-package io.triplerpc.internal.client;
+package io.triplerpc;
 
-import io.triplerpc.CallCredentials;
-import io.triplerpc.Metadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +13,7 @@ import java.util.function.Supplier;
  * cached token and the fetch under way are swapped under this object's lock, never held during a
  * fetch.
  */
-public final class RefreshingTokenCredentials implements CallCredentials {
+final class RefreshingTokenCredentials implements CallCredentials {
 
   private static final String AUTHORIZATION = "authorization";
 

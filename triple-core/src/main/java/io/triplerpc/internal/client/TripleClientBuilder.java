@@ -1,0 +1,263 @@
+package io.triplerpc.internal.client;
+
+import io.triplerpc.CallCredentials;
+import io.triplerpc.CallOptions;
+import io.triplerpc.ClientInterceptor;
+import io.triplerpc.TlsConfig;
+import io.triplerpc.TripleClient;
+import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.stream.Http2Limits;
+import io.triplerpc.internal.stream.KeepAlive;
+import io.triplerpc.serialization.object.DeserializationAllowList;
+import io.triplerpc.spi.ClusterFactory;
+import io.triplerpc.spi.TargetResolver;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
+
+/**
+ * The {@link TripleClient.Builder} ({@code META-INF/services}): its fields start at
+ * {@link ClientTransportOptions#DEFAULTS}, the one place the defaults are stated, and
+ * {@link #transportOptions()} turns them into the transport's options.
+ */
+public final class TripleClientBuilder extends TripleClient.Builder {
+
+  private static final ClientTransportOptions DEFAULTS = ClientTransportOptions.DEFAULTS;
+
+  private InetSocketAddress address;
+  private ClusterFactory clusterFactory;
+  private Executor callbackExecutor;
+  private CallOptions defaultOptions = CallOptions.DEFAULT;
+  private final List<ClientInterceptor> interceptors = new ArrayList<>();
+  private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
+  private CallCredentials credentials;
+  private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
+  private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
+  private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
+  private int maxQueuedControlFrames = DEFAULTS.limits().maxQueuedControlFrames();
+  private int maxRstFramesPerWindow = DEFAULTS.limits().maxRstFramesPerWindow();
+  private int rstFramesWindowSeconds = DEFAULTS.limits().rstFramesWindowSeconds();
+  private int maxConsecutiveEmptyDataFrames = DEFAULTS.limits().maxConsecutiveEmptyDataFrames();
+  private long maxPendingOutboundBytes = DEFAULTS.limits().maxPendingOutboundBytes();
+  private long keepAliveTimeNanos = DEFAULTS.keepAlive().timeNanos();
+  private long keepAliveTimeoutNanos = DEFAULTS.keepAlive().timeoutNanos();
+  private boolean keepAliveWithoutCalls = DEFAULTS.keepAlive().withoutCalls();
+  private int connectionsPerAddress = DEFAULTS.connectionsPerAddress();
+  private Duration connectTimeout = Duration.ofMillis(DEFAULTS.connectTimeoutMillis());
+  private Duration initialBackoff = Duration.ofMillis(DEFAULTS.initialBackoffMillis());
+  private Duration maxBackoff = Duration.ofMillis(DEFAULTS.maxBackoffMillis());
+  private int ioThreads = DEFAULTS.ioThreads();
+  private TlsConfig tls = DEFAULTS.tls();
+
+  /** For {@link java.util.ServiceLoader}; use {@link TripleClient#builder()}. */
+  public TripleClientBuilder() {}
+
+  @Override
+  public TripleClientBuilder address(String host, int port) {
+    this.address = InetSocketAddress.createUnresolved(Objects.requireNonNull(host, "host"), port);
+    this.clusterFactory = null;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder address(String hostAndPort) {
+    Objects.requireNonNull(hostAndPort, "hostAndPort");
+    int scheme = hostAndPort.indexOf("://");
+    if (scheme > 0) {
+      return cluster(resolve(hostAndPort, hostAndPort.substring(0, scheme).toLowerCase(Locale.ROOT)));
+    }
+    int colon = hostAndPort.lastIndexOf(':');
+    if (colon <= 0 || colon == hostAndPort.length() - 1) {
+      throw new IllegalArgumentException("Address must be host:port: " + hostAndPort);
+    }
+    String host = hostAndPort.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    return address(host, Integer.parseInt(hostAndPort.substring(colon + 1)));
+  }
+
+  private static ClusterFactory resolve(String target, String scheme) {
+    URI uri;
+    try {
+      uri = new URI(target);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("Malformed target " + target + ": " + e.getMessage(), e);
+    }
+    for (TargetResolver resolver : ServiceLoader.load(TargetResolver.class, TripleClientBuilder.class.getClassLoader())) {
+      if (resolver.supports(scheme)) {
+        return resolver.resolve(uri);
+      }
+    }
+    throw new IllegalArgumentException(
+        "No resolver for " + scheme + ":// targets on the class path (add io.triplerpc:triple-registry): " + target);
+  }
+
+  @Override
+  public TripleClientBuilder cluster(ClusterFactory factory) {
+    this.clusterFactory = Objects.requireNonNull(factory, "factory");
+    this.address = null;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder callbackExecutor(Executor executor) {
+    this.callbackExecutor = Objects.requireNonNull(executor, "executor");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder defaultCallOptions(CallOptions options) {
+    this.defaultOptions = Objects.requireNonNull(options, "options");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder intercept(ClientInterceptor... interceptors) {
+    for (ClientInterceptor interceptor : interceptors) {
+      this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+    }
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxInboundMessageSize(int bytes) {
+    this.maxInboundMessageSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxHeaderListSize(int bytes) {
+    this.maxHeaderListSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder initialWindowSize(int bytes) {
+    this.initialWindowSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder connectionsPerAddress(int connections) {
+    this.connectionsPerAddress = connections;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder connectTimeout(Duration timeout) {
+    this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder reconnectBackoff(Duration initial, Duration max) {
+    this.initialBackoff = Objects.requireNonNull(initial, "initial");
+    this.maxBackoff = Objects.requireNonNull(max, "max");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder ioThreads(int threads) {
+    this.ioThreads = threads;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder tls(TlsConfig tls) {
+    this.tls = Objects.requireNonNull(tls, "tls");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder callCredentials(CallCredentials credentials) {
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxQueuedControlFrames(int frames) {
+    this.maxQueuedControlFrames = Http2Limits.checkLimit(frames, "maxQueuedControlFrames");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxRstFramesPerWindow(int frames, Duration window) {
+    Objects.requireNonNull(window, "window");
+    this.maxRstFramesPerWindow = Http2Limits.checkLimit(frames, "maxRstFramesPerWindow");
+    this.rstFramesWindowSeconds = Http2Limits.windowSeconds(window);
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxConsecutiveEmptyDataFrames(int frames) {
+    this.maxConsecutiveEmptyDataFrames = Http2Limits.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder keepAliveTime(Duration time) {
+    this.keepAliveTimeNanos = KeepAlive.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder keepAliveTimeout(Duration timeout) {
+    this.keepAliveTimeoutNanos = KeepAlive.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder keepAliveWithoutCalls(boolean enabled) {
+    this.keepAliveWithoutCalls = enabled;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxPendingOutboundBytes(long bytes) {
+    this.maxPendingOutboundBytes = Http2Limits.checkLimit(bytes, "maxPendingOutboundBytes");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder allowDeserialization(String... classNamesOrPackagePrefixes) {
+    deserializationAllowList.add(classNamesOrPackagePrefixes);
+    return this;
+  }
+
+  /**
+   * The transport's options from what was set.
+   *
+   * @throws IllegalArgumentException if a value is out of range
+   */
+  public ClientTransportOptions transportOptions() {
+    // Many servers, one connection each: event loops sized by cores, not by connections per address.
+    int threads = clusterFactory != null && ioThreads == 0 ? Runtime.getRuntime().availableProcessors() : ioThreads;
+    return new ClientTransportOptions(
+        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
+            maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
+        new KeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls),
+        connectionsPerAddress,
+        (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()),
+        initialBackoff.toMillis(),
+        maxBackoff.toMillis(),
+        threads,
+        tls);
+  }
+
+  @Override
+  public TripleClient build() {
+    if (address == null && clusterFactory == null) {
+      throw new IllegalStateException("address (or cluster) is required");
+    }
+    return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
+        interceptors, credentials, deserializationAllowList);
+  }
+}

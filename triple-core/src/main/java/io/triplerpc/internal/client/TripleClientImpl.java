@@ -1,0 +1,174 @@
+package io.triplerpc.internal.client;
+
+import io.triplerpc.CallCredentials;
+import io.triplerpc.CallOptions;
+import io.triplerpc.ClientCall;
+import io.triplerpc.ClientCallFactory;
+import io.triplerpc.ClientInterceptor;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.TripleClient;
+import io.triplerpc.WriteStats;
+import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import io.triplerpc.internal.stream.ClientTransport;
+import io.triplerpc.internal.stream.ClientTransportFactory;
+import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.serialization.object.DeserializationAllowList;
+import io.triplerpc.spi.Cluster;
+import io.triplerpc.spi.ClusterFactory;
+import io.triplerpc.spi.Connection;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** The {@link TripleClient}: one address's transport, or a cluster of them. */
+final class TripleClientImpl extends TripleClient {
+
+  private final ClientTransportFactory transportFactory;
+  /** The one address's transport, or null when a cluster picks the servers. */
+  private final ClientTransport transport;
+  private final Cluster cluster;
+  private final CallOptions defaultOptions;
+  private final List<ClientInterceptor> interceptors;
+  /** Credentials of calls whose options bring none, or null. */
+  private final CallCredentials credentials;
+  private final ClientCallFactory base;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  /** The classes besides those of a service's signatures its responses may hold; see the builder. */
+  private final DeserializationAllowList deserializationAllowList;
+
+  /**
+   * @param address the one server, or null with a cluster
+   * @param callbackExecutor where callbacks run, or null for a pool of the client's own
+   */
+  TripleClientImpl(InetSocketAddress address, ClusterFactory clusterFactory, ClientTransportOptions options,
+      Executor callbackExecutor, CallOptions defaultOptions, List<ClientInterceptor> interceptors,
+      CallCredentials credentials, DeserializationAllowList deserializationAllowList) {
+    this.transportFactory = loadTransportFactory();
+    this.deserializationAllowList = deserializationAllowList;
+    Executor callbacks = callbackExecutor != null ? callbackExecutor : ClientCallFactories.newCallbackExecutor();
+    int maxInbound = options.limits().maxInboundMessageSize();
+    this.defaultOptions = defaultOptions;
+    this.interceptors = List.copyOf(interceptors);
+    this.credentials = credentials;
+    if (clusterFactory == null) {
+      this.transport = transportFactory.newTransport(address, options);
+      this.cluster = null;
+      this.base = ClientCallFactories.base(transport, callbacks, maxInbound);
+    } else {
+      this.transport = null;
+      this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
+          server, transportFactory.newTransport(server, options), callbacks, maxInbound));
+      this.base = cluster;
+    }
+  }
+
+  /** A {@link Connection} over one address's transport, for clusters. */
+  private static final class TransportConnection implements Connection {
+
+    private final InetSocketAddress address;
+    private final ClientTransport transport;
+    private final ClientCallFactory calls;
+
+    TransportConnection(InetSocketAddress address, ClientTransport transport, Executor callbackExecutor, int maxInbound) {
+      this.address = address;
+      this.transport = transport;
+      this.calls = ClientCallFactories.base(transport, callbackExecutor, maxInbound);
+    }
+
+    @Override
+    public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+      return calls.newCall(method, options);
+    }
+
+    @Override
+    public InetSocketAddress address() {
+      return address;
+    }
+
+    @Override
+    public boolean isActive() {
+      return transport.isActive();
+    }
+
+    @Override
+    public WriteStats writeStats() {
+      return transport.writeStats();
+    }
+
+    @Override
+    public void close() {
+      transport.shutdown();
+    }
+
+    @Override
+    public String toString() {
+      return "Connection{" + address.getHostString() + ':' + address.getPort() + '}';
+    }
+  }
+
+  private static ClientTransportFactory loadTransportFactory() {
+    return ServiceLoader.load(ClientTransportFactory.class, TripleClientImpl.class.getClassLoader())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException(
+            "No Triple client transport on the class path: add io.triplerpc:triple-transport-netty"));
+  }
+
+  @Override
+  public <T> T proxy(Class<T> serviceInterface) {
+    return proxy(serviceInterface, defaultOptions);
+  }
+
+  @Override
+  public <T> T proxy(Class<T> serviceInterface, CallOptions options) {
+    Objects.requireNonNull(serviceInterface, "serviceInterface");
+    Objects.requireNonNull(options, "options");
+    if (cluster != null) {
+      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
+    }
+    CallOptions resolved = withCredentials(options);
+    return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved, deserializationAllowList);
+  }
+
+  @Override
+  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    CallOptions resolved = withCredentials(Objects.requireNonNull(options, "options"));
+    return chain(resolved).newCall(method, resolved);
+  }
+
+  private CallOptions withCredentials(CallOptions options) {
+    return credentials != null && options.callCredentials() == null ? options.withCallCredentials(credentials) : options;
+  }
+
+  private ClientCallFactory chain(CallOptions options) {
+    ClientCallFactory calls = ClientCallFactories.intercept(base, options.interceptors());
+    return ClientCallFactories.intercept(calls, interceptors);
+  }
+
+  @Override
+  public boolean isConnectionActive() {
+    return transport != null ? transport.isActive() : cluster.isActive();
+  }
+
+  @Override
+  public WriteStats writeStats() {
+    return transport != null ? transport.writeStats() : cluster.writeStats();
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (transport != null) {
+      transport.shutdown();
+    } else {
+      cluster.close();
+    }
+    transportFactory.close();
+    // The owned callback pool is not shut down here: calls still in flight get their last events
+    // (UNAVAILABLE) through it as the connections close. Its daemon threads end after 60 s idle.
+  }
+}

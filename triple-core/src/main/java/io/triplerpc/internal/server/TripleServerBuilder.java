@@ -1,0 +1,319 @@
+package io.triplerpc.internal.server;
+
+import io.triplerpc.AccessPolicy;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.ServerCallHandler;
+import io.triplerpc.ServerInterceptor;
+import io.triplerpc.TlsConfig;
+import io.triplerpc.TripleServer;
+import io.triplerpc.TripleService;
+import io.triplerpc.internal.stream.Http2Limits;
+import io.triplerpc.internal.stream.KeepAlive;
+import io.triplerpc.internal.stream.ServerConnectionTimers;
+import io.triplerpc.internal.stream.ServerTransportOptions;
+import io.triplerpc.serialization.object.DeserializationAllowList;
+import io.triplerpc.spi.ServerInfo;
+import io.triplerpc.spi.ServerRegistration;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * The {@link TripleServer.Builder} ({@code META-INF/services}): its fields start at
+ * {@link ServerTransportOptions#DEFAULTS}, the one place the defaults are stated, and
+ * {@link #transportOptions()} turns them into the transport's options.
+ */
+public final class TripleServerBuilder extends TripleServer.Builder {
+
+  private static final ServerTransportOptions DEFAULTS = ServerTransportOptions.DEFAULTS;
+
+  private String host = "0.0.0.0";
+  private int port;
+  private final List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
+  private final List<ServerInterceptor> interceptors = new ArrayList<>();
+  private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
+  private final List<ServerRegistration> registrations = new ArrayList<>();
+  private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
+  private Executor executor;
+  private AccessPolicy accessPolicy;
+  private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
+  private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
+  private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
+  private int maxQueuedControlFrames = DEFAULTS.limits().maxQueuedControlFrames();
+  private int maxRstFramesPerWindow = DEFAULTS.limits().maxRstFramesPerWindow();
+  private int rstFramesWindowSeconds = DEFAULTS.limits().rstFramesWindowSeconds();
+  private int maxConsecutiveEmptyDataFrames = DEFAULTS.limits().maxConsecutiveEmptyDataFrames();
+  private long maxPendingOutboundBytes = DEFAULTS.limits().maxPendingOutboundBytes();
+  private int maxConcurrentStreams = DEFAULTS.maxConcurrentStreams();
+  private long keepAliveTimeNanos = DEFAULTS.keepAlive().timeNanos();
+  private long keepAliveTimeoutNanos = DEFAULTS.keepAlive().timeoutNanos();
+  private long permitKeepAliveTimeNanos = DEFAULTS.timers().permitKeepAliveTimeNanos();
+  private boolean permitKeepAliveWithoutCalls = DEFAULTS.timers().permitKeepAliveWithoutCalls();
+  private long maxConnectionIdleNanos = DEFAULTS.timers().maxConnectionIdleNanos();
+  private long maxConnectionAgeNanos = DEFAULTS.timers().maxConnectionAgeNanos();
+  private long maxConnectionAgeGraceNanos = DEFAULTS.timers().maxConnectionAgeGraceNanos();
+  private long handshakeTimeoutNanos = DEFAULTS.timers().handshakeTimeoutNanos();
+  private long httpHeaderReadTimeoutNanos = DEFAULTS.timers().httpHeaderReadTimeoutNanos();
+  private long httpBodyIdleTimeoutNanos = DEFAULTS.timers().httpBodyIdleTimeoutNanos();
+  private Duration drainGrace = Duration.ofMillis(DEFAULTS.drainGraceMillis());
+  private int ioThreads = DEFAULTS.ioThreads();
+  private TlsConfig tls = DEFAULTS.tls();
+  private boolean plaintextAlongsideTls = DEFAULTS.plaintextAlongsideTls();
+
+  /** For {@link java.util.ServiceLoader}; use {@link TripleServer#builder()}. */
+  public TripleServerBuilder() {}
+
+  @Override
+  public TripleServerBuilder port(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+    this.port = port;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder host(String host) {
+    this.host = Objects.requireNonNull(host, "host");
+    return this;
+  }
+
+  @Override
+  public <T> TripleServerBuilder addService(Class<T> serviceInterface, T implementation) {
+    Objects.requireNonNull(serviceInterface, "serviceInterface");
+    Objects.requireNonNull(implementation, "implementation");
+    List<ServerMethodDefinition<?, ?>> added =
+        ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
+    definitions.addAll(added);
+    TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
+    for (ServerMethodDefinition<?, ?> definition : added) {
+      describe(definition.method(), annotation == null ? "" : annotation.version(),
+          annotation == null ? "" : annotation.group());
+    }
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder allowDeserialization(String... classNamesOrPackagePrefixes) {
+    deserializationAllowList.add(classNamesOrPackagePrefixes);
+    return this;
+  }
+
+  private void describe(MethodDescriptor<?, ?> method, String version, String group) {
+    ServerInfo.Service known = services.get(method.serviceName());
+    List<String> methods = new ArrayList<>(known == null ? List.of() : known.methods());
+    methods.add(method.methodName());
+    services.put(method.serviceName(), new ServerInfo.Service(
+        method.serviceName(), methods, method.requestCodec().subtype(), version, group));
+  }
+
+  @Override
+  public <Q, R> TripleServerBuilder addMethod(MethodDescriptor<Q, R> method, ServerCallHandler<Q, R> handler) {
+    definitions.add(new ServerMethodDefinition<>(
+        Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler")));
+    describe(method, "", "");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder registration(ServerRegistration registration) {
+    registrations.add(Objects.requireNonNull(registration, "registration"));
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder intercept(ServerInterceptor... interceptors) {
+    for (ServerInterceptor interceptor : interceptors) {
+      this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+    }
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder accessPolicy(AccessPolicy policy) {
+    this.accessPolicy = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder executor(Executor executor) {
+    this.executor = Objects.requireNonNull(executor, "executor");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxInboundMessageSize(int bytes) {
+    this.maxInboundMessageSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxHeaderListSize(int bytes) {
+    this.maxHeaderListSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxConcurrentStreams(int streams) {
+    this.maxConcurrentStreams = streams;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder initialWindowSize(int bytes) {
+    this.initialWindowSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder ioThreads(int threads) {
+    this.ioThreads = threads;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder drainGrace(Duration grace) {
+    this.drainGrace = Objects.requireNonNull(grace, "grace");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder tls(TlsConfig tls) {
+    Objects.requireNonNull(tls, "tls");
+    if (tls.sslContext() == null && tls.certificateChain() == null) {
+      throw new IllegalArgumentException("A server's TlsConfig needs keyCertChain(...) or sslContext(...)");
+    }
+    this.tls = tls;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder plaintextAlongsideTls(boolean enabled) {
+    this.plaintextAlongsideTls = enabled;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxQueuedControlFrames(int frames) {
+    this.maxQueuedControlFrames = Http2Limits.checkLimit(frames, "maxQueuedControlFrames");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxRstFramesPerWindow(int frames, Duration window) {
+    Objects.requireNonNull(window, "window");
+    this.maxRstFramesPerWindow = Http2Limits.checkLimit(frames, "maxRstFramesPerWindow");
+    this.rstFramesWindowSeconds = Http2Limits.windowSeconds(window);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxConsecutiveEmptyDataFrames(int frames) {
+    this.maxConsecutiveEmptyDataFrames = Http2Limits.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder keepAliveTime(Duration time) {
+    this.keepAliveTimeNanos = KeepAlive.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder keepAliveTimeout(Duration timeout) {
+    this.keepAliveTimeoutNanos = KeepAlive.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder permitKeepAliveTime(Duration time) {
+    this.permitKeepAliveTimeNanos = KeepAlive.nanos(Objects.requireNonNull(time, "time"), "permitKeepAliveTime", true);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder permitKeepAliveWithoutCalls(boolean permitted) {
+    this.permitKeepAliveWithoutCalls = permitted;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxConnectionIdle(Duration idle) {
+    this.maxConnectionIdleNanos = KeepAlive.nanos(Objects.requireNonNull(idle, "idle"), "maxConnectionIdle", false);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxConnectionAge(Duration age) {
+    this.maxConnectionAgeNanos = KeepAlive.nanos(Objects.requireNonNull(age, "age"), "maxConnectionAge", false);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxConnectionAgeGrace(Duration grace) {
+    this.maxConnectionAgeGraceNanos =
+        KeepAlive.nanos(Objects.requireNonNull(grace, "grace"), "maxConnectionAgeGrace", true);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder handshakeTimeout(Duration timeout) {
+    this.handshakeTimeoutNanos = KeepAlive.nanos(Objects.requireNonNull(timeout, "timeout"), "handshakeTimeout", false);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder httpReadTimeouts(Duration headers, Duration bodyIdle) {
+    this.httpHeaderReadTimeoutNanos =
+        KeepAlive.nanos(Objects.requireNonNull(headers, "headers"), "httpHeaderReadTimeout", false);
+    this.httpBodyIdleTimeoutNanos =
+        KeepAlive.nanos(Objects.requireNonNull(bodyIdle, "bodyIdle"), "httpBodyIdleTimeout", false);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxPendingOutboundBytes(long bytes) {
+    this.maxPendingOutboundBytes = Http2Limits.checkLimit(bytes, "maxPendingOutboundBytes");
+    return this;
+  }
+
+  /**
+   * The transport's options from what was set.
+   *
+   * @throws IllegalArgumentException if a value is out of range
+   */
+  public ServerTransportOptions transportOptions() {
+    return new ServerTransportOptions(
+        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
+            maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
+        maxConcurrentStreams,
+        new KeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, DEFAULTS.keepAlive().withoutCalls()),
+        new ServerConnectionTimers(permitKeepAliveTimeNanos, permitKeepAliveWithoutCalls, maxConnectionIdleNanos,
+            maxConnectionAgeNanos, maxConnectionAgeGraceNanos, handshakeTimeoutNanos, httpHeaderReadTimeoutNanos,
+            httpBodyIdleTimeoutNanos),
+        drainGrace.toMillis(),
+        ioThreads,
+        tls,
+        plaintextAlongsideTls);
+  }
+
+  @Override
+  public TripleServer build() {
+    if (plaintextAlongsideTls && tls == null) {
+      throw new IllegalStateException("plaintextAlongsideTls(true) needs tls(...): without TLS the server"
+          + " serves only cleartext anyway");
+    }
+    if (plaintextAlongsideTls && tls.clientAuth() == TlsConfig.ClientAuth.REQUIRE) {
+      throw new IllegalStateException("plaintextAlongsideTls(true) contradicts ClientAuth.REQUIRE: cleartext"
+          + " clients present no certificate, so mutual TLS could be bypassed on the same port;"
+          + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
+    }
+    return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
+        accessPolicy, executor, List.copyOf(services.values()), registrations);
+  }
+}

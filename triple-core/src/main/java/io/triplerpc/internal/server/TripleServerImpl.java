@@ -1,0 +1,241 @@
+package io.triplerpc.internal.server;
+
+import io.triplerpc.AccessPolicy;
+import io.triplerpc.HealthStatusManager;
+import io.triplerpc.ServerInterceptor;
+import io.triplerpc.TripleServer;
+import io.triplerpc.internal.health.HealthService;
+import io.triplerpc.internal.health.HealthServiceImpl;
+import io.triplerpc.internal.reflection.DescriptorIndex;
+import io.triplerpc.internal.reflection.ReflectionServiceImpl;
+import io.triplerpc.internal.reflection.ReflectionV1AlphaService;
+import io.triplerpc.internal.reflection.ReflectionV1Service;
+import io.triplerpc.internal.stream.ServerTransport;
+import io.triplerpc.internal.stream.ServerTransportFactory;
+import io.triplerpc.internal.stream.ServerTransportOptions;
+import io.triplerpc.spi.ServerInfo;
+import io.triplerpc.spi.ServerRegistration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@link TripleServer}: the services, health and reflection over one transport. */
+final class TripleServerImpl extends TripleServer {
+
+  private static final Logger log = LoggerFactory.getLogger(TripleServer.class);
+
+  private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
+  private static final String REFLECTION_V1 = "grpc.reflection.v1.ServerReflection";
+  private static final String REFLECTION_V1ALPHA = "grpc.reflection.v1alpha.ServerReflection";
+
+  private final InetSocketAddress bindAddress;
+  private final ServerTransportOptions options;
+  private final List<ServerMethodDefinition<?, ?>> definitions;
+  private final List<ServerInterceptor> interceptors;
+  private final AccessPolicy accessPolicy;
+  private final Executor executor;
+  private final ExecutorService ownedExecutor;
+  private final HealthServiceImpl health = new HealthServiceImpl();
+  private final List<ServerInfo.Service> services;
+  private final List<ServerRegistration> registrations;
+  /** The registrations whose {@code started} returned, in order: only they are told of the shutdown. */
+  private final List<ServerRegistration> announced = new CopyOnWriteArrayList<>();
+  private final AtomicBoolean withdrawn = new AtomicBoolean();
+  private volatile ServerTransport transport;
+  private volatile ServerInfo info;
+
+  /** @param executor where services run, or null for a pool of the server's own */
+  TripleServerImpl(InetSocketAddress bindAddress, ServerTransportOptions options,
+      List<ServerMethodDefinition<?, ?>> definitions, List<ServerInterceptor> interceptors, AccessPolicy accessPolicy,
+      Executor executor, List<ServerInfo.Service> services, List<ServerRegistration> registrations) {
+    this.bindAddress = bindAddress;
+    this.options = options;
+    List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(definitions);
+    Set<String> served = new LinkedHashSet<>();
+    all.forEach(definition -> served.add(definition.method().serviceName()));
+    if (!served.contains(HEALTH_SERVICE)) {
+      all.addAll(ServiceAdapters.definitions(HealthService.class, health));
+    }
+    if (!served.contains(REFLECTION_V1) && !served.contains(REFLECTION_V1ALPHA)) {
+      List<ServerMethodDefinition<?, ?>> described = all;
+      ReflectionServiceImpl reflection = new ReflectionServiceImpl(() -> DescriptorIndex.of(
+          described.stream().map(ServerMethodDefinition::method).collect(Collectors.toList())));
+      all.addAll(ServiceAdapters.definitions(ReflectionV1Service.class, reflection));
+      all.addAll(ServiceAdapters.definitions(ReflectionV1AlphaService.class, reflection.v1alpha()));
+    }
+    this.definitions = List.copyOf(all);
+    health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
+    served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
+    this.interceptors = List.copyOf(interceptors);
+    this.accessPolicy = accessPolicy;
+    if (accessPolicy != null) {
+      checkNamesServed(accessPolicy, this.definitions);
+    }
+    this.services = List.copyOf(services);
+    this.registrations = List.copyOf(registrations);
+    this.ownedExecutor = executor == null ? newServiceExecutor() : null;
+    this.executor = executor != null ? executor : ownedExecutor;
+  }
+
+  /** A policy naming a service or method the server does not serve has a typo that would go unnoticed. */
+  private static void checkNamesServed(AccessPolicy policy, List<ServerMethodDefinition<?, ?>> definitions) {
+    Set<String> served = new HashSet<>();
+    for (ServerMethodDefinition<?, ?> definition : definitions) {
+      served.add(definition.method().serviceName());
+      served.add(definition.method().fullMethodName());
+    }
+    for (String name : policy.names()) {
+      if (!served.contains(name)) {
+        throw new IllegalArgumentException("The access policy names " + name + ", which this server does not serve");
+      }
+    }
+  }
+
+  @Override
+  public synchronized TripleServer start() {
+    if (transport != null) {
+      throw new IllegalStateException("Server already started");
+    }
+    ServerTransportFactory factory = ServiceLoader.load(ServerTransportFactory.class, TripleServerImpl.class.getClassLoader())
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException(
+            "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
+    ServerDispatcher dispatcher = new ServerDispatcher(
+        definitions, interceptors, accessPolicy, executor, options.limits().maxInboundMessageSize());
+    try {
+      transport = factory.start(bindAddress, options, dispatcher);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serve on " + bindAddress + ": " + e.getMessage(), e);
+    }
+    if (ownedExecutor != null) {
+      transport.terminationFuture().whenComplete((v, t) -> ownedExecutor.shutdown());
+    }
+    info = new ServerInfo(transport.localAddress(), services);
+    for (ServerRegistration registration : registrations) {
+      try {
+        registration.started(info);
+      } catch (RuntimeException | Error e) {
+        // No half-started server: withdraw from the registries told so far, release the port.
+        shutdownNow();
+        throw e;
+      }
+      announced.add(registration);
+    }
+    return this;
+  }
+
+  /** Withdraws the server from its registries, once, before its calls drain. */
+  private void withdraw() {
+    ServerInfo started = info;
+    if (started == null || !withdrawn.compareAndSet(false, true)) {
+      return;
+    }
+    for (ServerRegistration registration : announced) {
+      try {
+        registration.stopping(started);
+      } catch (RuntimeException e) {
+        // A registry that cannot be told still lets the server shut down; leases expire.
+        log.warn("Could not withdraw {} from a registry: {}", started.localAddress(), e.toString());
+      }
+    }
+  }
+
+  @Override
+  public HealthStatusManager health() {
+    return health;
+  }
+
+  @Override
+  public int port() {
+    return started().localAddress().getPort();
+  }
+
+  @Override
+  public InetSocketAddress localAddress() {
+    return started().localAddress();
+  }
+
+  @Override
+  public void shutdown() {
+    withdraw();
+    health.enterTerminalState();
+    ServerTransport t = transport;
+    if (t != null) {
+      t.shutdown();
+    }
+  }
+
+  @Override
+  public void shutdownNow() {
+    withdraw();
+    health.enterTerminalState();
+    ServerTransport t = transport;
+    if (t != null) {
+      t.shutdownNow();
+    }
+  }
+
+  @Override
+  public boolean isTerminated() {
+    ServerTransport t = transport;
+    return t != null && t.terminationFuture().isDone();
+  }
+
+  @Override
+  public void awaitTermination() throws InterruptedException {
+    try {
+      started().terminationFuture().get();
+    } catch (ExecutionException e) {
+      // Termination failures are logged by the transport; the server is down either way.
+    }
+  }
+
+  @Override
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    try {
+      started().terminationFuture().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return true;
+    }
+  }
+
+  private ServerTransport started() {
+    ServerTransport t = transport;
+    if (t == null) {
+      throw new IllegalStateException("Server not started");
+    }
+    return t;
+  }
+
+  private static ExecutorService newServiceExecutor() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+      Thread thread = new Thread(task, "triple-service-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+}

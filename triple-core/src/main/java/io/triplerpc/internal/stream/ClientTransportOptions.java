@@ -1,0 +1,57 @@
+package io.triplerpc.internal.stream;
+
+import io.triplerpc.TlsConfig;
+import java.time.Duration;
+
+/**
+ * Everything a client's transport is configured with, resolved once when the client is built.
+ * Immutable; {@link #DEFAULTS} are the client builder's defaults.
+ *
+ * @param limits what each connection accepts and holds
+ * @param keepAlive the client's keepalive pings
+ * @param connectionsPerAddress connections opened per server address, used round robin
+ * @param connectTimeoutMillis how long a connection attempt may take
+ * @param initialBackoffMillis first delay before reconnecting after a failed attempt
+ * @param maxBackoffMillis longest delay between attempts
+ * @param ioThreads event loop threads; 0 for as many as connections per address, at most one per core
+ * @param tls transport security, or null for cleartext
+ */
+public record ClientTransportOptions(
+    Http2Limits limits,
+    KeepAlive keepAlive,
+    int connectionsPerAddress,
+    int connectTimeoutMillis,
+    long initialBackoffMillis,
+    long maxBackoffMillis,
+    int ioThreads,
+    TlsConfig tls) {
+
+  /** One connection, 10 s to connect, reconnecting after 1 s doubling up to 2 min, as grpc-java. */
+  public static final ClientTransportOptions DEFAULTS = new ClientTransportOptions(
+      Http2Limits.CLIENT_DEFAULTS, KeepAlive.CLIENT_DEFAULTS, 1, 10_000,
+      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null);
+
+  public ClientTransportOptions {
+    java.util.Objects.requireNonNull(limits, "limits");
+    java.util.Objects.requireNonNull(keepAlive, "keepAlive");
+    Http2Limits.positive(connectionsPerAddress, "connectionsPerAddress");
+    Http2Limits.positive(connectTimeoutMillis, "connectTimeout");
+    if (initialBackoffMillis <= 0 || maxBackoffMillis < initialBackoffMillis) {
+      throw new IllegalArgumentException("reconnect backoff must satisfy 0 < initial <= max: "
+          + initialBackoffMillis + " ms, " + maxBackoffMillis + " ms");
+    }
+    Http2Limits.checkLimit(ioThreads, "ioThreads");
+  }
+
+  /** These options with {@code limits} instead. */
+  public ClientTransportOptions withLimits(Http2Limits limits) {
+    return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls);
+  }
+
+  /** These options with {@code keepAlive} instead. */
+  public ClientTransportOptions withKeepAlive(KeepAlive keepAlive) {
+    return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls);
+  }
+}

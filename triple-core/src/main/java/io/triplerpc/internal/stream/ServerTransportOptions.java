@@ -1,0 +1,55 @@
+package io.triplerpc.internal.stream;
+
+import io.triplerpc.TlsConfig;
+
+/**
+ * Everything a server's transport is configured with, resolved once when the server is built.
+ * Immutable; {@link #DEFAULTS} are the server builder's defaults.
+ *
+ * @param limits what each connection accepts and holds
+ * @param maxConcurrentStreams streams a client may have open on one connection
+ *     (SETTINGS_MAX_CONCURRENT_STREAMS)
+ * @param keepAlive the server's keepalive pings
+ * @param timers how the server judges its clients' pings, and how long a connection may live and read
+ * @param drainGraceMillis how long a graceful shutdown waits for the PING ACK before its second GOAWAY
+ * @param ioThreads event loop threads; 0 for one per core
+ * @param tls transport security, or null for cleartext
+ * @param plaintextAlongsideTls whether a server with {@code tls} also serves cleartext connections
+ *     on its port
+ */
+public record ServerTransportOptions(
+    Http2Limits limits,
+    int maxConcurrentStreams,
+    KeepAlive keepAlive,
+    ServerConnectionTimers timers,
+    long drainGraceMillis,
+    int ioThreads,
+    TlsConfig tls,
+    boolean plaintextAlongsideTls) {
+
+  /** 1000 streams per connection (grpc-java and grpc-go set no limit, Go's net/http2 250); 1 s drain grace. */
+  public static final ServerTransportOptions DEFAULTS = new ServerTransportOptions(
+      Http2Limits.SERVER_DEFAULTS, 1000, KeepAlive.SERVER_DEFAULTS, ServerConnectionTimers.DEFAULTS, 1000, 0,
+      null, false);
+
+  public ServerTransportOptions {
+    java.util.Objects.requireNonNull(limits, "limits");
+    Http2Limits.positive(maxConcurrentStreams, "maxConcurrentStreams");
+    java.util.Objects.requireNonNull(keepAlive, "keepAlive");
+    java.util.Objects.requireNonNull(timers, "timers");
+    Http2Limits.checkLimit(drainGraceMillis, "drainGrace");
+    Http2Limits.checkLimit(ioThreads, "ioThreads");
+  }
+
+  /** These options with {@code limits} instead. */
+  public ServerTransportOptions withLimits(Http2Limits limits) {
+    return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
+        tls, plaintextAlongsideTls);
+  }
+
+  /** These options with {@code keepAlive} and {@code timers} instead. */
+  public ServerTransportOptions withTimers(KeepAlive keepAlive, ServerConnectionTimers timers) {
+    return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
+        tls, plaintextAlongsideTls);
+  }
+}

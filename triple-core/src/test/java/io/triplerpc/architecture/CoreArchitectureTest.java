@@ -1,0 +1,80 @@
+package io.triplerpc.architecture;
+
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchRule;
+import io.triplerpc.TripleClient;
+import io.triplerpc.architecture.fixture.CleanApi;
+import io.triplerpc.architecture.fixture.LeakyApi;
+import io.triplerpc.architecture.fixture.internal.Implementation;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The boundaries of {@code triple-core}, as docs/architecture.md states them: the API never reaches
+ * into the implementation, core never reaches the transport or the registry, and of Netty core uses
+ * only buffers and {@code AsciiString}.
+ */
+class CoreArchitectureTest {
+
+  /** Core's own classes: where {@code TripleClient} was loaded from, not the jars beside it. */
+  private static final JavaClasses CORE = new ClassFileImporter()
+      .importLocations(Set.of(Location.of(TripleClient.class.getProtectionDomain().getCodeSource().getLocation())));
+
+  /**
+   * Classes of {@code apiPackages} (each without its subpackages) never depend on a class of an
+   * {@code internal} package below {@code root}.
+   */
+  static ArchRule apiNeverDependsOnInternal(String root, String... apiPackages) {
+    return noClasses().that().resideInAnyPackage(apiPackages)
+        .should().dependOnClassesThat().resideInAPackage(root + "..internal..")
+        .as("the API (" + String.join(", ", apiPackages) + ") never depends on " + root + "'s internal packages")
+        .because("users may rely on the API only, and the implementation must stay free to change");
+  }
+
+  @Test
+  void theApiNeverDependsOnTheImplementation() {
+    apiNeverDependsOnInternal("io.triplerpc", "io.triplerpc", "io.triplerpc.spi").check(CORE);
+  }
+
+  @Test
+  void coreNeverDependsOnTheTransportOrTheRegistry() {
+    noClasses().should().dependOnClassesThat()
+        .resideInAnyPackage("io.triplerpc.transport..", "io.triplerpc.registry..")
+        .because("core finds its transport through ServiceLoader and the registry plugs in through io.triplerpc.spi")
+        .check(CORE);
+  }
+
+  @Test
+  void coreUsesOnlyNettysBuffersAndAsciiString() {
+    DescribedPredicate<JavaClass> allowed = JavaClass.Predicates.resideInAnyPackage(
+            "java..", "javax..", "io.triplerpc..", "io.netty.buffer..", "org.slf4j..", "com.google.protobuf..")
+        .or(JavaClass.Predicates.equivalentTo(io.netty.util.AsciiString.class))
+        .or(describe("primitive or array", type -> type.isPrimitive() || type.isArray()));
+    classes().should().onlyDependOnClassesThat(allowed)
+        .because("a request is serialized straight into the ByteBuf the transport writes; the rest of Netty"
+            + " belongs to the transport")
+        .check(CORE);
+  }
+
+  @Test
+  void theApiRuleFailsOnAnApiClassThatImportsInternal() {
+    ArchRule rule = apiNeverDependsOnInternal("io.triplerpc.architecture.fixture", "io.triplerpc.architecture.fixture");
+    JavaClasses leaky = new ClassFileImporter().importClasses(LeakyApi.class, CleanApi.class, Implementation.class);
+    AssertionError error = assertThrows(AssertionError.class, () -> rule.check(leaky));
+    assertTrue(error.getMessage().contains(LeakyApi.class.getName()), error.getMessage());
+    assertFalse(error.getMessage().contains(CleanApi.class.getName()), error.getMessage());
+    assertDoesNotThrow(() -> rule.check(new ClassFileImporter().importClasses(CleanApi.class, Implementation.class)));
+  }
+}

@@ -1,0 +1,29 @@
+package io.triplerpc.registry.zookeeper.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import io.triplerpc.registry.zookeeper.ZooKeeperRegistry;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ZooKeeper backend is a registry like any other: it implements {@code triple-registry}'s
+ * public {@code Registry} and reaches no internal package of core, the transport or the registry.
+ */
+class ZooKeeperArchitectureTest {
+
+  private static final JavaClasses ZOOKEEPER = new ClassFileImporter().importLocations(
+      Set.of(Location.of(ZooKeeperRegistry.class.getProtectionDomain().getCodeSource().getLocation())));
+
+  @Test
+  void theBackendUsesOnlyPublicApis() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage(
+            "io.triplerpc.internal..", "io.triplerpc.transport..", "io.triplerpc.registry.internal..")
+        .because("a backend written outside this repository would have only the public APIs; this one proves"
+            + " they are enough")
+        .check(ZOOKEEPER);
+  }
+}

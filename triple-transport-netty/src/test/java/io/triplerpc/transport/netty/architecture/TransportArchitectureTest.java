@@ -1,0 +1,39 @@
+package io.triplerpc.transport.netty.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import io.triplerpc.transport.netty.internal.client.NettyClientTransportFactory;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The boundaries of {@code triple-transport-netty}: it moves streams for core and knows nothing of
+ * how calls are made or served, nor of discovery.
+ */
+class TransportArchitectureTest {
+
+  /** The transport's own classes: where its factory was loaded from, not the jars beside it. */
+  private static final JavaClasses TRANSPORT = new ClassFileImporter().importLocations(Set.of(
+      Location.of(NettyClientTransportFactory.class.getProtectionDomain().getCodeSource().getLocation())));
+
+  @Test
+  void theTransportReachesCoreOnlyThroughItsStreamAndWireContracts() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage(
+            "io.triplerpc.internal.client..", "io.triplerpc.internal.server..", "io.triplerpc.internal.descriptor..",
+            "io.triplerpc.internal.reflection..", "io.triplerpc.internal.health..")
+        .because("core talks to the transport through io.triplerpc.internal.stream (streams, listeners,"
+            + " options) and io.triplerpc.internal.wire (framing and headers); calls, dispatch and services"
+            + " stay on core's side")
+        .check(TRANSPORT);
+  }
+
+  @Test
+  void theTransportNeverReachesTheRegistry() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage("io.triplerpc.registry..", "io.triplerpc.spi..")
+        .because("discovery sits above the client (io.triplerpc.spi), never inside a connection")
+        .check(TRANSPORT);
+  }
+}
