@@ -40,8 +40,8 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private final int maxInboundMessageSize;
   private final MessageEncoding requestEncoding;
 
-  // Set by the thread driving the call (start, send, halfClose), one at a time; replaced on the event
-  // loop by a transparent retry, hence volatile.
+  // Set by the one thread driving the call (start, send, halfClose); replaced on the event loop by a
+  // transparent retry, hence volatile.
   private volatile ClientStream stream;
   private Listener<R> listener;
   /** The request headers the call started with, for a transparent retry. */

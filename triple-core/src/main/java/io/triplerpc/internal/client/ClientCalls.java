@@ -196,7 +196,8 @@ final class ClientCalls {
 
   /**
    * Adapts a call to observers both ways: response events go to the user's observer, and values sent
-   * on this observer go out as requests. Responses are requested one at a time, after each is handled.
+   * on this observer go out as requests. {@link #PREFETCH} responses are requested at start, then one more
+   * after each is handled, so a slow observer holds back its own stream only.
    */
   private static final class CallToObserver<Q, R> extends ClientCall.Listener<R>
       implements ClientCallStreamObserver<Q> {

@@ -100,11 +100,6 @@ public final class ServerDispatcher implements ServerTransportListener {
     return new ServerMethodDefinition<>(swapped, definition.handler());
   }
 
-  /** Whether a method is served at {@code path}. */
-  public boolean hasMethod(CharSequence path) {
-    return methods.containsKey(AsciiString.of(path));
-  }
-
   @Override
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
     AsciiString path = AsciiString.of(request.path());

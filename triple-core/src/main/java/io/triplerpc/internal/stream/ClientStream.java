@@ -4,8 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.triplerpc.Status;
 
 /**
- * The client side of one HTTP/2 stream. Methods may be called from any thread but not concurrently,
- * {@link #start} first; none blocks: each queues a command on the connection's write queue.
+ * The client side of one HTTP/2 stream, {@link #start} first; none of its methods blocks: each queues a
+ * command on the connection's write queue. {@link #start}, {@link #writeMessage} and {@link #halfClose}
+ * come from the one thread driving the call, one at a time; {@link #request}, {@link #cancel} and
+ * {@link #isReady} may come from any thread at any time (the deadline timer and the callback thread
+ * cancel, a callback requests more), and implementations make them safe to call concurrently.
  */
 public interface ClientStream {
 
