@@ -1,15 +1,12 @@
 package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
@@ -20,22 +17,15 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
-import io.triplerpc.Metadata;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
-import io.triplerpc.internal.stream.InboundRequest;
-import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
-import io.triplerpc.internal.wire.GrpcTimeout;
-import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
-import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
@@ -46,21 +36,21 @@ import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP/2 handler of one server connection: checks each new stream's headers, hands valid gRPC
- * streams to core, and runs the commands of the connection's {@link WriteQueue}. Event loop only.
+ * The HTTP/2 handler of one server connection: the connection's life (keepalive, idle and age
+ * limits, GOAWAY and close, connection errors) and the commands of its {@link WriteQueue}. Each new
+ * stream's request headers are checked as HTTP/2 requires, then its content type picks the
+ * {@link ServerProtocol} that serves it (gRPC, HTTP unary), whose {@link ServerExchange} takes the
+ * stream's later frames. Event loop only.
  */
 final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   private static final Logger log = LoggerFactory.getLogger(NettyServerHandler.class);
-  private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
-  private static final AsciiString ALLOW = AsciiString.cached("allow");
   private static final AsciiString HOST = AsciiString.cached("host");
   private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
   private static final long GOAWAY_PING_DATA = 0x7472697065L;
@@ -69,14 +59,14 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** The stream an h2c upgrade request becomes (RFC 7540 3.2). */
   private static final int UPGRADE_STREAM_ID = 1;
 
-  private final ServerTransportListener listener;
   private final ServerTransportOptions options;
   private final NettyServerTransport transport;
-  private final Http2Connection.PropertyKey streamKey;
+  /** Each stream's {@link ServerExchange}, once its protocol opened it. */
+  private final Http2Connection.PropertyKey exchangeKey;
   /** Which HEADERS on streams Netty no longer knows call for a connection error rather than a reset. */
   private final StreamIdChecks streamIds;
-  /** An HTTP unary exchange's state on its stream: {@link Http2UnaryBody}, then {@link HttpUnaryServerStream}. */
-  private final Http2Connection.PropertyKey httpUnaryKey;
+  private final GrpcProtocol grpc;
+  private final HttpUnaryProtocol httpUnary;
   private WriteQueue writeQueue;
   /** Judges the client's PINGs; set when the connection starts. */
   private KeepAliveEnforcer pings;
@@ -102,12 +92,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       StreamIdChecks streamIds) {
     super(decoder, encoder, settings, options.limits().initialWindowSize());
     this.streamIds = streamIds;
-    this.listener = listener;
     this.options = options;
     this.transport = transport;
-    this.streamKey = connection().newKey();
-    this.httpUnaryKey = connection().newKey();
+    this.exchangeKey = connection().newKey();
     this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes());
+    int maxInboundMessageSize = options.limits().maxInboundMessageSize();
+    this.grpc = new GrpcProtocol(this, listener, maxInboundMessageSize, backlog);
+    this.httpUnary = new HttpUnaryProtocol(this, listener, maxInboundMessageSize);
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
@@ -115,18 +106,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         if (lifetime != null && connection().numActiveStreams() == 0) {
           lifetime.onIdle();
         }
-        NettyServerStream s = stream.getProperty(streamKey);
-        if (s != null) {
-          s.settleBacklog();
-          s.state().cancelled(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"));
-          return;
-        }
-        Object exchange = stream.getProperty(httpUnaryKey);
-        if (exchange instanceof Http2UnaryBody) {
-          ((Http2UnaryBody) exchange).discard();
-        } else if (exchange instanceof HttpUnaryServerStream) {
-          ((HttpUnaryServerStream) exchange).lost(
-              Status.CANCELLED.withDescription("HTTP/2 stream closed before the response"));
+        ServerExchange exchange = stream.getProperty(exchangeKey);
+        if (exchange != null) {
+          exchange.onClosed();
         }
       }
     });
@@ -229,19 +211,12 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     Http2Headers headers = HttpUnaryRequests.toHttp2Headers(request);
     if (GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
       // gRPC clients never upgrade; core's streams expect their messages as DATA frames.
-      respondGrpcError(ctx, UPGRADE_STREAM_ID,
+      grpc.respondError(ctx, UPGRADE_STREAM_ID,
           Status.UNIMPLEMENTED.withDescription("gRPC needs HTTP/2 with prior knowledge, not an h2c upgrade"));
       flush(ctx);
       return;
     }
-    InboundRequest inbound;
-    try {
-      inbound = HttpUnaryRequests.parse(headers);
-    } catch (HttpUnaryRequests.Rejection rejection) {
-      http2Writer(ctx, UPGRADE_STREAM_ID).writeError(ctx.alloc(), rejection.httpStatus, rejection.status, rejection.allow);
-      return;
-    }
-    startHttpUnary(ctx, UPGRADE_STREAM_ID, inbound, request.content().retain());
+    httpUnary.openUpgraded(ctx, connection().stream(UPGRADE_STREAM_ID), headers, request);
   }
 
   @Override
@@ -347,9 +322,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       lifetime.stop();
     }
     connection().forEachActiveStream(http2Stream -> {
-      NettyServerStream stream = http2Stream.getProperty(streamKey);
-      if (stream != null) {
-        stream.state().cancelled(status);
+      ServerExchange exchange = http2Stream.getProperty(exchangeKey);
+      if (exchange != null) {
+        exchange.abort(status);
       }
       http2Stream.close();
       return true;
@@ -407,14 +382,15 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** Every command this connection accepts; anything else is refused (its promise fails). */
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+    // A gRPC call's commands; an HTTP unary call writes its one response from its event-loop task.
     if (msg instanceof SendDataCommand) {
-      sendData(ctx, (SendDataCommand) msg, promise);
+      grpc.sendData(ctx, (SendDataCommand) msg, promise);
     } else if (msg instanceof SendHeadersCommand) {
-      sendHeaders(ctx, (SendHeadersCommand) msg, promise);
+      grpc.sendHeaders(ctx, (SendHeadersCommand) msg, promise);
     } else if (msg instanceof SendResponseCommand) {
-      sendResponse(ctx, (SendResponseCommand) msg, promise);
+      grpc.sendResponse(ctx, (SendResponseCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
-      cancelStream(ctx, (CancelStreamCommand) msg, promise);
+      grpc.cancelStream(ctx, (CancelStreamCommand) msg, promise);
     } else if (msg instanceof SendPingCommand) {
       encoder().writePing(ctx, false, ((SendPingCommand) msg).data(), promise);
     } else if (msg instanceof GracefulCloseCommand) {
@@ -429,162 +405,12 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  private void sendHeaders(ChannelHandlerContext ctx, SendHeadersCommand command, ChannelPromise promise) {
-    NettyServerStream stream = (NettyServerStream) command.stream();
-    NettyServerStream.TransportState state = stream.state();
-    if (state.ended()) {
-      promise.setSuccess();
-      return;
-    }
-    boolean end = command.endOfStream();
-    state.headersWritten(end);
-    pings.onDataSent();
-    encoder().writeHeaders(ctx, stream.id(), command.headers(), 0, end, promise);
-    if (end) {
-      promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
-      stopClientSending(ctx, stream.id());
-    }
-  }
-
-  private void sendResponse(ChannelHandlerContext ctx, SendResponseCommand command, ChannelPromise promise) {
-    NettyServerStream stream = (NettyServerStream) command.stream();
-    NettyServerStream.TransportState state = stream.state();
-    if (state.ended()) {
-      command.release();
-      promise.setSuccess();
-      return;
-    }
-    int id = stream.id();
-    pings.onDataSent();
-    if (command.headers() != null) {
-      state.headersWritten(false);
-      // A failure here fails the trailers' write too, which reports it through the command.
-      encoder().writeHeaders(ctx, id, command.headers(), 0, false, ctx.newPromise());
-    }
-    ByteBuf message = command.content();
-    int size = message.readableBytes();
-    stream.dataQueued(size);
-    ChannelPromise dataWritten = ctx.newPromise();
-    dataWritten.addListener(future -> {
-      if (future.isSuccess()) {
-        stream.onDataSent(size);
-      }
-    });
-    encoder().writeData(ctx, id, message, 0, false, dataWritten);
-    state.headersWritten(true);
-    encoder().writeHeaders(ctx, id, command.trailers(), 0, true, promise);
-    promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
-    stopClientSending(ctx, id);
-    checkBacklog(ctx, stream);
-  }
-
-  private void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
-    NettyServerStream stream = (NettyServerStream) command.stream();
-    if (stream.state().ended()) {
-      command.release();
-      promise.setSuccess();
-      return;
-    }
-    pings.onDataSent();
-    stream.dataQueued(command.content().readableBytes());
-    encoder().writeData(ctx, stream.id(), command.content(), 0, command.endOfStream(), promise);
-    checkBacklog(ctx, stream);
-  }
-
-  /**
-   * Past the backlog's limit, the stream just written is reset, its response dropped; if a stream was
-   * reset for it before and the client has not shown since that it reads, it does not read at all and
-   * the connection goes away.
-   */
-  private void checkBacklog(ChannelHandlerContext ctx, NettyServerStream stream) {
-    if (!backlog.over()) {
-      return;
-    }
-    String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
-    if (backlog.closeRatherThanReset()) {
-      log.debug("Closing {}: the client does not read, {}", ctx.channel(), waiting);
-      Status status = Status.RESOURCE_EXHAUSTED.withDescription("The client does not read its responses: " + waiting);
-      try {
-        endStreams(status);
-      } catch (Http2Exception e) {
-        log.debug("Ending the streams of {} failed", ctx.channel(), e);
-      }
-      // The GOAWAY waits behind what the client does not read; the connection closes without waiting for it.
-      goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.ENHANCE_YOUR_CALM.code(),
-          ByteBufUtil.writeAscii(ctx.alloc(), "client does not read: " + waiting), ctx.newPromise());
-      ctx.flush();
-      ctx.close();
-      return;
-    }
-    log.debug("Resetting stream {} of {}: the client does not read, {}", stream.id(), ctx.channel(), waiting);
-    stream.state().cancelled(Status.RESOURCE_EXHAUSTED.withDescription(
-        "The client did not read this call's response: " + waiting + " on its connection"));
-    encoder().writeRstStream(ctx, stream.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
-    ctx.flush();
-  }
-
-  private void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
-    NettyServerStream stream = (NettyServerStream) command.stream();
-    NettyServerStream.TransportState state = stream.state();
-    if (state.ended()) {
-      promise.setSuccess();
-      return;
-    }
-    Http2Stream http2Stream = connection().stream(stream.id());
-    if (http2Stream != null && http2Stream.state() != Http2Stream.State.CLOSED
-        && http2Stream.state() != Http2Stream.State.HALF_CLOSED_LOCAL) {
-      // The status goes out in trailers, so the client learns why (a deadline, an oversized message).
-      Http2Headers trailers = new DefaultHttp2Headers(false);
-      if (!state.headersSent()) {
-        trailers.status(GrpcHeaders.STATUS_200);
-        trailers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
-      }
-      GrpcHttp2Headers.addStatus(trailers, command.status());
-      encoder().writeHeaders(ctx, stream.id(), trailers, 0, true, ctx.newPromise());
-      stopClientSending(ctx, stream.id());
-    }
-    state.cancelled(command.status());
-    promise.setSuccess();
-  }
-
   /** After the response ended, a client still sending is told to stop: RST_STREAM NO_ERROR (RFC 9113 8.1). */
-  private void stopClientSending(ChannelHandlerContext ctx, int streamId) {
+  void stopClientSending(ChannelHandlerContext ctx, int streamId) {
     Http2Stream http2Stream = connection().stream(streamId);
     if (http2Stream != null && http2Stream.state() == Http2Stream.State.HALF_CLOSED_LOCAL) {
       encoder().writeRstStream(ctx, streamId, Http2Error.NO_ERROR.code(), ctx.newPromise());
     }
-  }
-
-  private NettyServerStream streamOf(int streamId) {
-    Http2Stream stream = connection().stream(streamId);
-    return stream == null ? null : stream.getProperty(streamKey);
-  }
-
-  /** Answers a request that is not a valid gRPC request with a plain HTTP status, ending the stream. */
-  private void respondHttpError(
-      ChannelHandlerContext ctx, int streamId, int httpStatus, Status status, CharSequence allow) {
-    Http2Headers headers = new DefaultHttp2Headers(false)
-        .status(AsciiString.of(Integer.toString(httpStatus)));
-    headers.add(GrpcHeaders.CONTENT_TYPE, TEXT_PLAIN);
-    if (allow != null) {
-      headers.add(ALLOW, allow);
-    }
-    GrpcHttp2Headers.addStatus(headers, status);
-    ByteBuf body = ctx.alloc().buffer();
-    body.writeCharSequence(status.description() + "\n", StandardCharsets.UTF_8);
-    encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
-    encoder().writeData(ctx, streamId, body, 0, true, ctx.newPromise());
-    stopClientSending(ctx, streamId);
-  }
-
-  /** Answers a gRPC request that cannot be served with a trailers-only response. */
-  private void respondGrpcError(ChannelHandlerContext ctx, int streamId, Status status) {
-    Http2Headers headers = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
-    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
-    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, MessageEncoding.ACCEPT_ENCODING);
-    GrpcHttp2Headers.addStatus(headers, status);
-    encoder().writeHeaders(ctx, streamId, headers, 0, true, ctx.newPromise());
-    stopClientSending(ctx, streamId);
   }
 
   /**
@@ -621,156 +447,51 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
   }
 
-  private void streamOpened(
-      ChannelHandlerContext ctx, int streamId, Http2Stream http2Stream, Http2Headers headers, boolean endOfStream) {
-    if (!GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
-      // Not gRPC: an HTTP unary call (JSON or protobuf body), or an error in that protocol's terms.
-      httpUnaryOpened(ctx, streamId, headers, endOfStream);
-      return;
-    }
-    if (!GrpcHeaders.POST.contentEquals(headers.method())) {
-      respondHttpError(ctx, streamId, 405,
-          Status.INTERNAL.withDescription("Method not allowed: " + headers.method() + "; gRPC uses POST"), "POST");
-      return;
-    }
-    CharSequence path = headers.path();
-    if (path == null || path.length() == 0 || path.charAt(0) != '/') {
-      respondGrpcError(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Malformed :path: " + path));
-      return;
-    }
-    MessageEncoding encoding;
-    try {
-      encoding = MessageEncoding.forName(headers.get(GrpcHeaders.GRPC_ENCODING));
-    } catch (IllegalArgumentException e) {
-      respondGrpcError(ctx, streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
-      return;
-    }
-    long timeoutNanos;
-    try {
-      timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
-    } catch (IllegalArgumentException e) {
-      respondGrpcError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
-      return;
-    }
-    NettyServerStream stream = new NettyServerStream(
-        streamId,
-        http2Stream,
-        decoder().flowController(),
-        writeQueue,
-        ctx.channel(),
-        peer(ctx),
-        options.limits().maxInboundMessageSize(),
-        backlog);
-    http2Stream.setProperty(streamKey, stream);
-    InboundRequest request = new InboundRequest(
-        path,
-        GrpcHttp2Headers.toMetadata(headers),
-        timeoutNanos,
-        encoding,
-        headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING));
-    ServerStreamListener streamListener = listener.streamCreated(stream, request);
-    stream.state().listener(streamListener);
-    if (endOfStream) {
-      stream.state().dataRead(io.netty.buffer.Unpooled.EMPTY_BUFFER, true);
-    }
-  }
-
-  private PeerInfo peer(ChannelHandlerContext ctx) {
+  /** The connection, as services see it: described once, when its first stream opens. */
+  PeerInfo peer(ChannelHandlerContext ctx) {
     if (peer == null) {
       peer = Peers.describe(ctx.channel(), true);
     }
     return peer;
   }
 
-  private void httpUnaryOpened(ChannelHandlerContext ctx, int streamId, Http2Headers headers, boolean endOfStream) {
-    InboundRequest request;
+  /** Hands {@code stream}'s later frames to {@code exchange}. */
+  void attach(Http2Stream stream, ServerExchange exchange) {
+    stream.setProperty(exchangeKey, exchange);
+  }
+
+  /** Headers or data go out: the client's PINGs are forgiven (see {@link KeepAliveEnforcer}). */
+  void dataSent() {
+    pings.onDataSent();
+  }
+
+  /**
+   * The client reads none of its responses ({@link OutboundBacklog}): every call ends with
+   * RESOURCE_EXHAUSTED, GOAWAY ENHANCE_YOUR_CALM, and the connection closes at once.
+   */
+  void closeForUnreadResponses(ChannelHandlerContext ctx, String waiting) {
+    log.debug("Closing {}: the client does not read, {}", ctx.channel(), waiting);
+    Status status = Status.RESOURCE_EXHAUSTED.withDescription("The client does not read its responses: " + waiting);
     try {
-      request = HttpUnaryRequests.parse(headers);
-    } catch (HttpUnaryRequests.Rejection rejection) {
-      http2Writer(ctx, streamId).writeError(ctx.alloc(), rejection.httpStatus, rejection.status, rejection.allow);
-      return;
+      endStreams(status);
+    } catch (Http2Exception e) {
+      log.debug("Ending the streams of {} failed", ctx.channel(), e);
     }
-    if (endOfStream) {
-      startHttpUnary(ctx, streamId, request, io.netty.buffer.Unpooled.EMPTY_BUFFER);
-      return;
-    }
-    connection().stream(streamId).setProperty(httpUnaryKey, new Http2UnaryBody(request, ctx.alloc()));
+    // The GOAWAY waits behind what the client does not read; the connection closes without waiting for it.
+    goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.ENHANCE_YOUR_CALM.code(),
+        ByteBufUtil.writeAscii(ctx.alloc(), "client does not read: " + waiting), ctx.newPromise());
+    ctx.flush();
+    ctx.close();
   }
 
-  private void startHttpUnary(ChannelHandlerContext ctx, int streamId, InboundRequest request, ByteBuf body) {
-    HttpUnaryServerStream stream =
-        new HttpUnaryServerStream(ctx.channel(), peer(ctx), http2Writer(ctx, streamId), request.httpSubtype());
-    Http2Stream http2Stream = connection().stream(streamId);
-    if (http2Stream != null) {
-      http2Stream.setProperty(httpUnaryKey, stream);
-    }
-    stream.start(listener.streamCreated(stream, request), body);
+  private ServerExchange exchangeOf(int streamId) {
+    Http2Stream stream = connection().stream(streamId);
+    return stream == null ? null : stream.getProperty(exchangeKey);
   }
 
-  /** Writes an HTTP unary response on {@code streamId}: one header block and one DATA frame that ends it. */
-  private HttpResponseWriter http2Writer(ChannelHandlerContext ctx, int streamId) {
-    return (status, contentType, metadata, allow, body) -> {
-      Http2Headers headers = new DefaultHttp2Headers(false).status(AsciiString.of(Integer.toString(status)));
-      headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
-      if (allow != null) {
-        headers.add(ALLOW, allow);
-      }
-      GrpcHttp2Headers.addMetadata(headers, metadata);
-      ChannelPromise written = ctx.newPromise();
-      pings.onDataSent();
-      encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
-      encoder().writeData(ctx, streamId, body, 0, true, written);
-      stopClientSending(ctx, streamId);
-      // This handler's flush: DATA waits in the flow controller until it runs.
-      flush(ctx);
-      return written;
-    };
-  }
-
-  /** An HTTP unary request whose body is still arriving, bounded by the max inbound message size. */
-  private final class Http2UnaryBody {
-
-    private final InboundRequest request;
-    private final CompositeByteBuf body;
-    /** Whether the body was too large and answered with 413: the rest is dropped. */
-    private boolean rejected;
-
-    Http2UnaryBody(InboundRequest request, ByteBufAllocator alloc) {
-      this.request = request;
-      this.body = alloc.compositeBuffer(Integer.MAX_VALUE);
-    }
-
-    void dataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, boolean endOfStream) {
-      if (rejected) {
-        return;
-      }
-      if ((long) body.readableBytes() + data.readableBytes() > options.limits().maxInboundMessageSize()) {
-        rejected = true;
-        body.release();
-        http2Writer(ctx, streamId).writeError(ctx.alloc(), 413, Status.RESOURCE_EXHAUSTED.withDescription(
-            "Request body larger than the server's maximum message size of " + options.limits().maxInboundMessageSize()
-                + " bytes"), null);
-        return;
-      }
-      body.addComponent(true, data.retain());
-      if (endOfStream) {
-        end(ctx, streamId);
-      }
-    }
-
-    void end(ChannelHandlerContext ctx, int streamId) {
-      if (!rejected) {
-        rejected = true;
-        startHttpUnary(ctx, streamId, request, body);
-      }
-    }
-
-    void discard() {
-      if (!rejected) {
-        rejected = true;
-        body.release();
-      }
-    }
+  /** The protocol of a new stream, by its content type. */
+  private ServerProtocol protocolOf(Http2Headers headers) {
+    return GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE)) ? grpc : httpUnary;
   }
 
   /** Frames from the client. */
@@ -780,38 +501,22 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     public void onHeadersRead(
         ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endOfStream)
         throws Http2Exception {
-      // One stream lookup for the gRPC call's trailers, an HTTP unary request's, or a new stream.
+      // One stream lookup for a call's trailers or a new stream.
       Http2Stream http2Stream = connection().stream(streamId);
-      NettyServerStream stream = http2Stream == null ? null : http2Stream.getProperty(streamKey);
-      if (stream != null) {
-        stream.state().trailersRead(endOfStream);
-        return;
-      }
-      Object exchange = http2Stream == null ? null : http2Stream.getProperty(httpUnaryKey);
+      ServerExchange exchange = http2Stream == null ? null : http2Stream.getProperty(exchangeKey);
       if (exchange != null) {
-        // Trailers of an HTTP unary request: nothing in them matters but the end of the body.
-        if (endOfStream && exchange instanceof Http2UnaryBody) {
-          ((Http2UnaryBody) exchange).end(ctx, streamId);
-        }
+        exchange.onTrailers(ctx, endOfStream);
         return;
       }
       checkRequestHeaders(streamId, headers);
-      streamOpened(ctx, streamId, http2Stream, headers, endOfStream);
+      protocolOf(headers).open(ctx, http2Stream, headers, endOfStream);
     }
 
     @Override
     public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-      NettyServerStream stream = streamOf(streamId);
-      if (stream == null) {
-        Http2Stream http2Stream = connection().stream(streamId);
-        Object exchange = http2Stream == null ? null : http2Stream.getProperty(httpUnaryKey);
-        if (exchange instanceof Http2UnaryBody) {
-          ((Http2UnaryBody) exchange).dataRead(ctx, streamId, data, endOfStream);
-        }
-        return data.readableBytes() + padding;
-      }
-      stream.state().dataRead(data.retain(), endOfStream);
-      return padding;
+      ServerExchange exchange = exchangeOf(streamId);
+      // A stream answered at once has no exchange: what it still sends is dropped.
+      return exchange == null ? data.readableBytes() + padding : exchange.onData(ctx, data, padding, endOfStream);
     }
 
     @Override
@@ -854,11 +559,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
     @Override
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
-      NettyServerStream stream = streamOf(streamId);
-      if (stream != null) {
-        Http2Error error = Http2Error.valueOf(errorCode);
-        stream.state().cancelled(Status.CANCELLED.withDescription(
-            "Client reset the stream: RST_STREAM " + (error != null ? error : "code " + errorCode)));
+      ServerExchange exchange = exchangeOf(streamId);
+      if (exchange != null) {
+        exchange.onReset(errorCode);
       }
     }
   }

@@ -3,8 +3,10 @@ package io.triplerpc.transport.netty.internal.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -251,8 +253,8 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     state.cancelled(Status.UNAVAILABLE.withDescription("Could not write to the client: " + cause).withCause(cause));
   }
 
-  /** Everything the event loop owns; touched on the event loop only. */
-  final class TransportState implements MessageDeframer.Sink {
+  /** Everything the event loop owns, the stream's frames included; touched on the event loop only. */
+  final class TransportState implements MessageDeframer.Sink, ServerExchange {
 
     private final InboundWindow window;
     private final MessageDeframer deframer;
@@ -320,6 +322,36 @@ final class NettyServerStream implements ServerStream, StreamHandle {
         return;
       }
       dataRead(Unpooled.EMPTY_BUFFER, true);
+    }
+
+    @Override
+    public int onData(ChannelHandlerContext ctx, ByteBuf data, int padding, boolean endOfStream) {
+      dataRead(data.retain(), endOfStream);
+      // The deframer acknowledges the message bytes as they are used; the padding is never used.
+      return padding;
+    }
+
+    @Override
+    public void onTrailers(ChannelHandlerContext ctx, boolean endOfStream) {
+      trailersRead(endOfStream);
+    }
+
+    @Override
+    public void onReset(long errorCode) {
+      Http2Error error = Http2Error.valueOf(errorCode);
+      cancelled(Status.CANCELLED.withDescription(
+          "Client reset the stream: RST_STREAM " + (error != null ? error : "code " + errorCode)));
+    }
+
+    @Override
+    public void abort(Status status) {
+      cancelled(status);
+    }
+
+    @Override
+    public void onClosed() {
+      settleBacklog();
+      cancelled(Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"));
     }
 
     /** The trailers were written (or failed to be): the call's last event. */

@@ -1,0 +1,240 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.AsciiString;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.InboundRequest;
+import io.triplerpc.internal.stream.ServerTransportListener;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.GrpcTimeout;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import io.triplerpc.transport.netty.internal.OutboundBacklog;
+import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
+import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * gRPC on a server connection's streams: checks a request's gRPC headers and opens a
+ * {@link NettyServerStream} for core; writes its responses (headers, length-prefixed messages,
+ * trailers) when the connection runs their commands. Event loop only.
+ */
+final class GrpcProtocol implements ServerProtocol {
+
+  private static final Logger log = LoggerFactory.getLogger(GrpcProtocol.class);
+  private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
+  private static final AsciiString ALLOW = AsciiString.cached("allow");
+
+  private final NettyServerHandler connection;
+  private final ServerTransportListener listener;
+  private final int maxInboundMessageSize;
+  /** Response bytes the client has not taken yet, the connection's. */
+  private final OutboundBacklog backlog;
+
+  GrpcProtocol(NettyServerHandler connection, ServerTransportListener listener, int maxInboundMessageSize,
+      OutboundBacklog backlog) {
+    this.connection = connection;
+    this.listener = listener;
+    this.maxInboundMessageSize = maxInboundMessageSize;
+    this.backlog = backlog;
+  }
+
+  @Override
+  public void open(ChannelHandlerContext ctx, Http2Stream http2Stream, Http2Headers headers, boolean endOfStream) {
+    int streamId = http2Stream.id();
+    if (!GrpcHeaders.POST.contentEquals(headers.method())) {
+      respondHttpError(ctx, streamId, 405,
+          Status.INTERNAL.withDescription("Method not allowed: " + headers.method() + "; gRPC uses POST"), "POST");
+      return;
+    }
+    CharSequence path = headers.path();
+    if (path == null || path.length() == 0 || path.charAt(0) != '/') {
+      respondError(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Malformed :path: " + path));
+      return;
+    }
+    MessageEncoding encoding;
+    try {
+      encoding = MessageEncoding.forName(headers.get(GrpcHeaders.GRPC_ENCODING));
+    } catch (IllegalArgumentException e) {
+      respondError(ctx, streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
+      return;
+    }
+    long timeoutNanos;
+    try {
+      timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
+    } catch (IllegalArgumentException e) {
+      respondError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
+      return;
+    }
+    NettyServerStream stream = new NettyServerStream(
+        streamId,
+        http2Stream,
+        connection.decoder().flowController(),
+        connection.writeQueue(),
+        ctx.channel(),
+        connection.peer(ctx),
+        maxInboundMessageSize,
+        backlog);
+    connection.attach(http2Stream, stream.state());
+    InboundRequest request = new InboundRequest(
+        path,
+        GrpcHttp2Headers.toMetadata(headers),
+        timeoutNanos,
+        encoding,
+        headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING));
+    stream.state().listener(listener.streamCreated(stream, request));
+    if (endOfStream) {
+      stream.state().dataRead(Unpooled.EMPTY_BUFFER, true);
+    }
+  }
+
+  /** Answers a gRPC request that cannot be served with a trailers-only response. */
+  void respondError(ChannelHandlerContext ctx, int streamId, Status status) {
+    Http2Headers headers = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
+    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, MessageEncoding.ACCEPT_ENCODING);
+    GrpcHttp2Headers.addStatus(headers, status);
+    encoder().writeHeaders(ctx, streamId, headers, 0, true, ctx.newPromise());
+    connection.stopClientSending(ctx, streamId);
+  }
+
+  /** Answers a request that is not a valid gRPC request with a plain HTTP status, ending the stream. */
+  private void respondHttpError(
+      ChannelHandlerContext ctx, int streamId, int httpStatus, Status status, CharSequence allow) {
+    Http2Headers headers = new DefaultHttp2Headers(false)
+        .status(AsciiString.of(Integer.toString(httpStatus)));
+    headers.add(GrpcHeaders.CONTENT_TYPE, TEXT_PLAIN);
+    if (allow != null) {
+      headers.add(ALLOW, allow);
+    }
+    GrpcHttp2Headers.addStatus(headers, status);
+    ByteBuf body = ctx.alloc().buffer();
+    body.writeCharSequence(status.description() + "\n", StandardCharsets.UTF_8);
+    encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
+    encoder().writeData(ctx, streamId, body, 0, true, ctx.newPromise());
+    connection.stopClientSending(ctx, streamId);
+  }
+
+  void sendHeaders(ChannelHandlerContext ctx, SendHeadersCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    NettyServerStream.TransportState state = stream.state();
+    if (state.ended()) {
+      promise.setSuccess();
+      return;
+    }
+    boolean end = command.endOfStream();
+    state.headersWritten(end);
+    connection.dataSent();
+    encoder().writeHeaders(ctx, stream.id(), command.headers(), 0, end, promise);
+    if (end) {
+      promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
+      connection.stopClientSending(ctx, stream.id());
+    }
+  }
+
+  void sendResponse(ChannelHandlerContext ctx, SendResponseCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    NettyServerStream.TransportState state = stream.state();
+    if (state.ended()) {
+      command.release();
+      promise.setSuccess();
+      return;
+    }
+    int id = stream.id();
+    connection.dataSent();
+    if (command.headers() != null) {
+      state.headersWritten(false);
+      // A failure here fails the trailers' write too, which reports it through the command.
+      encoder().writeHeaders(ctx, id, command.headers(), 0, false, ctx.newPromise());
+    }
+    ByteBuf message = command.content();
+    int size = message.readableBytes();
+    stream.dataQueued(size);
+    ChannelPromise dataWritten = ctx.newPromise();
+    dataWritten.addListener(future -> {
+      if (future.isSuccess()) {
+        stream.onDataSent(size);
+      }
+    });
+    encoder().writeData(ctx, id, message, 0, false, dataWritten);
+    state.headersWritten(true);
+    encoder().writeHeaders(ctx, id, command.trailers(), 0, true, promise);
+    promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
+    connection.stopClientSending(ctx, id);
+    checkBacklog(ctx, stream);
+  }
+
+  void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    if (stream.state().ended()) {
+      command.release();
+      promise.setSuccess();
+      return;
+    }
+    connection.dataSent();
+    stream.dataQueued(command.content().readableBytes());
+    encoder().writeData(ctx, stream.id(), command.content(), 0, command.endOfStream(), promise);
+    checkBacklog(ctx, stream);
+  }
+
+  void cancelStream(ChannelHandlerContext ctx, CancelStreamCommand command, ChannelPromise promise) {
+    NettyServerStream stream = (NettyServerStream) command.stream();
+    NettyServerStream.TransportState state = stream.state();
+    if (state.ended()) {
+      promise.setSuccess();
+      return;
+    }
+    Http2Stream http2Stream = connection.connection().stream(stream.id());
+    if (http2Stream != null && http2Stream.state() != Http2Stream.State.CLOSED
+        && http2Stream.state() != Http2Stream.State.HALF_CLOSED_LOCAL) {
+      // The status goes out in trailers, so the client learns why (a deadline, an oversized message).
+      Http2Headers trailers = new DefaultHttp2Headers(false);
+      if (!state.headersSent()) {
+        trailers.status(GrpcHeaders.STATUS_200);
+        trailers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+      }
+      GrpcHttp2Headers.addStatus(trailers, command.status());
+      encoder().writeHeaders(ctx, stream.id(), trailers, 0, true, ctx.newPromise());
+      connection.stopClientSending(ctx, stream.id());
+    }
+    state.cancelled(command.status());
+    promise.setSuccess();
+  }
+
+  /**
+   * Past the backlog's limit, the stream just written is reset, its response dropped; if a stream was
+   * reset for it before and the client has not shown since that it reads, it does not read at all and
+   * the connection goes away.
+   */
+  private void checkBacklog(ChannelHandlerContext ctx, NettyServerStream stream) {
+    if (!backlog.over()) {
+      return;
+    }
+    String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
+    if (backlog.closeRatherThanReset()) {
+      connection.closeForUnreadResponses(ctx, waiting);
+      return;
+    }
+    log.debug("Resetting stream {} of {}: the client does not read, {}", stream.id(), ctx.channel(), waiting);
+    stream.state().cancelled(Status.RESOURCE_EXHAUSTED.withDescription(
+        "The client did not read this call's response: " + waiting + " on its connection"));
+    encoder().writeRstStream(ctx, stream.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
+    ctx.flush();
+  }
+
+  private Http2ConnectionEncoder encoder() {
+    return connection.encoder();
+  }
+}
