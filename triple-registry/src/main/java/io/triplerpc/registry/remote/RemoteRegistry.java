@@ -1,9 +1,5 @@
 package io.triplerpc.registry.remote;
 
-import io.triplerpc.registry.internal.Durations;
-import io.triplerpc.registry.internal.Threads;
-import io.triplerpc.CallOptions;
-import io.triplerpc.Status;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.registry.InstanceListener;
@@ -11,39 +7,23 @@ import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.registry.Subscription;
-import io.triplerpc.registry.internal.proto.ApplicationsRequest;
-import io.triplerpc.registry.internal.proto.HeartbeatRequest;
-import io.triplerpc.registry.internal.proto.Lease;
-import io.triplerpc.registry.internal.proto.MapRequest;
-import io.triplerpc.registry.internal.proto.MetadataRequest;
-import io.triplerpc.registry.internal.proto.RegisterRequest;
-import io.triplerpc.registry.internal.proto.RevokeRequest;
-import io.triplerpc.registry.internal.proto.UnregisterRequest;
+import io.triplerpc.registry.internal.Durations;
+import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.registry.internal.remote.BearerToken;
-import io.triplerpc.registry.internal.remote.RemoteSubscription;
-import io.triplerpc.registry.internal.wire.RegistryService;
-import io.triplerpc.registry.internal.wire.WireFormat;
+import io.triplerpc.registry.internal.remote.ConsumerSide;
+import io.triplerpc.registry.internal.remote.ProviderSide;
+import io.triplerpc.registry.internal.remote.RegistryConnection;
 import io.triplerpc.registry.server.RegistryServer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,56 +73,29 @@ import org.slf4j.LoggerFactory;
 public final class RemoteRegistry implements Registry {
 
   private static final Logger log = LoggerFactory.getLogger(RemoteRegistry.class);
-
-  private final String target;
-  /** The current connection; replaced when it stalls (a dead peer behind an open-looking socket). */
-  private volatile Connection connection;
-  private final ScheduledExecutorService scheduler;
-  private final Builder config;
-  /** The lease this registry's instances live under; the server creates it again if it forgot it. */
-  private final String leaseId = UUID.randomUUID().toString();
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final Set<RemoteSubscription> subscriptions = ConcurrentHashMap.newKeySet();
-
-  private final Object lock = new Object();
-  /** What this registry registered, by application and address. Guarded by {@link #lock}. */
   /** The largest batch of instances accepted from the server: room for a few million instances. */
   private static final int MAX_BATCH_BYTES = 256 * 1024 * 1024;
 
-  private final Map<String, ServiceInstance> instances = new LinkedHashMap<>();
-  /** Unregistrations not confirmed yet, sent again with everything else until they are. Guarded by lock. */
-  private final Map<String, ServiceInstance> removals = new LinkedHashMap<>();
-  /** What this registry published, by application and revision. Guarded by {@link #lock}. */
-  private final Map<String, MetadataInfo> metadata = new LinkedHashMap<>();
-  /** What this registry mapped, as {@code [service, application]}. Guarded by {@link #lock}. */
-  private final Set<List<String>> mappings = new LinkedHashSet<>();
-  /** The last write; the next one starts when it ends. Guarded by {@link #lock}. */
-  private CompletableFuture<?> writes = CompletableFuture.completedFuture(null);
-  /** The heartbeat task, once something was registered. Guarded by {@link #lock}. */
-  private ScheduledFuture<?> heartbeat;
-  /** The period of {@link #heartbeat}. Guarded by {@link #lock}. */
-  private long heartbeatNanos;
-  /** Whether the server may lack something this registry holds: resend all at the next heartbeat. */
-  private volatile boolean needsResend;
-  /** The code of the last refusal logged (UNAUTHENTICATED, PERMISSION_DENIED), null after a success. */
-  private volatile Status.Code refusal;
-
-  /**
-   * A client to the server and its proxies.
-   *
-   * @param calls unary calls, each with the call timeout
-   * @param streams subscription streams, without a deadline
-   */
-  private record Connection(TripleClient client, RegistryService calls, RegistryService streams) {}
+  private final String target;
+  private final Builder config;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final RegistryConnection connection;
+  private final ScheduledExecutorService scheduler;
+  private final ProviderSide provider;
+  private final ConsumerSide consumer;
 
   private RemoteRegistry(Builder builder) {
     this.config = builder.copy();
     this.target = builder.host + ':' + builder.port;
-    this.connection = newConnection();
+    this.connection = new RegistryConnection(target, this::newClient, config.callTimeout, closed::get);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-registry-client"));
+    this.provider = new ProviderSide(target, connection, scheduler, closed::get, config.leaseTtl,
+        config.heartbeatInterval, config.token != null);
+    this.consumer = new ConsumerSide(connection, scheduler, config.keepalive.toNanos(),
+        config.initialBackoff.toNanos(), config.maxBackoff.toNanos());
   }
 
-  private Connection newConnection() {
+  private TripleClient newClient() {
     TripleClient.Builder builder = TripleClient.builder()
         .address(config.host, config.port)
         .reconnectBackoff(config.initialBackoff, config.maxBackoff)
@@ -156,32 +109,7 @@ public final class RemoteRegistry implements Registry {
     if (config.tls != null) {
       builder.tls(config.tls);
     }
-    TripleClient client = builder.build();
-    return new Connection(client,
-        client.proxy(RegistryService.class, CallOptions.DEFAULT.withTimeout(config.callTimeout)),
-        client.proxy(RegistryService.class, CallOptions.DEFAULT));
-  }
-
-  /** Unary calls on the current connection. */
-  private RegistryService calls() {
-    return connection.calls();
-  }
-
-  /**
-   * Replaces the connection whose stream proxy is {@code stale}, unless that happened already: calls
-   * on it fail and are retried on the new one.
-   */
-  private void replaceConnection(RegistryService stale) {
-    Connection old;
-    synchronized (lock) {
-      old = connection;
-      if (closed.get() || old.streams() != stale) {
-        return;
-      }
-      connection = newConnection();
-    }
-    log.warn("Connection to registry {} stalled; opening a new one", target);
-    old.client().close();
+    return builder.build();
   }
 
   /** A registry kept by the registry server at {@code host:port}, with the default options. */
@@ -198,69 +126,21 @@ public final class RemoteRegistry implements Registry {
   public CompletableFuture<Void> register(ServiceInstance instance) {
     Objects.requireNonNull(instance, "instance");
     checkOpen();
-    synchronized (lock) {
-      instances.put(key(instance), instance);
-      ensureHeartbeat(defaultHeartbeatNanos(config.leaseTtl.isZero() ? RegistryServer.DEFAULT_LEASE_TTL : config.leaseTtl));
-    }
-    return write(() -> calls().register(registerRequest(instance)))
-        .whenComplete((lease, error) -> {
-          if (error == null) {
-            leaseGranted(lease);
-          } else if (rejected(error)) {
-            synchronized (lock) {
-              instances.remove(key(instance), instance);
-            }
-          }
-        })
-        .thenApply(lease -> null);
+    return provider.register(instance);
   }
 
   @Override
   public CompletableFuture<Void> unregister(ServiceInstance instance) {
     Objects.requireNonNull(instance, "instance");
     checkOpen();
-    String key = key(instance);
-    synchronized (lock) {
-      instances.remove(key);
-      removals.put(key, instance);
-    }
-    return sendUnregister(key, instance);
-  }
-
-  private CompletableFuture<Void> sendUnregister(String key, ServiceInstance instance) {
-    return write(() -> calls().unregister(UnregisterRequest.newBuilder()
-            .setLeaseId(leaseId)
-            .setInstance(WireFormat.toProto(instance))
-            .build()))
-        .whenComplete((empty, error) -> {
-          if (error == null) {
-            synchronized (lock) {
-              removals.remove(key, instance);
-            }
-          } else {
-            // A stale instance would outlive its process while this lease lives on: try again.
-            needsResend = true;
-          }
-        })
-        .thenApply(empty -> null);
+    return provider.unregister(instance);
   }
 
   @Override
   public CompletableFuture<Void> publishMetadata(MetadataInfo info) {
     Objects.requireNonNull(info, "metadata");
     checkOpen();
-    synchronized (lock) {
-      metadata.putIfAbsent(info.application() + '/' + info.revision(), info);
-    }
-    return write(() -> calls().publishMetadata(WireFormat.toProto(info)))
-        .whenComplete((empty, error) -> {
-          if (rejected(error)) {
-            synchronized (lock) {
-              metadata.remove(info.application() + '/' + info.revision(), info);
-            }
-          }
-        })
-        .thenApply(empty -> null);
+    return provider.publishMetadata(info);
   }
 
   @Override
@@ -268,8 +148,7 @@ public final class RemoteRegistry implements Registry {
     Objects.requireNonNull(application, "application");
     Objects.requireNonNull(revision, "revision");
     checkOpen();
-    return calls().getMetadata(MetadataRequest.newBuilder().setApplication(application).setRevision(revision).build())
-        .thenApply(WireFormat::fromProto);
+    return consumer.metadata(application, revision);
   }
 
   @Override
@@ -277,27 +156,14 @@ public final class RemoteRegistry implements Registry {
     Objects.requireNonNull(serviceName, "serviceName");
     Objects.requireNonNull(application, "application");
     checkOpen();
-    List<String> mapping = List.of(serviceName, application);
-    synchronized (lock) {
-      mappings.add(mapping);
-    }
-    return write(() -> calls().map(mapRequest(mapping)))
-        .whenComplete((empty, error) -> {
-          if (rejected(error)) {
-            synchronized (lock) {
-              mappings.remove(mapping);
-            }
-          }
-        })
-        .thenApply(empty -> null);
+    return provider.map(serviceName, application);
   }
 
   @Override
   public CompletableFuture<Set<String>> applications(String serviceName) {
     Objects.requireNonNull(serviceName, "serviceName");
     checkOpen();
-    return calls().applications(ApplicationsRequest.newBuilder().setService(serviceName).build())
-        .thenApply(response -> Set.copyOf(response.getApplicationsList()));
+    return consumer.applications(serviceName);
   }
 
   /**
@@ -314,14 +180,7 @@ public final class RemoteRegistry implements Registry {
       throw new IllegalArgumentException("application is empty");
     }
     checkOpen();
-    RemoteSubscription[] self = new RemoteSubscription[1];
-    RemoteSubscription subscription = new RemoteSubscription(application, listener, () -> connection.streams(),
-        this::replaceConnection, scheduler, config.keepalive.toNanos(), config.initialBackoff.toNanos(),
-        config.maxBackoff.toNanos(), () -> subscriptions.remove(self[0]));
-    self[0] = subscription;
-    subscriptions.add(subscription);
-    subscription.start();
-    return subscription;
+    return consumer.subscribe(application, listener);
   }
 
   /**
@@ -334,184 +193,27 @@ public final class RemoteRegistry implements Registry {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (RemoteSubscription subscription : List.copyOf(subscriptions)) {
-      subscription.close();
-    }
-    boolean registered;
-    synchronized (lock) {
-      if (heartbeat != null) {
-        heartbeat.cancel(false);
-      }
-      registered = heartbeat != null;
-      instances.clear();
-    }
-    CompletableFuture<?> revoked = registered
-        ? write(() -> calls().revoke(RevokeRequest.newBuilder().setLeaseId(leaseId).build()))
-        : CompletableFuture.completedFuture(null);
-    revoked.whenComplete((v, error) -> {
-      if (error != null) {
-        log.debug("Could not revoke lease {} at {} (its instances expire with it): {}", leaseId, target, error.toString());
-      }
-      connection.client().close();
+    consumer.close();
+    provider.close().whenComplete((v, error) -> {
+      connection.close();
       scheduler.shutdownNow();
     });
   }
 
   /** The lease this registry's instances live under. */
   public String leaseId() {
-    return leaseId;
+    return provider.leaseId();
   }
 
   @Override
   public String toString() {
-    return "RemoteRegistry{" + target + ", lease " + leaseId + '}';
+    return "RemoteRegistry{" + target + ", lease " + provider.leaseId() + '}';
   }
 
   private void checkOpen() {
     if (closed.get()) {
       throw new IllegalStateException("Registry closed");
     }
-  }
-
-  /** Starts {@code op} when the previous write ends, so writes reach the server in order. */
-  private <T> CompletableFuture<T> write(Supplier<CompletableFuture<T>> op) {
-    synchronized (lock) {
-      CompletableFuture<T> result = writes.handle((v, error) -> null).thenCompose(ignored -> op.get());
-      writes = result;
-      result.whenComplete((v, error) -> {
-        if (error != null && !rejected(error)) {
-          needsResend = true;
-        }
-        noteRefusal(error);
-      });
-      return result;
-    }
-  }
-
-  /**
-   * Logs the first of a run of refusals (a missing, wrong or insufficient token), so a provider
-   * that cannot register says why once, rather than at debug level with every retry.
-   */
-  private void noteRefusal(Throwable error) {
-    Status.Code code = error == null ? null : Status.fromThrowable(error).code();
-    if (code != Status.Code.UNAUTHENTICATED && code != Status.Code.PERMISSION_DENIED) {
-      if (error == null) {
-        refusal = null;
-      }
-      return;
-    }
-    if (refusal != code) {
-      refusal = code;
-      log.warn("Registry {} refused a write: {}: {}; check this client's token (RemoteRegistry.Builder.token){}."
-          + " Retrying with the heartbeat.", target, code, Status.fromThrowable(error).description(),
-          config.token == null ? ", none is set" : "");
-    }
-  }
-
-  /** Whether the server rejected the write itself (retrying would not help). */
-  private static boolean rejected(Throwable error) {
-    return error != null && Status.fromThrowable(error).code() == Status.Code.INVALID_ARGUMENT;
-  }
-
-  private RegisterRequest registerRequest(ServiceInstance instance) {
-    return RegisterRequest.newBuilder()
-        .setLeaseId(leaseId)
-        .setTtlMillis(config.leaseTtl.toMillis())
-        .setInstance(WireFormat.toProto(instance))
-        .build();
-  }
-
-  private static MapRequest mapRequest(List<String> mapping) {
-    return MapRequest.newBuilder().setService(mapping.get(0)).setApplication(mapping.get(1)).build();
-  }
-
-  private static String key(ServiceInstance instance) {
-    return instance.application() + '@' + instance.address();
-  }
-
-  private long defaultHeartbeatNanos(Duration ttl) {
-    return config.heartbeatInterval != null ? config.heartbeatInterval.toNanos() : Math.max(1, ttl.toNanos() / 3);
-  }
-
-  /** The server granted {@code lease}: heartbeat often enough for its TTL. */
-  private void leaseGranted(Lease lease) {
-    synchronized (lock) {
-      ensureHeartbeat(defaultHeartbeatNanos(Duration.ofMillis(Math.max(1, lease.getTtlMillis()))));
-    }
-  }
-
-  /** (Re)schedules the heartbeat every {@code periodNanos}. Lock held. */
-  private void ensureHeartbeat(long periodNanos) {
-    if (closed.get() || (heartbeat != null && heartbeatNanos == periodNanos)) {
-      return;
-    }
-    if (heartbeat != null) {
-      heartbeat.cancel(false);
-    }
-    heartbeatNanos = periodNanos;
-    heartbeat = scheduler.scheduleWithFixedDelay(this::heartbeat, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
-  }
-
-  /** Renews the lease, or sends everything again if the server lost it or missed a write. */
-  private void heartbeat() {
-    if (closed.get()) {
-      return;
-    }
-    synchronized (lock) {
-      if (instances.isEmpty() && removals.isEmpty()) {
-        return;
-      }
-    }
-    if (needsResend) {
-      resendAll();
-      return;
-    }
-    Connection used = connection;
-    write(() -> used.calls().heartbeat(HeartbeatRequest.newBuilder().setLeaseId(leaseId).build()))
-        .whenComplete((lease, error) -> {
-          Status.Code code = error == null ? Status.Code.OK : Status.fromThrowable(error).code();
-          if (error == null) {
-            leaseGranted(lease);
-          } else if (code == Status.Code.NOT_FOUND) {
-            log.info("Registry {} lost lease {}; registering again", target, leaseId);
-            resendAll();
-          } else if (code == Status.Code.DEADLINE_EXCEEDED) {
-            // No answer on a connection that looks open: the peer may be gone without a word.
-            replaceConnection(used.streams());
-          } else {
-            log.debug("Heartbeat to registry {} failed: {}", target, error.toString());
-          }
-        });
-  }
-
-  /** Sends every piece of metadata, mapping and instance again, in that order. */
-  private void resendAll() {
-    if (closed.get()) {
-      return;
-    }
-    List<CompletableFuture<?>> sent = new ArrayList<>();
-    int instanceCount;
-    synchronized (lock) {
-      instanceCount = instances.size();
-      needsResend = false;
-      for (Map.Entry<String, ServiceInstance> removal : removals.entrySet()) {
-        sent.add(sendUnregister(removal.getKey(), removal.getValue()));
-      }
-      for (MetadataInfo info : metadata.values()) {
-        sent.add(write(() -> calls().publishMetadata(WireFormat.toProto(info))));
-      }
-      for (List<String> mapping : mappings) {
-        sent.add(write(() -> calls().map(mapRequest(mapping))));
-      }
-      for (ServiceInstance instance : instances.values()) {
-        sent.add(write(() -> calls().register(registerRequest(instance))));
-      }
-    }
-    CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).whenComplete((v, error) -> {
-      if (error == null) {
-        log.info("Registered {} instance(s) again at registry {}", instanceCount, target);
-      }
-    });
   }
 
   /** Builds a {@link RemoteRegistry}. Not thread-safe. */
