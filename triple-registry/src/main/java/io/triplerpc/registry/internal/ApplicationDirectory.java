@@ -23,15 +23,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Changes are applied on the registry's notifying thread as they come; while a burst goes on,
  * they are collected and applied together once per coalescing window. All state changes hold this
- * object's lock; balancers read the groups without it.
+ * object's lock; balancers read the groups without it. A {@link MetadataFetcher} fetches revisions'
+ * metadata and hands it over under that lock; a {@link SnapshotWriter} rewrites the snapshot file,
+ * taking only the state under it.
  */
 public final class ApplicationDirectory implements InstanceListener {
 
   private static final Logger log = LoggerFactory.getLogger(ApplicationDirectory.class);
-  private static final int METADATA_ATTEMPTS = 5;
   /** How long a removed instance's connection stays open for its calls in flight. */
   private static final long DRAIN_LIMIT_SECONDS = 30;
-  private static final long METADATA_RETRY_SECONDS = 5;
 
   /** Told after each batch of changes is applied, for measurements and tests. */
   public interface AppliedListener {
@@ -39,10 +39,12 @@ public final class ApplicationDirectory implements InstanceListener {
   }
 
   final String application;
-  private final Registry registry;
   private final ScheduledExecutorService scheduler;
   private final DirectorySettings settings;
   private final Snapshots snapshots;
+  private final MetadataFetcher metadataFetcher;
+  /** Null when there are no snapshots. */
+  private final SnapshotWriter snapshotWriter;
 
   private final EndpointIndex index = new EndpointIndex();
   private final Map<String, RevisionGroup> groups = new HashMap<>();
@@ -58,8 +60,6 @@ public final class ApplicationDirectory implements InstanceListener {
   private boolean windowOpen;
   private List<InstanceChange> pending = new ArrayList<>();
   private final Runnable closeWindow = this::closeWindow;
-  private boolean snapshotScheduled;
-  private final Runnable writeSnapshot = this::writeSnapshot;
 
   /**
    * A directory of {@code application}; {@code snapshots} may be null. Subscribe it to the registry
@@ -72,10 +72,12 @@ public final class ApplicationDirectory implements InstanceListener {
       DirectorySettings settings,
       Snapshots snapshots) {
     this.application = application;
-    this.registry = registry;
     this.scheduler = scheduler;
     this.settings = settings;
     this.snapshots = snapshots;
+    this.metadataFetcher = new MetadataFetcher(application, registry, this, this::schedule, new FetchTarget());
+    this.snapshotWriter = snapshots == null ? null
+        : new SnapshotWriter(snapshots, application, this, this::snapshot, this::schedule, settings.snapshotDelayNanos());
   }
 
   /** Starts from the last snapshot, if any, until the registry's first list arrives. */
@@ -300,47 +302,9 @@ public final class ApplicationDirectory implements InstanceListener {
       linkServed(group);
     } else {
       pendingMetadata++;
-      fetchMetadata(group, 1);
+      metadataFetcher.fetch(group);
     }
     return group;
-  }
-
-  /**
-   * Fetches a revision's metadata: a few quick attempts, after which the directory counts as ready
-   * without it, then one attempt every {@link #METADATA_RETRY_SECONDS} s for as long as instances
-   * name the revision (metadata published late still brings them in).
-   */
-  private void fetchMetadata(RevisionGroup group, int attempt) {
-    Completions.whenDone(registry.metadata(application, group.revision), (info, failure) -> {
-      synchronized (this) {
-        // Past the quick attempts, the directory already counts as ready without this revision.
-        boolean stillPending = attempt <= METADATA_ATTEMPTS;
-        if (failure == null) {
-          metadata.put(info.revision(), info);
-          group.metadata = info;
-          if (groups.get(group.revision) == group) {
-            linkServed(group);
-          }
-        } else if (groups.get(group.revision) != group) {
-          // Its instances left meanwhile; nothing waits for this metadata any more.
-        } else if (attempt < METADATA_ATTEMPTS) {
-          log.warn("{}: metadata of revision {} not available yet ({}); retrying", application, group.revision,
-              failure.toString());
-          schedule(() -> fetchMetadata(group, attempt + 1), 100L << attempt, TimeUnit.MILLISECONDS);
-          return;
-        } else {
-          if (attempt == METADATA_ATTEMPTS) {
-            log.warn("{}: no metadata for revision {} after {} attempts; its {} instances are not called until it"
-                + " appears: {}", application, group.revision, attempt, group.size(), failure.toString());
-          }
-          schedule(() -> fetchMetadata(group, attempt + 1), METADATA_RETRY_SECONDS, TimeUnit.SECONDS);
-        }
-        if (stillPending) {
-          pendingMetadata--;
-          maybeReady();
-        }
-      }
-    }, task -> schedule(task, 0, TimeUnit.NANOSECONDS));
   }
 
   private void linkServed(RevisionGroup group) {
@@ -362,42 +326,33 @@ public final class ApplicationDirectory implements InstanceListener {
   }
 
   private void scheduleSnapshot() {
-    if (snapshots == null || snapshotScheduled) {
-      return;
+    if (snapshotWriter != null) {
+      snapshotWriter.changed();
     }
-    snapshotScheduled = true;
-    schedule(writeSnapshot, settings.snapshotDelayNanos(), TimeUnit.NANOSECONDS);
   }
 
-  private void writeSnapshot() {
+  /** What the snapshot keeps: every instance, and the metadata of their revisions. Lock held. */
+  private Snapshots.Application snapshot() {
     List<ServiceInstance> instances = new ArrayList<>();
-    List<MetadataInfo> revisions;
-    synchronized (this) {
-      snapshotScheduled = false;
-      for (RevisionGroup group : groups.values()) {
-        for (int i = 0, n = group.size(); i < n; i++) {
-          Endpoint e = group.at(i);
-          instances.add(ServiceInstance.of(application, e.host, e.port, group.revision).withWeight(e.weight));
-        }
-      }
-      revisions = new ArrayList<>();
-      for (RevisionGroup group : groups.values()) {
-        if (group.metadata != null) {
-          revisions.add(group.metadata);
-        }
+    for (RevisionGroup group : groups.values()) {
+      for (int i = 0, n = group.size(); i < n; i++) {
+        Endpoint e = group.at(i);
+        instances.add(ServiceInstance.of(application, e.host, e.port, group.revision).withWeight(e.weight));
       }
     }
-    snapshots.write(application, instances, revisions);
+    List<MetadataInfo> revisions = new ArrayList<>();
+    for (RevisionGroup group : groups.values()) {
+      if (group.metadata != null) {
+        revisions.add(group.metadata);
+      }
+    }
+    return new Snapshots.Application(instances, revisions);
   }
 
   /** Writes the snapshot now if a write is pending (the cluster is closing). */
   public void flushSnapshot() {
-    boolean pendingWrite;
-    synchronized (this) {
-      pendingWrite = snapshotScheduled;
-    }
-    if (pendingWrite) {
-      writeSnapshot();
+    if (snapshotWriter != null) {
+      snapshotWriter.flush();
     }
   }
 
@@ -413,6 +368,30 @@ public final class ApplicationDirectory implements InstanceListener {
   /** Calls {@code action} for each endpoint; for tests and the demo. */
   public synchronized void forEachEndpoint(java.util.function.Consumer<Endpoint> action) {
     index.forEach(action);
+  }
+
+  /** Where fetched metadata lands; called with this directory's lock held. */
+  private final class FetchTarget implements MetadataFetcher.Target {
+
+    @Override
+    public boolean current(RevisionGroup group) {
+      return groups.get(group.revision) == group;
+    }
+
+    @Override
+    public void found(RevisionGroup group, MetadataInfo info) {
+      metadata.put(info.revision(), info);
+      group.metadata = info;
+      if (current(group)) {
+        linkServed(group);
+      }
+    }
+
+    @Override
+    public void settled() {
+      pendingMetadata--;
+      maybeReady();
+    }
   }
 
   @Override
