@@ -15,10 +15,7 @@ import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.testing.Eventually;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -95,19 +92,6 @@ class ApplicationDirectoryTest {
     Map<Integer, Endpoint> byPort = new HashMap<>();
     directory.forEachEndpoint(e -> assertNull(byPort.put(e.port, e), "two endpoints at " + e.address()));
     return byPort;
-  }
-
-  /** Runs {@code action} and returns what was logged meanwhile (slf4j-simple logs to System.err). */
-  private static String logged(Runnable action) {
-    PrintStream original = System.err;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      action.run();
-    } finally {
-      System.setErr(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
   }
 
   @Test
@@ -221,13 +205,13 @@ class ApplicationDirectoryTest {
     ServiceDirectory cart = service(directory, CART);
     ServiceInstance stranger = ServiceInstance.of("billing", "10.0.0.2", 1, CART_ONLY.revision());
 
-    String log = logged(() -> directory.onResync(List.of(instance(1, CART_ONLY), stranger, instance(2, CART_ONLY))));
+    String log = Logged.during(() -> directory.onResync(List.of(instance(1, CART_ONLY), stranger, instance(2, CART_ONLY))));
     assertTrue(log.contains("skipped a record of another application") && log.contains("billing"), log);
     assertEquals(2, directory.size());
     assertEquals(2, cart.size());
     assertFalse(endpointsByPort(directory).get(1).isRemoved());
 
-    log = logged(() -> directory.onChanges(List.of(InstanceChange.added(stranger.withWeight(5)),
+    log = Logged.during(() -> directory.onChanges(List.of(InstanceChange.added(stranger.withWeight(5)),
         InstanceChange.added(instance(3, CART_ONLY)))));
     assertTrue(log.contains("skipped a record of another application"), log);
     assertEquals(3, directory.size());
@@ -243,7 +227,7 @@ class ApplicationDirectoryTest {
     Endpoint ours = endpointsByPort(directory).get(1);
     ServiceInstance sameAddress = ServiceInstance.of("billing", "10.0.0.1", 1, CART_ONLY.revision());
 
-    String log = logged(() -> directory.onChanges(List.of(InstanceChange.removed(sameAddress))));
+    String log = Logged.during(() -> directory.onChanges(List.of(InstanceChange.removed(sameAddress))));
     assertTrue(log.contains("skipped a record of another application"), log);
     assertSame(ours, endpointsByPort(directory).get(1));
     assertFalse(ours.isRemoved());
@@ -258,7 +242,7 @@ class ApplicationDirectoryTest {
     directory.onResync(List.of(instance(1, CART_ONLY), instance(2, CART_ONLY)));
     Map<Integer, Endpoint> before = endpointsByPort(directory);
 
-    String log = logged(() -> directory.onResync(List.of()));
+    String log = Logged.during(() -> directory.onResync(List.of()));
     assertTrue(log.contains("empty protection"), log);
     assertEquals(before, endpointsByPort(directory));
     before.values().forEach(e -> assertFalse(e.isRemoved(), e.toString()));
@@ -503,7 +487,7 @@ class ApplicationDirectoryTest {
     ApplicationDirectory directory = new ApplicationDirectory(APP, registry, scheduler, settings(0, true), snapshots);
     CountDownLatch ready = new CountDownLatch(1);
     directory.whenReady(ready::countDown);
-    String log = logged(directory::restoreSnapshot);
+    String log = Logged.during(directory::restoreSnapshot);
     assertTrue(log.contains("Ignored the unreadable registry snapshot"), log);
     assertEquals(0, directory.size());
     assertEquals(1, ready.getCount(), "still waiting for the registry");
@@ -522,7 +506,7 @@ class ApplicationDirectoryTest {
     ApplicationDirectory directory = new ApplicationDirectory(APP, registry, scheduler, settings(0, true), snapshots);
     CountDownLatch ready = new CountDownLatch(1);
     directory.whenReady(ready::countDown);
-    String log = logged(directory::restoreSnapshot);
+    String log = Logged.during(directory::restoreSnapshot);
     assertTrue(log.contains("Ignored the malformed registry snapshot"), log);
     assertEquals(0, directory.size());
     assertEquals(1, ready.getCount(), "still waiting for the registry");
@@ -541,7 +525,7 @@ class ApplicationDirectoryTest {
 
     ApplicationDirectory directory = new ApplicationDirectory(APP, registry, scheduler, settings(0, true), snapshots);
     ServiceDirectory cart = service(directory, CART);
-    String log = logged(directory::restoreSnapshot);
+    String log = Logged.during(directory::restoreSnapshot);
     assertTrue(log.contains("skipped a malformed instance"), log);
     assertTrue(log.contains("skipped metadata not-the-hash"), log);
     assertEquals(List.of(8), List.copyOf(endpointsByPort(directory).keySet()));
