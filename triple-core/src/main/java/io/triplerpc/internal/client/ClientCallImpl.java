@@ -46,7 +46,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private Listener<R> listener;
   /** The request headers the call started with, for a transparent retry. */
   private Metadata startHeaders;
-  /** When the call's deadline passes (System.nanoTime()), if it has one. */
+  /** When the call's deadline passes ({@link ClientTransport#nanoTime()}), if it has one. */
   private long deadlineNanos;
   /**
    * The single request of a unary or server-streaming call once sent, kept (a duplicate sharing its
@@ -130,7 +130,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     }
     this.listener = listener;
     long timeoutNanos = options.timeoutNanos();
-    deadlineNanos = System.nanoTime() + timeoutNanos;
+    deadlineNanos = transport.nanoTime() + timeoutNanos;
     CallCredentials credentials = options.callCredentials();
     // Credentials add their headers to what they are given: a retry starts from a copy.
     startHeaders = credentials == null ? headers : new Metadata().merge(headers);
@@ -168,7 +168,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       headers.merge(extra.join());
       return transport.newStream(method, headers, timeoutNanos, requestEncoding);
     }
-    long deadline = System.nanoTime() + timeoutNanos;
+    long deadline = transport.nanoTime() + timeoutNanos;
     DelayedClientStream delayed = new DelayedClientStream();
     CompletableFuture<Metadata> later = extra;
     later.whenComplete((added, t) -> {
@@ -177,7 +177,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
         delayed.fail(failure);
         return;
       }
-      long left = timeoutNanos == 0 ? 0 : deadline - System.nanoTime();
+      long left = timeoutNanos == 0 ? 0 : deadline - transport.nanoTime();
       if (timeoutNanos != 0 && left <= 0) {
         // The deadline timer fails the call; the server never sees it.
         return;
@@ -449,12 +449,12 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   /** Whether the call may go again: not yet retried, not cancelled, time left. */
   private boolean retryAllowed() {
     return !transparentlyRetried && !cancelled
-        && (options.timeoutNanos() == 0 || deadlineNanos - System.nanoTime() > 0);
+        && (options.timeoutNanos() == 0 || deadlineNanos - transport.nanoTime() > 0);
   }
 
   /** A new stream for the call, with the deadline that is left; null if none can be had. */
   private ClientStream retryStream() {
-    long left = options.timeoutNanos() == 0 ? 0 : deadlineNanos - System.nanoTime();
+    long left = options.timeoutNanos() == 0 ? 0 : deadlineNanos - transport.nanoTime();
     try {
       CallCredentials credentials = options.callCredentials();
       Metadata headers = credentials == null ? startHeaders : new Metadata().merge(startHeaders);

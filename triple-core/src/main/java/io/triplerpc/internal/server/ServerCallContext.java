@@ -6,13 +6,16 @@ import io.triplerpc.PeerInfo;
 import io.triplerpc.ServerContext;
 import java.net.SocketAddress;
 import java.security.Principal;
+import java.util.function.LongSupplier;
 
 /** The {@link ServerContext} of one call; touched only on the call's executor, except {@link #cancelled}. */
 final class ServerCallContext extends ServerContext {
 
   private final ServerCallImpl<?, ?> call;
   private final Metadata requestHeaders;
-  /** System.nanoTime() of the deadline, or Long.MAX_VALUE for none. */
+  /** The clock deadlines are counted by (the stream's). */
+  private final LongSupplier clock;
+  /** {@link #clock}'s time of the deadline, or Long.MAX_VALUE for none. */
   private final long deadlineNanoTime;
   private Metadata responseHeaders;
   private Metadata responseTrailers;
@@ -20,10 +23,11 @@ final class ServerCallContext extends ServerContext {
   /** Set once the call was authenticated, before the handler starts. */
   private Principal principal;
 
-  ServerCallContext(ServerCallImpl<?, ?> call, Metadata requestHeaders, long timeoutNanos) {
+  ServerCallContext(ServerCallImpl<?, ?> call, Metadata requestHeaders, long timeoutNanos, LongSupplier clock) {
     this.call = call;
     this.requestHeaders = requestHeaders;
-    this.deadlineNanoTime = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : Long.MAX_VALUE;
+    this.clock = clock;
+    this.deadlineNanoTime = timeoutNanos > 0 ? clock.getAsLong() + timeoutNanos : Long.MAX_VALUE;
   }
 
   /** Makes this context current on the calling thread; returns the one to restore. */
@@ -90,7 +94,7 @@ final class ServerCallContext extends ServerContext {
 
   @Override
   public long remainingNanos() {
-    return deadlineNanoTime == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanoTime - System.nanoTime();
+    return deadlineNanoTime == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanoTime - clock.getAsLong();
   }
 
   @Override

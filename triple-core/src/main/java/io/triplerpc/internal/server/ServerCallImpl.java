@@ -89,7 +89,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     this.request = request;
     this.callExecutor = new SerializingExecutor(executor);
     this.maxInboundMessageSize = maxInboundMessageSize;
-    this.context = new ServerCallContext(this, request.headers(), request.timeoutNanos());
+    this.context = new ServerCallContext(this, request.headers(), request.timeoutNanos(), stream::nanoTime);
   }
 
   /**

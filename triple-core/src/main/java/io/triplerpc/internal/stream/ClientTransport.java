@@ -34,6 +34,14 @@ public interface ClientTransport {
   /** A scheduler for call deadlines; its tasks must be short. */
   ScheduledExecutorService scheduler();
 
+  /**
+   * The time {@link #scheduler()} counts by, in nanoseconds from an arbitrary origin: deadlines are
+   * measured with it, so that a test that drives the scheduler's clock drives them too.
+   */
+  default long nanoTime() {
+    return System.nanoTime();
+  }
+
   /** Write-queue counters summed over the transport's current connections. */
   WriteStats writeStats();
 

@@ -45,4 +45,9 @@ public interface ServerStream {
 
   /** A scheduler for the call's deadline; its tasks must be short. */
   ScheduledExecutorService scheduler();
+
+  /** The time {@link #scheduler()} counts by, in nanoseconds from an arbitrary origin. */
+  default long nanoTime() {
+    return System.nanoTime();
+  }
 }

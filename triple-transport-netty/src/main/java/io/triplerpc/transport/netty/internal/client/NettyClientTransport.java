@@ -7,6 +7,7 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.StatusException;
@@ -32,6 +33,8 @@ final class NettyClientTransport implements ClientTransport {
   private final ConnectionSlot[] slots;
   private final AtomicInteger nextSlot = new AtomicInteger();
   private final EventLoopGroup group;
+  /** The clock of {@link #scheduler()}: its event loops'. */
+  private final Ticker ticker;
   private final ByteBufAllocator alloc;
   private final AsciiString authority;
   private final int maxInboundMessageSize;
@@ -42,6 +45,7 @@ final class NettyClientTransport implements ClientTransport {
       InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
       SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
     this.group = group;
+    this.ticker = group.next().ticker();
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.limits().maxInboundMessageSize();
@@ -113,6 +117,11 @@ final class NettyClientTransport implements ClientTransport {
   @Override
   public ScheduledExecutorService scheduler() {
     return group.next();
+  }
+
+  @Override
+  public long nanoTime() {
+    return ticker.nanoTime();
   }
 
   @Override

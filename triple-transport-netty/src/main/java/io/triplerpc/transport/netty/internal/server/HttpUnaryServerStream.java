@@ -162,4 +162,9 @@ final class HttpUnaryServerStream implements ServerStream {
   public ScheduledExecutorService scheduler() {
     return eventLoop;
   }
+
+  @Override
+  public long nanoTime() {
+    return eventLoop.ticker().nanoTime();
+  }
 }

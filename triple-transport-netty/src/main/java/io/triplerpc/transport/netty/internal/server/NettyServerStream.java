@@ -210,6 +210,11 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     return eventLoop;
   }
 
+  @Override
+  public long nanoTime() {
+    return eventLoop.ticker().nanoTime();
+  }
+
   // StreamHandle: event loop.
 
   @Override

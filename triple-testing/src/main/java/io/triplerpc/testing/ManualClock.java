@@ -1,0 +1,46 @@
+package io.triplerpc.testing;
+
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.concurrent.MockTicker;
+import io.netty.util.concurrent.Ticker;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * A clock and a scheduler that move only when the test says so, for deadlines, backoffs, leases and
+ * keepalives tested without waiting: Netty's {@link MockTicker} driving the event loop of an
+ * {@link EmbeddedChannel}. Scheduled tasks run on the test's thread, in {@link #advance} or
+ * {@link #runPending}; the scheduler must be used from that thread only.
+ */
+public final class ManualClock implements AutoCloseable {
+
+  private final MockTicker ticker = Ticker.newMockTicker();
+  private final EmbeddedChannel loop = EmbeddedChannel.builder().ticker(ticker).build();
+
+  /** The scheduler whose tasks run when the clock passes their time. */
+  public ScheduledExecutorService scheduler() {
+    return loop.eventLoop();
+  }
+
+  /** The time, in nanoseconds from an arbitrary origin; it moves only with {@link #advance}. */
+  public long nanoTime() {
+    return ticker.nanoTime();
+  }
+
+  /** Moves the clock on by {@code duration}, running every task that falls due, in time order. */
+  public void advance(Duration duration) {
+    ticker.advance(duration.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    runPending();
+  }
+
+  /** Runs the tasks due now, those submitted to run at once included. */
+  public void runPending() {
+    loop.runPendingTasks();
+    loop.runScheduledPendingTasks();
+  }
+
+  @Override
+  public void close() {
+    loop.finishAndReleaseAll();
+  }
+}
