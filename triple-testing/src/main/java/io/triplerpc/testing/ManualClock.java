@@ -5,6 +5,7 @@ import io.netty.util.concurrent.MockTicker;
 import io.netty.util.concurrent.Ticker;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A clock and a scheduler that move only when the test says so, for deadlines, backoffs, leases and
@@ -27,9 +28,20 @@ public final class ManualClock implements AutoCloseable {
     return ticker.nanoTime();
   }
 
-  /** Moves the clock on by {@code duration}, running every task that falls due, in time order. */
+  /**
+   * Moves the clock on by {@code duration}, running every task that falls due at its own time, in
+   * time order: a task sees the clock at its deadline, and a periodic task's next run counts from there.
+   */
   public void advance(Duration duration) {
-    ticker.advance(duration.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    long remaining = duration.toNanos();
+    loop.runPendingTasks();
+    long next;
+    while ((next = loop.runScheduledPendingTasks()) >= 0 && next <= remaining) {
+      ticker.advance(next, TimeUnit.NANOSECONDS);
+      remaining -= next;
+      loop.runPendingTasks();
+    }
+    ticker.advance(remaining, TimeUnit.NANOSECONDS);
     runPending();
   }
 

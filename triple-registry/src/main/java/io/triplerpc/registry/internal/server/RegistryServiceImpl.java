@@ -42,6 +42,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,10 +75,15 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
   private final RegistryAccess access;
   private final long defaultTtlNanos;
   private final long maxTtlNanos;
-  /** Before this {@link System#nanoTime()}, new subscriptions wait for providers to re-register. */
+  /** Before this {@link #clock} time, new subscriptions wait for providers to re-register. */
   private final long resyncNotBeforeNanos;
   /** Runs the lease sweeper and the subscriptions held back by the startup grace. */
   private final ScheduledExecutorService scheduler;
+  /** Whether {@link #scheduler} is this service's own, shut down with it. */
+  private final boolean ownsScheduler;
+  private final ScheduledFuture<?> sweeper;
+  /** The time leases and keepalives are counted by, as {@link #scheduler} counts. */
+  private final LongSupplier clock;
 
   private final Object lock = new Object();
   /** Live (or expired but not yet swept) leases by id. Guarded by {@link #lock}. */
@@ -134,13 +140,31 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
 
   /** As above, with leases bound to the tokens of {@code access}, which must guard the service. */
   public RegistryServiceImpl(Duration defaultTtl, Duration maxTtl, Duration startupGrace, RegistryAccess access) {
+    this(defaultTtl, maxTtl, startupGrace, access,
+        Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-registry-leases")), System::nanoTime, true);
+  }
+
+  /**
+   * As above, with the lease sweeper, held-back subscriptions and keepalives on {@code scheduler} and
+   * time read from {@code clock}, which counts as the scheduler does (a test's manual clock, say). The
+   * scheduler stays the caller's: {@link #close()} only cancels this service's tasks on it.
+   */
+  public RegistryServiceImpl(Duration defaultTtl, Duration maxTtl, Duration startupGrace, RegistryAccess access,
+      ScheduledExecutorService scheduler, LongSupplier clock) {
+    this(defaultTtl, maxTtl, startupGrace, access, scheduler, clock, false);
+  }
+
+  private RegistryServiceImpl(Duration defaultTtl, Duration maxTtl, Duration startupGrace, RegistryAccess access,
+      ScheduledExecutorService scheduler, LongSupplier clock, boolean ownsScheduler) {
     this.access = access;
     this.defaultTtlNanos = defaultTtl.toNanos();
     this.maxTtlNanos = maxTtl.toNanos();
-    this.resyncNotBeforeNanos = System.nanoTime() + startupGrace.toNanos();
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-registry-leases"));
+    this.clock = clock;
+    this.resyncNotBeforeNanos = clock.getAsLong() + startupGrace.toNanos();
+    this.scheduler = scheduler;
+    this.ownsScheduler = ownsScheduler;
     long sweepNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), defaultTtlNanos / 5));
-    scheduler.scheduleWithFixedDelay(this::expireLeases, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
+    this.sweeper = scheduler.scheduleWithFixedDelay(this::expireLeases, sweepNanos, sweepNanos, TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -164,7 +188,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       if (closed) {
         return shuttingDown();
       }
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       LeaseState lease = liveLease(leaseId, now);
       if (lease != null && lease.owner != caller) {
         return notYours("Lease " + leaseId + " belongs to another token");
@@ -197,7 +221,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
   public CompletableFuture<Lease> heartbeat(HeartbeatRequest request) {
     RegistryAccess.Grant caller = access.caller();
     synchronized (lock) {
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       LeaseState lease = liveLease(request.getLeaseId(), now);
       if (lease == null) {
         return CompletableFuture.failedFuture(
@@ -225,7 +249,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     InstanceKey key = InstanceKey.of(instance);
     RegistryAccess.Grant token = access.caller();
     synchronized (lock) {
-      long now = System.nanoTime();
+      long now = clock.getAsLong();
       LeaseState caller = request.getLeaseId().isEmpty() ? null : liveLease(request.getLeaseId(), now);
       if (caller != null && caller.owner != token) {
         return notYours("Lease " + request.getLeaseId() + " belongs to another token");
@@ -324,7 +348,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       if (request.getKeepaliveMillis() > 0) {
         subscriber.keepAlive(Math.max(MIN_KEEPALIVE_NANOS, TimeUnit.MILLISECONDS.toNanos(request.getKeepaliveMillis())));
       }
-      long wait = resyncNotBeforeNanos - System.nanoTime();
+      long wait = resyncNotBeforeNanos - clock.getAsLong();
       if (wait > 0) {
         scheduler.schedule(subscriber::start, wait, TimeUnit.NANOSECONDS);
       } else {
@@ -345,14 +369,18 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       subscriber.end(Status.UNAVAILABLE.withDescription("Registry server is shutting down"));
     }
     store.close();
-    scheduler.shutdownNow();
+    if (ownsScheduler) {
+      scheduler.shutdownNow();
+    } else {
+      sweeper.cancel(false);
+    }
   }
 
   /** Removes the instances of every lease whose TTL passed without a renewal. */
   private void expireLeases() {
     try {
       synchronized (lock) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         for (LeaseState lease : List.copyOf(leases.values())) {
           if (lease.expired(now)) {
             int removed = end(lease);
@@ -420,8 +448,8 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     private Subscription subscription;
     /** Once true, nothing more is written and the store subscription is closed. */
     private boolean ended;
-    /** When the last batch was written ({@link System#nanoTime()}). */
-    private long lastSentNanos = System.nanoTime();
+    /** When the last batch was written ({@link #clock}). */
+    private long lastSentNanos = clock.getAsLong();
     /** Batches written while the stream was not ready, since it last was. */
     private int unreadyBatches;
     /** The keepalive task, or null when the client asked for none. */
@@ -451,7 +479,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       }
       keepalive = scheduler.scheduleWithFixedDelay(() -> {
         synchronized (this) {
-          if (System.nanoTime() - lastSentNanos >= intervalNanos) {
+          if (clock.getAsLong() - lastSentNanos >= intervalNanos) {
             send(KEEPALIVE);
           }
         }
@@ -530,7 +558,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       }
       try {
         batches.onNext(batch);
-        lastSentNanos = System.nanoTime();
+        lastSentNanos = clock.getAsLong();
       } catch (RuntimeException e) {
         // The stream is gone (cancelled, or its connection closed): stop feeding it.
         stop();
