@@ -8,7 +8,7 @@ import io.triplerpc.StatusException;
 import io.triplerpc.Status;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.Eventually;
+import io.triplerpc.testing.AwaitPeers;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,7 +72,7 @@ class DiscoveryTest {
     assertEquals(Map.of("first", 10), tally(whoami, 10));
 
     provider("second", registry);
-    Eventually.until(() -> tally(whoami, 2).size() == 2, "the second provider is called");
+    AwaitPeers.until(() -> tally(whoami, 2).size() == 2, "the second provider is called");
     Map<String, Integer> spread = tally(whoami, 100);
     assertEquals(Set.of("first", "second"), spread.keySet());
     assertEquals(50, spread.get("first"), "round robin alternates: " + spread);
@@ -83,11 +83,11 @@ class DiscoveryTest {
     TripleServer first = provider("first", registry);
     provider("second", registry);
     Whoami whoami = consumer(Discovery.using(registry).build());
-    Eventually.until(() -> tally(whoami, 20).size() == 2, "both providers are called");
+    AwaitPeers.until(() -> tally(whoami, 20).size() == 2, "both providers are called");
 
     first.shutdown();
     first.awaitTermination(Duration.ofSeconds(5));
-    Eventually.until(() -> tally(whoami, 1).equals(Map.of("second", 1)), "only the second is called");
+    AwaitPeers.until(() -> tally(whoami, 1).equals(Map.of("second", 1)), "only the second is called");
     assertEquals(Map.of("second", 50), tally(whoami, 50));
   }
 
@@ -184,7 +184,7 @@ class DiscoveryTest {
     assertEquals(Status.Code.UNAVAILABLE, early.status().code());
 
     provider("late", registry);
-    Eventually.until(() -> {
+    AwaitPeers.until(() -> {
       try {
         return "late".equals(whoami.who("test"));
       } catch (StatusException e) {
@@ -206,7 +206,7 @@ class DiscoveryTest {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> builder.build().start());
     assertTrue(e.getMessage().contains("Could not publish the metadata of whoami-app"), e.getMessage());
     int released = port;
-    Eventually.until(() -> {
+    AwaitPeers.until(() -> {
       try (ServerSocket again = new ServerSocket(released, 50, java.net.InetAddress.getLoopbackAddress())) {
         return true;
       } catch (java.io.IOException bound) {
@@ -309,7 +309,7 @@ class DiscoveryTest {
         .build();
     clients.add(client);
     Whoami whoami = client.proxy(Whoami.class);
-    Eventually.until(() -> tally(whoami, 10).size() == 2, "both TLS providers answer");
+    AwaitPeers.until(() -> tally(whoami, 10).size() == 2, "both TLS providers answer");
   }
 
   @Test
@@ -350,7 +350,7 @@ class DiscoveryTest {
         .address("static://127.0.0.1:" + a.port() + ",127.0.0.1:" + b.port()).build();
     clients.add(client);
     Whoami whoami = client.proxy(Whoami.class);
-    Eventually.until(() -> tally(whoami, 20).size() == 2, "both addresses are called");
+    AwaitPeers.until(() -> tally(whoami, 20).size() == 2, "both addresses are called");
   }
 
   @Test
@@ -358,7 +358,7 @@ class DiscoveryTest {
     provider("snapshotted", registry);
     Whoami first = consumer(Discovery.using(registry).snapshotDirectory(snapshots, Duration.ofMillis(10)).build());
     assertEquals("snapshotted", first.who("test"));
-    Eventually.until(() -> completeSnapshot(snapshots), "the snapshot files are written, with the revision's metadata");
+    AwaitPeers.until(() -> completeSnapshot(snapshots), "the snapshot files are written, with the revision's metadata");
 
     Registry down = new UnreachableRegistry();
     Whoami restarted = consumer(Discovery.using(down).snapshotDirectory(snapshots).build());

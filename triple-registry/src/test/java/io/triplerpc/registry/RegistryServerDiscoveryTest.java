@@ -8,7 +8,7 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.registry.remote.RemoteRegistry;
 import io.triplerpc.registry.server.RegistryServer;
-import io.triplerpc.testing.Eventually;
+import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,7 +93,7 @@ class RegistryServerDiscoveryTest {
     assertEquals(Set.of("first"), servedBy(whoami, 5));
 
     TripleServer second = provider("second", port);
-    Eventually.until(() -> servedBy(whoami, 20).size() == 2, "calls reach both providers");
+    AwaitPeers.until(() -> servedBy(whoami, 20).size() == 2, "calls reach both providers");
 
     registry.shutdownNow();
     registry.awaitTermination(Duration.ofSeconds(5));
@@ -104,13 +104,13 @@ class RegistryServerDiscoveryTest {
     // heartbeat) before consumers resync.
     registryServer(port, Duration.ofMillis(1500));
     provider("third", port);
-    Eventually.until(() -> servedBy(whoami, 30).contains("third"), "the consumer resyncs and calls the newcomer");
+    AwaitPeers.until(() -> servedBy(whoami, 30).contains("third"), "the consumer resyncs and calls the newcomer");
 
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
     // The registry pushes the withdrawal after the provider's port may have closed: until it arrives, a
     // call can still pick the second and fail to connect (who is not idempotent, so it is not retried).
-    Eventually.until(() -> servedByOrUnavailable(whoami, 30).equals(Set.of("first", "third")),
+    AwaitPeers.until(() -> servedByOrUnavailable(whoami, 30).equals(Set.of("first", "third")),
         "the consumer drops the provider that left and calls the other two");
   }
 
@@ -132,7 +132,7 @@ class RegistryServerDiscoveryTest {
     registryServer(port, Duration.ZERO);
     client = TripleClient.builder().address("registry://127.0.0.1:" + port).build();
     Whoami whoami = client.proxy(Whoami.class);
-    Eventually.until(() -> {
+    AwaitPeers.until(() -> {
       try {
         return "early".equals(whoami.who("test"));
       } catch (io.triplerpc.StatusException e) {
@@ -155,7 +155,7 @@ class RegistryServerDiscoveryTest {
 
     one.close();
     provider("later", port);
-    Eventually.until(() -> servedBy(second, 20).contains("later"),
+    AwaitPeers.until(() -> servedBy(second, 20).contains("later"),
         "the client left open still hears the registry after the other one closed");
   }
 }

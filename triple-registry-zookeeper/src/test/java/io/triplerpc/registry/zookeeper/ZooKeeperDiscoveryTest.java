@@ -9,7 +9,7 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.registry.Discovery;
 import io.triplerpc.registry.Registration;
-import io.triplerpc.testing.Eventually;
+import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +97,7 @@ class ZooKeeperDiscoveryTest {
     assertEquals(Set.of("first"), servedBy(hello, 5));
 
     TripleServer second = provider("second", registry());
-    Eventually.until(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
+    AwaitPeers.until(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
 
     // The first provider's session expires: its instance znode goes, then comes back in its new
     // session. Calls go on meanwhile (the second provider, and the first once it is back).
@@ -105,13 +105,13 @@ class ZooKeeperDiscoveryTest {
     for (int i = 0; i < 50; i++) {
       hello.hello("during expiry");
     }
-    Eventually.until(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
+    AwaitPeers.until(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
 
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
     // The withdrawal reaches the consumer through a ZooKeeper watch, after the port may have closed:
     // until then a call can still pick the second and fail to connect (Hello is not idempotent).
-    Eventually.until(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
+    AwaitPeers.until(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
   }
 
   @Test
@@ -138,7 +138,7 @@ class ZooKeeperDiscoveryTest {
       assertEquals(Set.of("first"), servedBy(hello, 20));
 
       provider("second", providerRegistry);
-      Eventually.until(() -> servedBy(hello, 20).size() == 2, "the consumer sees a provider registered after the loss");
+      AwaitPeers.until(() -> servedBy(hello, 20).size() == 2, "the consumer sees a provider registered after the loss");
     }
   }
 }

@@ -14,10 +14,11 @@ import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.spi.ServerInfo;
-import io.triplerpc.testing.Eventually;
+import io.triplerpc.testing.ManualClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,61 +280,52 @@ class ApplicationDirectoryTest {
 
   /**
    * The first change applies at once; changes arriving while the window is open wait and apply as
-   * one batch when it closes. The scheduler's only thread is held busy while the burst is sent, so
-   * the window cannot close early however slow this machine is.
+   * one batch when it closes. The window runs on a {@link ManualClock}: it closes when the test moves
+   * the clock past it, however slow this machine is.
    */
   @Test
-  void burstOfChangesDuringTheWindowIsAppliedInOneLaterBatch() throws InterruptedException {
+  void burstOfChangesDuringTheWindowIsAppliedInOneLaterBatch() {
     registry.publishMetadata(CART_ONLY);
-    ApplicationDirectory directory = directory(settings(WINDOW_NANOS, true));
-    ServiceDirectory cart = service(directory, CART);
-    directory.onResync(List.of(instance(1, CART_ONLY)));
-    assertEquals(List.of(1), applied);
+    try (ManualClock clock = new ManualClock()) {
+      ApplicationDirectory directory =
+          new ApplicationDirectory(APP, registry, clock.scheduler(), settings(WINDOW_NANOS, true), null);
+      ServiceDirectory cart = service(directory, CART);
+      directory.onResync(List.of(instance(1, CART_ONLY)));
+      clock.runPending();
+      assertEquals(List.of(1), applied);
 
-    CountDownLatch holding = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    scheduler.execute(() -> {
-      holding.countDown();
-      awaitQuietly(release);
-    });
-    assertTrue(holding.await(10, TimeUnit.SECONDS));
+      // Leading edge: applied on the caller's thread before onChanges returns.
+      directory.onChanges(List.of(InstanceChange.added(instance(2, CART_ONLY))));
+      assertEquals(List.of(1, 1), applied);
+      assertEquals(2, cart.size());
 
-    // Leading edge: applied on the caller's thread before onChanges returns.
-    directory.onChanges(List.of(InstanceChange.added(instance(2, CART_ONLY))));
-    assertEquals(List.of(1, 1), applied);
-    assertEquals(2, cart.size());
+      // The burst: 6 changes in 5 deliveries, none applied yet.
+      clock.advance(Duration.ofNanos(WINDOW_NANOS - 1));
+      directory.onChanges(List.of(InstanceChange.added(instance(3, CART_ONLY))));
+      directory.onChanges(List.of(InstanceChange.updated(instance(2, CART_ONLY).withWeight(7))));
+      directory.onChanges(List.of(InstanceChange.removed(instance(1, CART_ONLY))));
+      directory.onChanges(List.of(InstanceChange.added(instance(4, CART_ONLY)), InstanceChange.added(instance(5, CART_ONLY))));
+      directory.onChanges(List.of(InstanceChange.removed(instance(4, CART_ONLY))));
+      assertEquals(List.of(1, 1), applied, "nothing applied while the window is open");
+      assertEquals(2, directory.size());
+      assertEquals(100, endpointsByPort(directory).get(2).weight());
 
-    // The burst: 6 changes in 5 deliveries, none applied yet.
-    directory.onChanges(List.of(InstanceChange.added(instance(3, CART_ONLY))));
-    directory.onChanges(List.of(InstanceChange.updated(instance(2, CART_ONLY).withWeight(7))));
-    directory.onChanges(List.of(InstanceChange.removed(instance(1, CART_ONLY))));
-    directory.onChanges(List.of(InstanceChange.added(instance(4, CART_ONLY)), InstanceChange.added(instance(5, CART_ONLY))));
-    directory.onChanges(List.of(InstanceChange.removed(instance(4, CART_ONLY))));
-    assertEquals(List.of(1, 1), applied, "nothing applied while the window is open");
-    assertEquals(2, directory.size());
-    assertEquals(100, endpointsByPort(directory).get(2).weight());
+      clock.advance(Duration.ofNanos(1));
+      assertEquals(List.of(1, 1, 6), applied, "the burst in one batch, as the window closes");
+      Map<Integer, Endpoint> now = endpointsByPort(directory);
+      assertEquals(List.of(2, 3, 5), now.keySet().stream().sorted().toList());
+      assertEquals(7, now.get(2).weight());
+      assertEquals(3, cart.size());
 
-    release.countDown();
-    Eventually.until(() -> applied.size() >= 3, "the window closes");
-    assertEquals(List.of(1, 1, 6), applied, "the burst in one batch");
-    Map<Integer, Endpoint> now = endpointsByPort(directory);
-    assertEquals(List.of(2, 3, 5), now.keySet().stream().sorted().toList());
-    assertEquals(7, now.get(2).weight());
-    assertEquals(3, cart.size());
-
-    // Quiet for a whole window: the window closes for good (tasks: the holder, the batch, the close).
-    Eventually.until(() -> scheduler.getCompletedTaskCount() == 3, "the quiet window closes");
-    assertEquals(0, scheduler.getQueue().size());
-    directory.onChanges(List.of(InstanceChange.added(instance(6, CART_ONLY))));
-    assertEquals(List.of(1, 1, 6, 1), applied, "after a quiet window, a change applies at once again");
-    assertEquals(4, cart.size());
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      // A batch opens one more window; quiet for all of it, the window closes for good.
+      directory.onChanges(List.of(InstanceChange.added(instance(6, CART_ONLY))));
+      assertEquals(List.of(1, 1, 6), applied, "still inside the window the batch opened");
+      clock.advance(Duration.ofNanos(WINDOW_NANOS));
+      assertEquals(List.of(1, 1, 6, 1), applied);
+      clock.advance(Duration.ofNanos(WINDOW_NANOS));
+      directory.onChanges(List.of(InstanceChange.added(instance(7, CART_ONLY))));
+      assertEquals(List.of(1, 1, 6, 1, 1), applied, "after a quiet window, a change applies at once again");
+      assertEquals(5, cart.size());
     }
   }
 
@@ -354,21 +346,21 @@ class ApplicationDirectoryTest {
   }
 
   @Test
-  void resyncDropsChangesCollectedBeforeIt() throws InterruptedException {
+  void resyncDropsChangesCollectedBeforeIt() {
     registry.publishMetadata(CART_ONLY);
-    ApplicationDirectory directory = directory(settings(WINDOW_NANOS, true));
-    directory.onResync(List.of(instance(1, CART_ONLY)));
-    CountDownLatch release = new CountDownLatch(1);
-    scheduler.execute(() -> awaitQuietly(release));
-
-    directory.onChanges(List.of(InstanceChange.added(instance(2, CART_ONLY))));
-    directory.onChanges(List.of(InstanceChange.added(instance(3, CART_ONLY))));
-    directory.onResync(List.of(instance(1, CART_ONLY), instance(2, CART_ONLY), instance(4, CART_ONLY)));
-    release.countDown();
-    Eventually.until(() -> scheduler.getCompletedTaskCount() == 2, "the window closes");
-    assertEquals(List.of(1, 2, 4), endpointsByPort(directory).keySet().stream().sorted().toList(),
-        "the change to port 3 was older than the list");
-    assertEquals(List.of(1, 1, 3), applied);
+    try (ManualClock clock = new ManualClock()) {
+      ApplicationDirectory directory =
+          new ApplicationDirectory(APP, registry, clock.scheduler(), settings(WINDOW_NANOS, true), null);
+      directory.onResync(List.of(instance(1, CART_ONLY)));
+      clock.runPending();
+      directory.onChanges(List.of(InstanceChange.added(instance(2, CART_ONLY))));
+      directory.onChanges(List.of(InstanceChange.added(instance(3, CART_ONLY))));
+      directory.onResync(List.of(instance(1, CART_ONLY), instance(2, CART_ONLY), instance(4, CART_ONLY)));
+      clock.advance(Duration.ofNanos(WINDOW_NANOS));
+      assertEquals(List.of(1, 2, 4), endpointsByPort(directory).keySet().stream().sorted().toList(),
+          "the change to port 3 was older than the list");
+      assertEquals(List.of(1, 1, 3), applied);
+    }
   }
 
   @Test
@@ -429,14 +421,20 @@ class ApplicationDirectoryTest {
     registry.publishMetadata(ORDERS_ONLY);
     Snapshots snapshots = new Snapshots(folder);
     DirectorySettings settings = settings(0, true);
-    ApplicationDirectory writer = new ApplicationDirectory(APP, registry, scheduler, settings, snapshots);
-    writer.onResync(List.of(instance(1, CART_ONLY), instance(2, CART_ONLY).withWeight(250),
-        instance(3, ORDERS_ONLY).withWeight(0)));
-    Eventually.until(() -> savedPorts(snapshots).size() == 3, "the snapshot is written");
-    writer.onChanges(List.of(InstanceChange.removed(instance(1, CART_ONLY))));
-    Eventually.until(() -> savedPorts(snapshots).size() == 2, "the snapshot is rewritten after a change");
-    writer.onChanges(List.of(InstanceChange.added(instance(1, CART_ONLY))));
-    Eventually.until(() -> savedPorts(snapshots).size() == 3, "and again");
+    try (ManualClock clock = new ManualClock()) {
+      // Snapshots are written settings' snapshot delay (1 ms) after a change, on the clock.
+      ApplicationDirectory writer = new ApplicationDirectory(APP, registry, clock.scheduler(), settings, snapshots);
+      writer.onResync(List.of(instance(1, CART_ONLY), instance(2, CART_ONLY).withWeight(250),
+          instance(3, ORDERS_ONLY).withWeight(0)));
+      clock.advance(Duration.ofMillis(1));
+      assertEquals(3, savedPorts(snapshots).size(), "the snapshot is written");
+      writer.onChanges(List.of(InstanceChange.removed(instance(1, CART_ONLY))));
+      clock.advance(Duration.ofMillis(1));
+      assertEquals(2, savedPorts(snapshots).size(), "the snapshot is rewritten after a change");
+      writer.onChanges(List.of(InstanceChange.added(instance(1, CART_ONLY))));
+      clock.advance(Duration.ofMillis(1));
+      assertEquals(3, savedPorts(snapshots).size(), "and again");
+    }
 
     // A consumer restarting while the registry knows nothing (and has no metadata).
     InProcessRegistry down = new InProcessRegistry();

@@ -18,11 +18,12 @@ import io.triplerpc.registry.Whoami;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
 import io.triplerpc.spi.ServerInfo;
-import io.triplerpc.testing.Eventually;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +45,7 @@ class ConnectionLifecycleTest {
   private final class RecordingConnection implements Connection {
     final InetSocketAddress address;
     volatile boolean closed;
+    final CompletableFuture<Void> closing = new CompletableFuture<>();
     volatile int calls;
 
     RecordingConnection(InetSocketAddress address) {
@@ -91,6 +93,7 @@ class ConnectionLifecycleTest {
     @Override
     public void close() {
       closed = true;
+      closing.complete(null);
     }
   }
 
@@ -111,7 +114,7 @@ class ConnectionLifecycleTest {
   }
 
   @Test
-  void connectionsOpenOnFirstCallAndCloseWhenTheirInstanceLeaves() {
+  void connectionsOpenOnFirstCallAndCloseWhenTheirInstanceLeaves() throws Exception {
     MethodDescriptor<Object, Object> method = whoMethod();
     MetadataInfo metadata = MetadataInfo.of("whoami-app", List.of(
         new ServerInfo.Service(method.serviceName(), List.of(method.methodName()), "hessian2", "", "")));
@@ -126,9 +129,11 @@ class ConnectionLifecycleTest {
         TimeUnit.SECONDS.toNanos(1), true, TimeUnit.SECONDS.toNanos(5), (directory, changes) -> {});
     RegistryCluster cluster = new RegistryCluster(registry, false, connector, settings, null, Map.of());
     cluster.prepare(method.serviceName());
-    // Ready too: calls made before the first list is marked in wait for it, and would open nothing yet.
-    Eventually.until(() -> cluster.directory(method.serviceName()).size() == 2
-        && cluster.directory(method.serviceName()).isReady(), "both instances are known");
+    // The registry's notifier delivers the first list; calls made before it would wait for it.
+    CountDownLatch ready = new CountDownLatch(1);
+    cluster.directory(method.serviceName()).whenReady(ready::countDown);
+    assertTrue(ready.await(10, TimeUnit.SECONDS), "the first list arrives");
+    assertEquals(2, cluster.directory(method.serviceName()).size(), "both instances are known");
     assertEquals(0, opened.size(), "no connection before the first call");
 
     for (int i = 0; i < 4; i++) {
@@ -139,7 +144,7 @@ class ConnectionLifecycleTest {
     assertEquals(2, byAddress.get("10.0.0.2:50051").calls);
 
     registry.unregister(a).join();
-    Eventually.until(() -> byAddress.get("10.0.0.1:50051").closed, "the leaving instance's connection closes");
+    byAddress.get("10.0.0.1:50051").closing.get(10, TimeUnit.SECONDS);
     assertTrue(!byAddress.get("10.0.0.2:50051").closed, "the other one stays open");
     call(cluster, method);
     assertEquals(3, byAddress.get("10.0.0.2:50051").calls);

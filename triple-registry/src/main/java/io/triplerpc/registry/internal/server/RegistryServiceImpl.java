@@ -557,8 +557,9 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
         unreadyBatches = 0;
       }
       try {
-        batches.onNext(batch);
+        // Stamped before the write, which may wake someone who reads the stamp (under this monitor).
         lastSentNanos = clock.getAsLong();
+        batches.onNext(batch);
       } catch (RuntimeException e) {
         // The stream is gone (cancelled, or its connection closed): stop feeding it.
         stop();

@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waits for state that another process or thread changes without telling (a registry pushing to a
- * consumer, say) by looking again every few milliseconds, up to a generous limit. Prefer a latch or
- * future when the code under test can signal.
+ * Waits for state that a real other process or socket changes without telling this test (a
+ * registry server pushing to a consumer, a ZooKeeper watch firing) by looking again every few
+ * milliseconds, up to a generous limit. Only for such peers: code under test that can signal is
+ * awaited on a latch or future, and time-dependent code runs on a {@link ManualClock}. The one place
+ * checkstyle lets test code sleep.
  */
-public final class Eventually {
+public final class AwaitPeers {
 
-  private Eventually() {}
+  private AwaitPeers() {}
 
   /**
    * Returns once {@code condition} holds; fails with {@code what} after {@code limit}.
