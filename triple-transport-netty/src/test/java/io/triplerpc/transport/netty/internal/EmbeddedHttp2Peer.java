@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
@@ -71,6 +72,8 @@ public final class EmbeddedHttp2Peer {
   private final EmbeddedChannel channel;
   private final MockTicker ticker;
   private final DefaultHttp2HeadersEncoder hpack = new DefaultHttp2HeadersEncoder();
+  /** Reads the handler's header blocks; HPACK is stateful, so every HEADERS frame goes through it in order. */
+  private final DefaultHttp2HeadersDecoder headersDecoder = new DefaultHttp2HeadersDecoder(false);
   /** What the handler wrote and {@link #frames()} has not parsed yet: the start of a frame. */
   private final ByteBuf pending = Unpooled.buffer();
   /** Bytes of the client preface still to skip in what the handler writes (a client handler's). */
@@ -201,6 +204,21 @@ public final class EmbeddedHttp2Peer {
     }
     pending.discardReadBytes();
     return read;
+  }
+
+  /**
+   * The header block of a HEADERS frame the handler wrote (one frame, END_HEADERS). Decode every
+   * HEADERS frame read, in order: HPACK's table depends on the blocks before.
+   */
+  public Http2Headers headers(Frame frame) {
+    ByteBuf block = Unpooled.wrappedBuffer(frame.payload());
+    try {
+      return headersDecoder.decodeHeaders(frame.streamId(), block);
+    } catch (Http2Exception e) {
+      throw new IllegalStateException(e);
+    } finally {
+      block.release();
+    }
   }
 
   /** The frames of {@code type} the handler wrote since the last call to this or {@link #frames()}. */
