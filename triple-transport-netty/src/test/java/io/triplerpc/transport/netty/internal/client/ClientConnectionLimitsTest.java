@@ -8,12 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.util.concurrent.GlobalEventExecutor;
-import io.netty.util.concurrent.MockTicker;
-import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
@@ -22,7 +16,6 @@ import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -31,15 +24,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Client keepalive, and the bound on requests a server does not read, on a mock clock: the connection
- * runs in an {@link EmbeddedChannel} whose event loop keeps time only as the test advances it, and the
- * test plays the server.
+ * runs in an {@link EmbeddedClientConnection} whose event loop keeps time only as the test advances it,
+ * and the test plays the server.
  */
 class ClientConnectionLimitsTest {
 
   private static final long OFF = KeepAlive.OFF;
   private static final long ENHANCE_YOUR_CALM = 0xb;
 
-  private final MockTicker ticker = Ticker.newMockTicker();
+  private EmbeddedClientConnection embedded;
   private EmbeddedHttp2Peer server;
   private ClientConnection connection;
   private KeepAliveTime keepAliveTime;
@@ -48,8 +41,8 @@ class ClientConnectionLimitsTest {
 
   @AfterEach
   void close() {
-    if (server != null) {
-      server.close();
+    if (embedded != null) {
+      embedded.close();
     }
   }
 
@@ -62,16 +55,9 @@ class ClientConnectionLimitsTest {
         .withKeepAlive(new KeepAlive(time, timeout, withoutCalls))
         .withLimits(ClientTransportOptions.DEFAULTS.limits().withMaxPendingOutboundBytes(maxPendingOutboundBytes));
     keepAliveTime = keepAliveTime != null ? keepAliveTime : new KeepAliveTime(time);
-    ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, null,
-        ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime);
-    EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).register(false).build();
-    connection = new ClientConnection(channel, "127.0.0.1:1", slot);
-    channel.pipeline().addLast(NettyClientHandler.create(connection, options, keepAliveTime));
-    channel.register();
-    server = new EmbeddedHttp2Peer(channel, ticker, true);
-    server.sendSettings();
-    server.sendSettingsAck();
-    server.frames();
+    embedded = new EmbeddedClientConnection(options, keepAliveTime);
+    server = embedded.server;
+    connection = embedded.connection;
   }
 
   /** Starts a call, as core would, and sends its headers. */
@@ -80,10 +66,7 @@ class ClientConnectionLimitsTest {
   }
 
   private NettyClientStream startCall(java.util.function.Consumer<Status> onClose) {
-    NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
-        new DefaultHttp2Headers().method("POST").scheme("http").path("/svc/Method").authority("127.0.0.1:1"),
-        4 << 20);
-    stream.start(new ClientStreamListener() {
+    return embedded.startCall("/svc/Method", new ClientStreamListener() {
       @Override
       public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {
       }
@@ -101,9 +84,7 @@ class ClientConnectionLimitsTest {
       @Override
       public void onReady() {
       }
-    }, true);
-    server.runPendingTasks();
-    return stream;
+    });
   }
 
   private void advance(long seconds) {

@@ -1,0 +1,51 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.MockTicker;
+import io.netty.util.concurrent.Ticker;
+import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
+import java.net.InetSocketAddress;
+
+/**
+ * A client connection whose handler runs in an {@link EmbeddedChannel} on a mock clock, the test
+ * playing the server through {@link #server}: its SETTINGS exchanged, the client's first frames read.
+ */
+final class EmbeddedClientConnection implements AutoCloseable {
+
+  final EmbeddedHttp2Peer server;
+  final ClientConnection connection;
+
+  EmbeddedClientConnection(ClientTransportOptions options, KeepAliveTime keepAliveTime) throws Exception {
+    MockTicker ticker = Ticker.newMockTicker();
+    ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, null,
+        ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime);
+    EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).register(false).build();
+    connection = new ClientConnection(channel, "127.0.0.1:1", slot);
+    channel.pipeline().addLast(NettyClientHandler.create(connection, options, keepAliveTime));
+    channel.register();
+    server = new EmbeddedHttp2Peer(channel, ticker, true);
+    server.sendSettings();
+    server.sendSettingsAck();
+    server.frames();
+  }
+
+  /** Starts a call of {@code path} as core would, its headers sent at once, and runs the queue. */
+  NettyClientStream startCall(String path, ClientStreamListener listener) {
+    NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
+        new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1"), 4 << 20);
+    stream.start(listener, true);
+    server.runPendingTasks();
+    return stream;
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
