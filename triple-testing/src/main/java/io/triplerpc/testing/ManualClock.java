@@ -1,5 +1,7 @@
 package io.triplerpc.testing;
 
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.concurrent.MockTicker;
 import io.netty.util.concurrent.Ticker;
@@ -20,6 +22,14 @@ public final class ManualClock implements AutoCloseable {
 
   /** The scheduler whose tasks run when the clock passes their time. */
   public ScheduledExecutorService scheduler() {
+    return loop.eventLoop();
+  }
+
+  /**
+   * The same scheduler as a Netty event loop, for code that takes an {@link EventLoopGroup}. It runs
+   * no I/O: a socket channel registered with it fails to register.
+   */
+  public EventLoop eventLoop() {
     return loop.eventLoop();
   }
 

@@ -88,7 +88,7 @@ final class ConnectionSlot {
       if (shutdown) {
         throw Status.UNAVAILABLE.withDescription("Client is closed").asException();
       }
-      long now = System.nanoTime();
+      long now = now();
       if (lastFailure != null && now - retryAtNanos < 0) {
         long waitMillis = TimeUnit.NANOSECONDS.toMillis(retryAtNanos - now);
         throw lastFailure.augmentDescription("Next connection attempt in " + waitMillis + " ms").asException();
@@ -143,6 +143,8 @@ final class ConnectionSlot {
     }
     group.next().register(channel).addListener((ChannelFuture registered) -> {
       if (!registered.isSuccess()) {
+        // Never registered, so never reached by close(): its socket is closed here.
+        channel.unsafe().closeForcibly();
         connectFailed(connection, registered.cause());
         return;
       }
@@ -176,11 +178,16 @@ final class ConnectionSlot {
     synchronized (this) {
       lastFailure = status;
       long jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));
-      retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(jittered);
+      retryAtNanos = now() + TimeUnit.MILLISECONDS.toNanos(jittered);
       backoffMillis = Math.min(options.maxBackoffMillis(), (long) (backoffMillis * BACKOFF_MULTIPLIER));
     }
     log.debug("Connection attempt to {} failed; next in about {} ms", target, backoffMillis, cause);
     connection.markClosed(status.asException());
+  }
+
+  /** The time of the event loops, by which backoffs are counted (a test's mock clock, say). */
+  private long now() {
+    return group.next().ticker().nanoTime();
   }
 
   /** A connection finished its handshake: the backoff starts over. */
