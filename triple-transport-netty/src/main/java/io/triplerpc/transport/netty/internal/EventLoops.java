@@ -14,11 +14,13 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
-/** Epoll where the platform has it, NIO otherwise; decided once. */
+/**
+ * Epoll where the platform has it, NIO otherwise; decided once. Netty's own
+ * {@code -Dio.netty.transport.noNative=true} makes epoll unavailable, so that is the switch to NIO.
+ */
 public final class EventLoops {
 
-  /** Set {@code -Dio.triplerpc.transport.nio=true} to use NIO even where epoll is available. */
-  private static final boolean EPOLL = Epoll.isAvailable() && !Boolean.getBoolean("io.triplerpc.transport.nio");
+  private static final boolean EPOLL = Epoll.isAvailable();
 
   private EventLoops() {}
 
