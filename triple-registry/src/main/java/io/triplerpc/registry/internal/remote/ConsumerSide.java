@@ -61,7 +61,7 @@ public final class ConsumerSide {
   public Subscription subscribe(String application, InstanceListener listener) {
     RemoteSubscription[] self = new RemoteSubscription[1];
     RemoteSubscription subscription = new RemoteSubscription(application, listener, connection::streams,
-        connection::replace, scheduler, keepaliveNanos, initialBackoffNanos, maxBackoffNanos,
+        connection::replace, scheduler, System::nanoTime, keepaliveNanos, initialBackoffNanos, maxBackoffNanos,
         () -> subscriptions.remove(self[0]));
     self[0] = subscription;
     subscriptions.add(subscription);

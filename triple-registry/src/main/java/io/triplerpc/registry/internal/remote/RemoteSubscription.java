@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +58,8 @@ public final class RemoteSubscription implements Subscription {
   /** Told the proxy of a stream that stalled, so its connection can be replaced. */
   private final Consumer<RegistryService> stalled;
   private final ScheduledExecutorService scheduler;
+  /** The time stalls are measured by, as {@link #scheduler} counts. */
+  private final LongSupplier clock;
   private final long keepaliveNanos;
   private final long initialBackoffNanos;
   private final long maxBackoffNanos;
@@ -73,16 +76,18 @@ public final class RemoteSubscription implements Subscription {
 
   /**
    * A subscription to {@code application}, not yet started; {@code onClose} runs once, when it is
-   * closed. {@code keepaliveNanos} 0 asks for no keepalives and watches for no stall.
+   * closed. {@code keepaliveNanos} 0 asks for no keepalives and watches for no stall. Stall checks and
+   * reconnections run on {@code scheduler}, whose time {@code clock} tells.
    */
   public RemoteSubscription(String application, InstanceListener listener, Supplier<RegistryService> streams,
-      Consumer<RegistryService> stalled, ScheduledExecutorService scheduler, long keepaliveNanos,
+      Consumer<RegistryService> stalled, ScheduledExecutorService scheduler, LongSupplier clock, long keepaliveNanos,
       long initialBackoffNanos, long maxBackoffNanos, Runnable onClose) {
     this.application = application;
     this.listener = listener;
     this.streams = streams;
     this.stalled = stalled;
     this.scheduler = scheduler;
+    this.clock = clock;
     this.keepaliveNanos = keepaliveNanos;
     this.initialBackoffNanos = initialBackoffNanos;
     this.maxBackoffNanos = maxBackoffNanos;
@@ -126,7 +131,7 @@ public final class RemoteSubscription implements Subscription {
 
   /** Ends {@code observer}'s stream if it brought nothing for three keepalive intervals. */
   private void checkStalled(BatchObserver observer) {
-    long quietNanos = System.nanoTime() - observer.lastReceivedNanos;
+    long quietNanos = clock.getAsLong() - observer.lastReceivedNanos;
     if (quietNanos < 3 * keepaliveNanos) {
       return;
     }
@@ -281,8 +286,8 @@ public final class RemoteSubscription implements Subscription {
 
     /** The proxy (so the connection) this stream was opened on. */
     final RegistryService proxy;
-    /** When the stream opened or last brought a batch ({@link System#nanoTime()}). */
-    volatile long lastReceivedNanos = System.nanoTime();
+    /** When the stream opened or last brought a batch ({@link #clock}). */
+    volatile long lastReceivedNanos = clock.getAsLong();
     /** The stall check of this stream, or null. */
     volatile ScheduledFuture<?> watchdog;
     private volatile ClientCallStreamObserver<SubscribeRequest> call;
@@ -310,7 +315,7 @@ public final class RemoteSubscription implements Subscription {
 
     @Override
     public void onNext(InstanceBatch batch) {
-      lastReceivedNanos = System.nanoTime();
+      lastReceivedNanos = clock.getAsLong();
       received(this, batch);
     }
 
