@@ -12,13 +12,12 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchRule;
 import io.triplerpc.TripleClient;
 import io.triplerpc.architecture.fixture.CleanApi;
 import io.triplerpc.architecture.fixture.LeakyApi;
 import io.triplerpc.architecture.fixture.internal.Implementation;
-import java.util.Set;
+import io.triplerpc.testing.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,24 +27,16 @@ import org.junit.jupiter.api.Test;
  */
 class CoreArchitectureTest {
 
-  /** Core's own classes: where {@code TripleClient} was loaded from, not the jars beside it. */
-  private static final JavaClasses CORE = new ClassFileImporter()
-      .importLocations(Set.of(Location.of(TripleClient.class.getProtectionDomain().getCodeSource().getLocation())));
-
-  /**
-   * Classes of {@code apiPackages} (each without its subpackages) never depend on a class of an
-   * {@code internal} package below {@code root}.
-   */
-  static ArchRule apiNeverDependsOnInternal(String root, String... apiPackages) {
-    return noClasses().that().resideInAnyPackage(apiPackages)
-        .should().dependOnClassesThat().resideInAPackage(root + "..internal..")
-        .as("the API (" + String.join(", ", apiPackages) + ") never depends on " + root + "'s internal packages")
-        .because("users may rely on the API only, and the implementation must stay free to change");
-  }
+  private static final JavaClasses CORE = ArchitectureRules.moduleOf(TripleClient.class);
 
   @Test
   void theApiNeverDependsOnTheImplementation() {
-    apiNeverDependsOnInternal("io.triplerpc", "io.triplerpc", "io.triplerpc.spi").check(CORE);
+    ArchitectureRules.apiNeverDependsOnInternal("io.triplerpc", "io.triplerpc", "io.triplerpc.spi").check(CORE);
+  }
+
+  @Test
+  void noPublicSignatureNamesAnInternalType() {
+    ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc").check(CORE);
   }
 
   @Test
@@ -70,11 +61,21 @@ class CoreArchitectureTest {
 
   @Test
   void theApiRuleFailsOnAnApiClassThatImportsInternal() {
-    ArchRule rule = apiNeverDependsOnInternal("io.triplerpc.architecture.fixture", "io.triplerpc.architecture.fixture");
+    ArchRule rule = ArchitectureRules.apiNeverDependsOnInternal("io.triplerpc.architecture.fixture", "io.triplerpc.architecture.fixture");
     JavaClasses leaky = new ClassFileImporter().importClasses(LeakyApi.class, CleanApi.class, Implementation.class);
     AssertionError error = assertThrows(AssertionError.class, () -> rule.check(leaky));
     assertTrue(error.getMessage().contains(LeakyApi.class.getName()), error.getMessage());
     assertFalse(error.getMessage().contains(CleanApi.class.getName()), error.getMessage());
     assertDoesNotThrow(() -> rule.check(new ClassFileImporter().importClasses(CleanApi.class, Implementation.class)));
+  }
+
+  @Test
+  void theSignatureRuleFailsOnAPublicMethodThatHandsOutAnInternalType() {
+    ArchRule rule = ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc.architecture.fixture");
+    AssertionError error = assertThrows(AssertionError.class,
+        () -> rule.check(new ClassFileImporter().importClasses(LeakyApi.class, CleanApi.class, Implementation.class)));
+    assertTrue(error.getMessage().contains("implementation() returns " + Implementation.class.getName()),
+        error.getMessage());
+    assertFalse(error.getMessage().contains(CleanApi.class.getName()), error.getMessage());
   }
 }

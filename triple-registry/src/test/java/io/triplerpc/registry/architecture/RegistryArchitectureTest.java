@@ -3,10 +3,8 @@ package io.triplerpc.registry.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.Location;
 import io.triplerpc.registry.Registry;
-import java.util.Set;
+import io.triplerpc.testing.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,9 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class RegistryArchitectureTest {
 
-  /** The registry's own classes: where {@link Registry} was loaded from, not the jars beside it. */
-  private static final JavaClasses REGISTRY = new ClassFileImporter().importLocations(
-      Set.of(Location.of(Registry.class.getProtectionDomain().getCodeSource().getLocation())));
+  private static final JavaClasses REGISTRY = ArchitectureRules.moduleOf(Registry.class);
 
   @Test
   void theRegistryUsesOnlyCoresApiAndSpi() {
@@ -31,5 +27,10 @@ class RegistryArchitectureTest {
     noClasses().should().dependOnClassesThat().resideInAnyPackage("io.triplerpc.transport..", "io.netty.channel..")
         .because("the registry's clients and server are Triple clients and servers, whatever carries them")
         .check(REGISTRY);
+  }
+
+  @Test
+  void noPublicSignatureNamesAnInternalType() {
+    ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc.registry").check(REGISTRY);
   }
 }

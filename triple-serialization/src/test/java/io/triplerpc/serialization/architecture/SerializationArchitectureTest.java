@@ -3,17 +3,14 @@ package io.triplerpc.serialization.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.Location;
 import io.triplerpc.serialization.MessageCodec;
-import java.util.Set;
+import io.triplerpc.testing.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /** {@code triple-serialization} is the bottom of the stack: it depends on no other Triple module, nor on Netty. */
 class SerializationArchitectureTest {
 
-  private static final JavaClasses SERIALIZATION = new ClassFileImporter().importLocations(
-      Set.of(Location.of(MessageCodec.class.getProtectionDomain().getCodeSource().getLocation())));
+  private static final JavaClasses SERIALIZATION = ArchitectureRules.moduleOf(MessageCodec.class);
 
   @Test
   void serializationDependsOnNoOtherTripleModule() {
@@ -30,5 +27,10 @@ class SerializationArchitectureTest {
     noClasses().should().dependOnClassesThat().resideInAPackage("io.netty..")
         .because("codecs write to streams, so that serialization plugs into any transport")
         .check(SERIALIZATION);
+  }
+
+  @Test
+  void noPublicSignatureNamesAnInternalType() {
+    ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc.serialization").check(SERIALIZATION);
   }
 }

@@ -3,10 +3,8 @@ package io.triplerpc.registry.zookeeper.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.Location;
 import io.triplerpc.registry.zookeeper.ZooKeeperRegistry;
-import java.util.Set;
+import io.triplerpc.testing.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,8 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class ZooKeeperArchitectureTest {
 
-  private static final JavaClasses ZOOKEEPER = new ClassFileImporter().importLocations(
-      Set.of(Location.of(ZooKeeperRegistry.class.getProtectionDomain().getCodeSource().getLocation())));
+  private static final JavaClasses ZOOKEEPER = ArchitectureRules.moduleOf(ZooKeeperRegistry.class);
 
   @Test
   void theBackendUsesOnlyPublicApis() {

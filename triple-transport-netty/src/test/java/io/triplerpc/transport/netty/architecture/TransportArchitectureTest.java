@@ -3,10 +3,8 @@ package io.triplerpc.transport.netty.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.Location;
 import io.triplerpc.transport.netty.internal.client.NettyClientTransportFactory;
-import java.util.Set;
+import io.triplerpc.testing.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,9 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class TransportArchitectureTest {
 
-  /** The transport's own classes: where its factory was loaded from, not the jars beside it. */
-  private static final JavaClasses TRANSPORT = new ClassFileImporter().importLocations(Set.of(
-      Location.of(NettyClientTransportFactory.class.getProtectionDomain().getCodeSource().getLocation())));
+  private static final JavaClasses TRANSPORT = ArchitectureRules.moduleOf(NettyClientTransportFactory.class);
 
   @Test
   void theTransportReachesCoreOnlyThroughItsStreamAndWireContracts() {

@@ -1,0 +1,85 @@
+package io.triplerpc.testing;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** The architecture rules every module's ArchUnit test states about its own classes. */
+public final class ArchitectureRules {
+
+  private ArchitectureRules() {}
+
+  /** The main classes of the module {@code anyClass} belongs to: where it was loaded from, not the jars beside it. */
+  public static JavaClasses moduleOf(Class<?> anyClass) {
+    return new ClassFileImporter()
+        .importLocations(Set.of(Location.of(anyClass.getProtectionDomain().getCodeSource().getLocation())));
+  }
+
+  /**
+   * Classes of {@code apiPackages} (each without its subpackages) never depend on a class of an
+   * {@code internal} package below {@code root}.
+   */
+  public static ArchRule apiNeverDependsOnInternal(String root, String... apiPackages) {
+    return noClasses().that().resideInAnyPackage(apiPackages)
+        .should().dependOnClassesThat().resideInAPackage(root + "..internal..")
+        .as("the API (" + String.join(", ", apiPackages) + ") never depends on " + root + "'s internal packages")
+        .because("users may rely on the API only, and the implementation must stay free to change");
+  }
+
+  /**
+   * No public or protected member of a public class outside {@code internal} packages below
+   * {@code root} (nor such a class's supertypes) names a type of an internal package: whatever a module's
+   * entry points use inside, users never hold an internal type.
+   */
+  public static ArchRule publicSignaturesNameNoInternalType(String root) {
+    return classes().that().arePublic().and().resideInAPackage(root + "..")
+        .and().resideOutsideOfPackage(root + "..internal..")
+        .should(new ArchCondition<>("name no internal type in their public signatures") {
+          @Override
+          public void check(JavaClass type, ConditionEvents events) {
+            List<String> leaks = new ArrayList<>();
+            type.getRawSuperclass().ifPresent(superclass -> note(leaks, "extends", superclass));
+            type.getRawInterfaces().forEach(implemented -> note(leaks, "implements", implemented));
+            for (JavaMember member : type.getMembers()) {
+              Set<JavaModifier> modifiers = member.getModifiers();
+              if (!modifiers.contains(JavaModifier.PUBLIC) && !modifiers.contains(JavaModifier.PROTECTED)) {
+                continue;
+              }
+              if (member instanceof JavaField) {
+                note(leaks, member.getFullName(), ((JavaField) member).getRawType());
+              } else if (member instanceof JavaCodeUnit) {
+                JavaCodeUnit code = (JavaCodeUnit) member;
+                note(leaks, code.getFullName() + " returns", code.getRawReturnType());
+                code.getRawParameterTypes().forEach(parameter -> note(leaks, code.getFullName() + " takes", parameter));
+              }
+            }
+            for (String leak : leaks) {
+              events.add(SimpleConditionEvent.violated(type, type.getName() + ": " + leak));
+            }
+          }
+
+          private void note(List<String> leaks, String where, JavaClass used) {
+            JavaClass base = used.isArray() ? used.getBaseComponentType() : used;
+            if (base.getPackageName().startsWith(root) && base.getPackageName().contains(".internal")) {
+              leaks.add(where + " " + base.getName());
+            }
+          }
+        })
+        .because("internal types may change at any time; a public signature that names one makes it API");
+  }
+}
