@@ -78,8 +78,7 @@ final class HttpUnaryProtocol implements ServerProtocol {
       }
       GrpcHttp2Headers.addMetadata(headers, metadata);
       ChannelPromise written = ctx.newPromise();
-      connection.dataSent();
-      connection.encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
+        connection.encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
       connection.encoder().writeData(ctx, streamId, body, 0, true, written);
       connection.stopClientSending(ctx, streamId);
       // The connection handler's flush: DATA waits in the flow controller until it runs.
@@ -157,7 +156,7 @@ final class HttpUnaryProtocol implements ServerProtocol {
     void start(ByteBuf whole) {
       drop();
       stream = new HttpUnaryServerStream(ctx.channel(), connection.peer(ctx), writer(ctx, streamId),
-          request.httpSubtype());
+          request.codec());
       stream.start(listener.streamCreated(stream, request), whole);
     }
 

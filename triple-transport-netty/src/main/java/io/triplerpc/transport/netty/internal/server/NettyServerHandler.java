@@ -100,6 +100,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     this.grpc = new GrpcProtocol(this, listener, maxInboundMessageSize, backlog);
     this.httpUnary = new HttpUnaryProtocol(this, listener, maxInboundMessageSize);
     decoder.frameListener(new FrameListener());
+    streamIds.onResponseFrameWritten(this::dataSent);
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
       public void onStreamClosed(Http2Stream stream) {
@@ -460,9 +461,14 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     stream.setProperty(exchangeKey, exchange);
   }
 
-  /** Headers or data go out: the client's PINGs are forgiven (see {@link KeepAliveEnforcer}). */
-  void dataSent() {
-    pings.onDataSent();
+  /**
+   * Headers or data reached the socket: the client's PINGs are forgiven (see {@link KeepAliveEnforcer}),
+   * since receiving them is what makes clients ping (grpc-go's BDP estimation, for one).
+   */
+  private void dataSent() {
+    if (pings != null) {
+      pings.onDataSent();
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.triplerpc.transport.netty.internal.server;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
@@ -29,7 +30,9 @@ import io.netty.handler.logging.LogLevel;
  * the frame reader and the decoder (the builder wraps the codec in Netty's abuse limits, so the reader
  * cannot be replaced): a client's HEADERS before the decoder acts on them, the server's RST_STREAM as
  * they are written. The handler asks {@link #connectionErrorFor} when the decoder raised its stream
- * error. It logs nothing. Event loop only.
+ * error. Through the same hook it tells the handler when response HEADERS or DATA reach the socket
+ * ({@link #onResponseFrameWritten}): the flow controller writes DATA long after a call queued it. It
+ * logs nothing. Event loop only.
  */
 final class StreamIdChecks extends Http2FrameLogger {
 
@@ -47,6 +50,8 @@ final class StreamIdChecks extends Http2FrameLogger {
   private int nextSkipped;
   /** The highest stream id the client sent HEADERS for. */
   private int highestSeen;
+  /** Runs when the server writes HEADERS or DATA; nothing until set. */
+  private Runnable responseFrameWritten = () -> { };
   /** The stream of the client's latest HEADERS, and the connection error they call for (or null). */
   private int headersStream;
   private Http2Exception headersVerdict;
@@ -81,11 +86,18 @@ final class StreamIdChecks extends Http2FrameLogger {
     return headersVerdict;
   }
 
+  /** Runs {@code action} each time the server writes HEADERS or DATA. */
+  void onResponseFrameWritten(Runnable action) {
+    responseFrameWritten = action;
+  }
+
   @Override
   public void logHeaders(Direction direction, ChannelHandlerContext ctx, int streamId, Http2Headers headers,
       int padding, boolean endStream) {
     if (direction == Direction.INBOUND) {
       headersRead(streamId);
+    } else {
+      responseFrameWritten.run();
     }
   }
 
@@ -94,6 +106,16 @@ final class StreamIdChecks extends Http2FrameLogger {
       int streamDependency, short weight, boolean exclusive, int padding, boolean endStream) {
     if (direction == Direction.INBOUND) {
       headersRead(streamId);
+    } else {
+      responseFrameWritten.run();
+    }
+  }
+
+  @Override
+  public void logData(Direction direction, ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
+      boolean endStream) {
+    if (direction == Direction.OUTBOUND) {
+      responseFrameWritten.run();
     }
   }
 

@@ -234,6 +234,36 @@ class ServerConnectionTimersTest {
   }
 
   @Test
+  void pingsAfterFlowControlledDataGoesOutAreForgiven() {
+    connect(timers(OFF, s(20), s(60), false, OFF, OFF, OFF, OFF));
+    client.sendGrpcRequestHeaders(1, "/svc/Method");
+    // A response far larger than the client's 64 KiB window: the flow controller sends it piece by
+    // piece, each time the client opens its window, long after the call queued it.
+    int size = 6 * 65_535;
+    ByteBuf framed = Unpooled.buffer(5 + size).writeByte(0).writeInt(size).writeZero(size);
+    streams.get(0).writeHeaders(new Metadata(), null, false);
+    streams.get(0).writeMessage(framed, true);
+    client.runPendingTasks();
+    client.frames();
+    for (int i = 1; i <= 5; i++) {
+      advance(1);
+      // grpc-go's clients open the window and send a BDP ping as the data arrives.
+      sendWindowUpdate(0, 65_535);
+      sendWindowUpdate(1, 65_535);
+      client.sendPing(i);
+      List<Frame> frames = client.frames();
+      assertTrue(frames.stream().anyMatch(f -> f.type() == EmbeddedHttp2Peer.DATA), "more data: " + frames);
+      assertTrue(frames.stream().noneMatch(f -> f.type() == GOAWAY), "ping " + i + ": " + frames);
+    }
+    assertTrue(client.channel().isActive());
+  }
+
+  private void sendWindowUpdate(int streamId, int increment) {
+    client.sendFrame(0x8, 0, streamId, new byte[] {
+        (byte) (increment >>> 24), (byte) (increment >>> 16), (byte) (increment >>> 8), (byte) increment});
+  }
+
+  @Test
   void anIdleConnectionIsClosedGracefullyAfterMaxConnectionIdle() {
     connect(timers(OFF, s(20), s(300), false, s(30), OFF, OFF, OFF));
     client.sendGrpcRequestHeaders(1, "/svc/Method");
