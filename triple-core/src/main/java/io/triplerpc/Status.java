@@ -1,5 +1,7 @@
 package io.triplerpc;
 
+import com.google.protobuf.Any;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -57,7 +59,7 @@ public final class Status {
 
   static {
     for (Code code : Code.BY_VALUE) {
-      BY_CODE[code.ordinal()] = new Status(code, null, null);
+      BY_CODE[code.ordinal()] = new Status(code, null, null, List.of());
     }
   }
 
@@ -82,11 +84,13 @@ public final class Status {
   private final Code code;
   private final String description;
   private final Throwable cause;
+  private final List<Any> details;
 
-  private Status(Code code, String description, Throwable cause) {
+  private Status(Code code, String description, Throwable cause, List<Any> details) {
     this.code = code;
     this.description = description;
     this.cause = cause;
+    this.details = details;
   }
 
   /** The status for a {@code grpc-status} number. */
@@ -126,9 +130,23 @@ public final class Status {
     return code == Code.OK;
   }
 
+  /**
+   * Typed details of an error (such as {@code google.rpc.BadRequest} or {@code google.rpc.RetryInfo}),
+   * sent to the peer as gRPC's {@code grpc-status-details-bin} ({@code google.rpc.Status}) or as the
+   * {@code details} of a Connect error; empty for none.
+   */
+  public List<Any> details() {
+    return details;
+  }
+
+  /** A copy with {@code details} in place of this one's. */
+  public Status withDetails(List<Any> details) {
+    return new Status(code, description, cause, List.copyOf(details));
+  }
+
   /** A copy with {@code description} (null clears it). */
   public Status withDescription(String description) {
-    return Objects.equals(this.description, description) ? this : new Status(code, description, cause);
+    return Objects.equals(this.description, description) ? this : new Status(code, description, cause, details);
   }
 
   /** A copy whose description is this one's followed by {@code more}. */
@@ -136,12 +154,12 @@ public final class Status {
     if (more == null) {
       return this;
     }
-    return new Status(code, description == null ? more : description + "\n" + more, cause);
+    return new Status(code, description == null ? more : description + "\n" + more, cause, details);
   }
 
   /** A copy with {@code cause} (null clears it). */
   public Status withCause(Throwable cause) {
-    return this.cause == cause ? this : new Status(code, description, cause);
+    return this.cause == cause ? this : new Status(code, description, cause, details);
   }
 
   /** An exception carrying this status and no trailers. */
@@ -163,7 +181,8 @@ public final class Status {
       return false;
     }
     Status other = (Status) o;
-    return code == other.code && Objects.equals(description, other.description) && cause == other.cause;
+    return code == other.code && Objects.equals(description, other.description) && cause == other.cause
+        && details.equals(other.details);
   }
 
   @Override

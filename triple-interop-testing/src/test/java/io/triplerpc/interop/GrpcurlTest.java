@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.triplerpc.TripleServer;
-import java.io.File;
+import io.triplerpc.testing.GoTools;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +27,7 @@ class GrpcurlTest {
 
   @BeforeAll
   static void start() {
-    grpcurl = find();
+    grpcurl = GoTools.find("grpcurl");
     assumeTrue(grpcurl != null, "grpcurl is not installed (go install github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.3)");
     server = InteropServer.start("127.0.0.1", 0);
   }
@@ -40,16 +38,6 @@ class GrpcurlTest {
       server.shutdownNow();
       server.awaitTermination(Duration.ofSeconds(10));
     }
-  }
-
-  private static Path find() {
-    List<Path> candidates = new ArrayList<>();
-    String path = System.getenv("PATH");
-    if (path != null) {
-      Stream.of(path.split(File.pathSeparator)).forEach(dir -> candidates.add(Path.of(dir, "grpcurl")));
-    }
-    candidates.add(Path.of(System.getProperty("user.home"), "go", "bin", "grpcurl"));
-    return candidates.stream().filter(Files::isExecutable).findFirst().orElse(null);
   }
 
   /** Runs {@code grpcurl -plaintext [flags] address [what...]}; returns its exit code and output. */

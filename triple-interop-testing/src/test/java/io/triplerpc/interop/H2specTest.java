@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
+import io.triplerpc.testing.GoTools;
 import io.triplerpc.testing.TestCertificates;
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ class H2specTest {
 
   @BeforeAll
   static void findH2spec() {
-    h2spec = find();
+    h2spec = GoTools.find("h2spec");
   }
 
   /** Per test rather than per class, so that the report counts both as skipped, with the reason. */
@@ -78,27 +78,6 @@ class H2specTest {
         .build()
         .start();
     assertAllPassed(run(List.of("-t", "-k")));
-  }
-
-  private static Path find() {
-    List<Path> candidates = new ArrayList<>();
-    String path = System.getenv("PATH");
-    if (path != null) {
-      for (String dir : path.split(File.pathSeparator)) {
-        candidates.add(Path.of(dir, "h2spec"));
-      }
-    }
-    // Where go install puts it: $GOBIN, else the first $GOPATH's bin, else ~/go/bin.
-    String gobin = System.getenv("GOBIN");
-    if (gobin != null && !gobin.isEmpty()) {
-      candidates.add(Path.of(gobin, "h2spec"));
-    }
-    String gopath = System.getenv("GOPATH");
-    if (gopath != null && !gopath.isEmpty()) {
-      candidates.add(Path.of(gopath.split(File.pathSeparator)[0], "bin", "h2spec"));
-    }
-    candidates.add(Path.of(System.getProperty("user.home"), "go", "bin", "h2spec"));
-    return candidates.stream().filter(Files::isExecutable).findFirst().orElse(null);
   }
 
   /** Runs h2spec against the server with {@code flags}; returns its JUnit report's cases. */

@@ -272,10 +272,12 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
         trailers.merge(fromContext);
       }
       if (!headersSent) {
-        // A trailers-only response: the one header block carries what the service meant for both.
+        // Headers the service set go out as headers, ahead of the trailers; with none, the response
+        // is trailers-only.
         Metadata headers = context.takeResponseHeaders();
-        if (headers != null) {
-          trailers.merge(headers);
+        if (headers != null && !headers.isEmpty()) {
+          headersSent = true;
+          stream.writeHeaders(headers, responseEncoding, false);
         }
       }
       stream.close(status, trailers);

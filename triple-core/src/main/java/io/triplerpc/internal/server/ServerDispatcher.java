@@ -26,14 +26,14 @@ import java.util.concurrent.Executor;
  */
 public final class ServerDispatcher implements ServerTransportListener {
 
-  private static final String[] HTTP_SUBTYPES = {"json", "proto"};
+  private static final String[] CODECS = {"json", "proto"};
 
   private final Map<AsciiString, ServerMethodDefinition<?, ?>> methods;
   /**
-   * Per HTTP unary body subtype, each method that can take it, its descriptor's codecs swapped for
-   * that subtype's and its handler chain the same as for gRPC.
+   * Per codec a content type may name, each method that can take it, its descriptor's codecs swapped
+   * for that codec's and its handler chain the same as for its own.
    */
-  private final Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> httpMethods;
+  private final Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> methodsByCodec;
   /** What each method's callers must pass, by path; methods anyone may call are absent. */
   private final Map<AsciiString, MethodAccess> access;
   private final Executor executor;
@@ -49,7 +49,7 @@ public final class ServerDispatcher implements ServerTransportListener {
       Executor executor,
       int maxInboundMessageSize) {
     Map<AsciiString, ServerMethodDefinition<?, ?>> map = new HashMap<>();
-    Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> http = new HashMap<>();
+    Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> byCodec = new HashMap<>();
     Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
     for (ServerMethodDefinition<?, ?> definition : definitions) {
       ServerMethodDefinition<?, ?> intercepted = intercept(definition, interceptors);
@@ -61,15 +61,15 @@ public final class ServerDispatcher implements ServerTransportListener {
       if (methodAccess != null) {
         accessByPath.put(path, methodAccess);
       }
-      for (String subtype : HTTP_SUBTYPES) {
-        ServerMethodDefinition<?, ?> swapped = withCodecsFor(intercepted, subtype);
+      for (String codec : CODECS) {
+        ServerMethodDefinition<?, ?> swapped = withCodecsFor(intercepted, codec);
         if (swapped != null) {
-          http.computeIfAbsent(subtype, s -> new HashMap<>()).put(path, swapped);
+          byCodec.computeIfAbsent(codec, s -> new HashMap<>()).put(path, swapped);
         }
       }
     }
     this.methods = map;
-    this.httpMethods = http;
+    this.methodsByCodec = byCodec;
     this.access = accessByPath;
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
@@ -86,7 +86,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     return new ServerMethodDefinition<>(definition.method(), handler);
   }
 
-  /** The definition with codecs for an HTTP unary body of {@code subtype}, or null if its types have none. */
+  /** The definition with codecs of {@code subtype}, or null if its types have none. */
   private static <Q, R> ServerMethodDefinition<Q, R> withCodecsFor(
       ServerMethodDefinition<Q, R> definition, String subtype) {
     MethodDescriptor<Q, R> method = definition.method();
@@ -108,27 +108,34 @@ public final class ServerDispatcher implements ServerTransportListener {
       return reject(stream, Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())));
     }
     MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
-    if (request.httpSubtype() != null) {
-      return startHttpUnary(definition, methodAccess, stream, request);
+    if (request.unframed() || request.codec() != null) {
+      return startInCodec(definition, methodAccess, stream, request);
     }
     return start(definition, methodAccess, stream, request);
   }
 
-  /** An HTTP unary call: the same handler chain and executor as gRPC, with the body's codecs. */
-  private ServerStreamListener startHttpUnary(
-      ServerMethodDefinition<?, ?> grpcDefinition, MethodAccess methodAccess, ServerStream stream,
+  /**
+   * A call whose content type names a codec, or whose body is one unframed message: the same handler
+   * chain and executor, with that codec's descriptor.
+   */
+  private ServerStreamListener startInCodec(
+      ServerMethodDefinition<?, ?> ownDefinition, MethodAccess methodAccess, ServerStream stream,
       InboundRequest request) {
-    MethodType type = grpcDefinition.method().type();
-    if (!type.clientSendsOneMessage() || !type.serverSendsOneMessage()) {
+    MethodType type = ownDefinition.method().type();
+    if (request.unframed() && (!type.clientSendsOneMessage() || !type.serverSendsOneMessage())) {
       return reject(stream, Status.FAILED_PRECONDITION.withDescription(
-          grpcDefinition.method().fullMethodName() + " is a " + type
-              + " method: streaming needs gRPC or gRPC-Web; HTTP unary (JSON or proto bodies) serves unary methods only"));
+          ownDefinition.method().fullMethodName() + " is a " + type
+              + " method: call it with a streaming protocol (gRPC, gRPC-Web, or Connect streaming with "
+              + "application/connect+json or application/connect+proto)"));
     }
-    Map<AsciiString, ServerMethodDefinition<?, ?>> bySubtype = httpMethods.get(request.httpSubtype());
-    ServerMethodDefinition<?, ?> definition = bySubtype == null ? null : bySubtype.get(AsciiString.of(request.path()));
+    if (request.codec() == null) {
+      return start(ownDefinition, methodAccess, stream, request);
+    }
+    Map<AsciiString, ServerMethodDefinition<?, ?>> byPath = methodsByCodec.get(request.codec());
+    ServerMethodDefinition<?, ?> definition = byPath == null ? null : byPath.get(AsciiString.of(request.path()));
     if (definition == null) {
       return reject(stream, Status.INVALID_ARGUMENT.withDescription(
-          grpcDefinition.method().fullMethodName() + " does not take application/" + request.httpSubtype() + " bodies"));
+          ownDefinition.method().fullMethodName() + " does not take " + request.codec() + " messages"));
     }
     return start(definition, methodAccess, stream, request);
   }

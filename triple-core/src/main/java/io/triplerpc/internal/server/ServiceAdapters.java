@@ -113,7 +113,8 @@ public final class ServiceAdapters {
     @Override
     public void onMessage(Object message) {
       if (hasRequest) {
-        call.close(Status.INTERNAL.withDescription(
+        // A cardinality violation: UNIMPLEMENTED, as gRPC and Connect servers answer it.
+        call.close(Status.UNIMPLEMENTED.withDescription(
             "Too many requests: " + binding.descriptor().type() + " method takes one"), new Metadata());
         return;
       }
@@ -124,7 +125,8 @@ public final class ServiceAdapters {
     @Override
     public void onHalfClose() {
       if (!hasRequest) {
-        call.close(Status.INTERNAL.withDescription("Half-closed without a request"), new Metadata());
+        call.close(Status.UNIMPLEMENTED.withDescription(
+            "Half-closed without a request: " + binding.descriptor().type() + " method takes one"), new Metadata());
         return;
       }
       Method method = binding.javaMethod();

@@ -8,11 +8,13 @@ import io.triplerpc.internal.wire.MessageEncoding;
  *
  * @param path the {@code :path}, such as {@code /grpc.testing.TestService/UnaryCall}
  * @param headers application headers (reserved ones removed)
- * @param timeoutNanos the client's {@code grpc-timeout}, or 0 for none
+ * @param timeoutNanos the client's timeout ({@code grpc-timeout}, {@code connect-timeout-ms}), or 0 for none
  * @param requestEncoding how the client compresses its messages, or null
- * @param acceptEncoding the client's {@code grpc-accept-encoding}, or null
- * @param httpSubtype null for a gRPC call; for an HTTP unary call, the codec subtype of its unframed
- *     body ({@code "json"} or {@code "proto"}), which the server decodes and encodes with
+ * @param acceptEncoding the encodings the client accepts for responses (comma-separated), or null
+ * @param codec the codec subtype the content type names ({@code "json"}, {@code "proto"}), which the
+ *     server decodes and encodes messages with; null for the method's own codec
+ * @param unframed whether the request body is one message without the 5-byte prefix (Connect unary,
+ *     curl): only unary methods take it
  */
 public record InboundRequest(
     CharSequence path,
@@ -20,12 +22,13 @@ public record InboundRequest(
     long timeoutNanos,
     MessageEncoding requestEncoding,
     CharSequence acceptEncoding,
-    String httpSubtype) {
+    String codec,
+    boolean unframed) {
 
-  /** A gRPC call. */
+  /** A gRPC call in the method's own codec. */
   public InboundRequest(
       CharSequence path, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding,
       CharSequence acceptEncoding) {
-    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null);
+    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null, false);
   }
 }

@@ -17,6 +17,7 @@ public final class GrpcHeaders {
 
   public static final AsciiString APPLICATION_GRPC = AsciiString.cached("application/grpc");
   public static final AsciiString APPLICATION_GRPC_PROTO = AsciiString.cached("application/grpc+proto");
+  public static final AsciiString APPLICATION_GRPC_JSON = AsciiString.cached("application/grpc+json");
   public static final AsciiString TRAILERS = AsciiString.cached("trailers");
   public static final AsciiString POST = AsciiString.cached("POST");
   public static final AsciiString HTTP = AsciiString.cached("http");
@@ -43,6 +44,25 @@ public final class GrpcHeaders {
     }
     char next = contentType.charAt(n);
     return next == '+' || next == ';';
+  }
+
+  /**
+   * The codec subtype of a content type of the form {@code type+subtype;params} ({@code "json"} of
+   * {@code application/grpc+json}), lower case; null when it names none.
+   */
+  public static String codecOf(CharSequence contentType) {
+    if (contentType == null) {
+      return null;
+    }
+    int plus = AsciiString.indexOf(contentType, '+', 0);
+    if (plus < 0) {
+      return null;
+    }
+    int end = AsciiString.indexOf(contentType, ';', plus);
+    if (end < 0) {
+      end = contentType.length();
+    }
+    return contentType.subSequence(plus + 1, end).toString().trim().toLowerCase(java.util.Locale.ROOT);
   }
 
   /**

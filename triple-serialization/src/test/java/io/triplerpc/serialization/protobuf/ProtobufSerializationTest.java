@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.AbstractMessage;
+import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
 import com.google.protobuf.Empty;
@@ -16,8 +17,11 @@ import com.google.protobuf.Int32Value;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.MessageLite;
+import com.google.protobuf.Option;
+import com.google.protobuf.SourceContext;
 import com.google.protobuf.StringValue;
 import com.google.protobuf.Struct;
+import com.google.protobuf.Type;
 import com.google.protobuf.Value;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serialization;
@@ -75,6 +79,28 @@ class ProtobufSerializationTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Serializations.codecFor(String.class));
     assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
     assertTrue(e.getMessage().contains("protobuf"), e.getMessage());
+  }
+
+  @Test
+  void jsonWritesAndReadsAnAnyHoldingATypeOfAFileItsFileImports() throws Exception {
+    // type.proto imports source_context.proto: a SourceContext in an Option's Any is known to the codec.
+    Type type = Type.newBuilder().setName("t")
+        .addOptions(Option.newBuilder().setName("o").setValue(Any.pack(SourceContext.newBuilder().setFileName("a.proto").build())))
+        .build();
+    MessageCodec<Type> json = Serializations.codecFor(Type.class).withSubtype("json");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    json.write(type, out);
+    String text = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(text.contains("\"fileName\":\"a.proto\""), text);
+    assertEquals(type, json.read(new ByteArrayInputStream(out.toByteArray())));
+  }
+
+  @Test
+  void jsonOfAnAnyHoldingATypeOutsideItsFilesFailsNamingTheType() {
+    Type type = Type.newBuilder().addOptions(Option.newBuilder().setValue(Any.pack(MESSAGE))).build();
+    MessageCodec<Type> json = Serializations.codecFor(Type.class).withSubtype("json");
+    Exception e = assertThrows(Exception.class, () -> json.write(type, new ByteArrayOutputStream()));
+    assertTrue(e.getMessage().contains("google.protobuf.Struct"), e.getMessage());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.Any;
 import io.triplerpc.CallOptions;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
@@ -14,6 +15,7 @@ import io.triplerpc.TripleService;
 import io.triplerpc.serialization.Serializations;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -67,6 +69,20 @@ class StatusTest {
     // The connection goes on serving.
     assertEquals(Status.Code.UNKNOWN, assertThrows(StatusException.class,
         () -> fixture.client().proxy(Thrower.class).call(EchoRequest.getDefaultInstance())).status().code());
+  }
+
+  @Test
+  void detailsOfAStatusReachTheClientAsGrpcStatusDetailsBin() {
+    Any retry = Any.pack(EchoRequest.newBuilder().setMessage("retry in 5 s").build());
+    Any quota = Any.pack(EchoResponse.newBuilder().setMessage("quota: 10/min").build());
+    fixture.startServer(b -> b.addService(Thrower.class, request -> {
+      throw Status.RESOURCE_EXHAUSTED.withDescription("slow down").withDetails(List.of(retry, quota)).asException();
+    }));
+    StatusException e = assertThrows(StatusException.class,
+        () -> fixture.client().proxy(Thrower.class).call(EchoRequest.getDefaultInstance()));
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.status().code());
+    assertEquals("slow down", e.status().description());
+    assertEquals(List.of(retry, quota), e.status().details());
   }
 
   @Test

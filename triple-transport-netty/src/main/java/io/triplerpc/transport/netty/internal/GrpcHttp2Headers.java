@@ -1,11 +1,13 @@
 package io.triplerpc.transport.netty.internal;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.PercentEncoding;
+import io.triplerpc.internal.wire.StatusDetails;
 import java.util.Base64;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -74,11 +76,18 @@ public final class GrpcHttp2Headers {
     return STATUS_CODES[status.code().value()];
   }
 
-  /** Adds {@code grpc-status} and, when there is a description, {@code grpc-message}. */
+  /**
+   * Sets {@code grpc-status} and, when there is a description, {@code grpc-message}; when the status
+   * has details, {@code grpc-status-details-bin} (in place of one the application put in its trailers).
+   */
   public static void addStatus(Http2Headers headers, Status status) {
     headers.set(GrpcHeaders.GRPC_STATUS, statusValue(status));
     if (status.description() != null) {
       headers.set(GrpcHeaders.GRPC_MESSAGE, PercentEncoding.encode(status.description()));
+    }
+    if (!status.details().isEmpty()) {
+      headers.set(GrpcHeaders.GRPC_STATUS_DETAILS_BIN,
+          new AsciiString(BASE64.encode(StatusDetails.encode(status)), false));
     }
   }
 
@@ -97,6 +106,17 @@ public final class GrpcHttp2Headers {
       return Status.UNKNOWN.withDescription("Malformed grpc-status: " + code);
     }
     CharSequence message = trailers.get(GrpcHeaders.GRPC_MESSAGE);
-    return message == null ? status : status.withDescription(PercentEncoding.decode(message));
+    if (message != null) {
+      status = status.withDescription(PercentEncoding.decode(message));
+    }
+    CharSequence details = trailers.get(GrpcHeaders.GRPC_STATUS_DETAILS_BIN);
+    if (details != null && !status.isOk()) {
+      try {
+        status = status.withDetails(StatusDetails.decodeDetails(BASE64_DECODER.decode(details.toString())));
+      } catch (IllegalArgumentException | InvalidProtocolBufferException e) {
+        log.debug("Ignoring malformed grpc-status-details-bin: {}", e.getMessage());
+      }
+    }
+    return status;
   }
 }

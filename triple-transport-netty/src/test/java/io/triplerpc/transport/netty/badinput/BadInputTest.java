@@ -174,16 +174,16 @@ class BadInputTest {
   }
 
   @Test
-  void unaryCallWithoutARequestIsInternal() throws Exception {
+  void unaryCallWithoutARequestIsUnimplemented() throws Exception {
     RawHttp2Client.Exchange exchange = peer.send(peer.grpcHeaders(ECHO), true).await();
-    assertEquals("13", exchange.grpcStatus());
+    assertEquals("12", exchange.grpcStatus());
     assertTrue(exchange.grpcMessage().contains("without a request"), exchange.grpcMessage());
   }
 
   @Test
-  void unaryCallWithTwoRequestsIsInternal() throws Exception {
+  void unaryCallWithTwoRequestsIsUnimplemented() throws Exception {
     RawHttp2Client.Exchange exchange = peer.send(peer.grpcHeaders(ECHO), true, validMessage(), validMessage()).await();
-    assertEquals("13", exchange.grpcStatus());
+    assertEquals("12", exchange.grpcStatus());
     assertTrue(exchange.grpcMessage().contains("Too many requests"), exchange.grpcMessage());
   }
 

@@ -71,6 +71,20 @@ final class GrpcProtocol implements ServerProtocol {
       respondError(ctx, streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
       return;
     }
+    String codec = GrpcHeaders.codecOf(headers.get(GrpcHeaders.CONTENT_TYPE));
+    AsciiString contentType = GrpcHeaders.APPLICATION_GRPC;
+    if ("json".equals(codec)) {
+      contentType = GrpcHeaders.APPLICATION_GRPC_JSON;
+    } else if (codec == null || "proto".equals(codec)) {
+      // The method's own codec: protobuf, or for plain Java types the wrapper Dubbo uses, which Dubbo
+      // clients also announce as application/grpc+proto.
+      codec = null;
+    } else {
+      respondHttpError(ctx, streamId, 415, Status.INTERNAL.withDescription(
+          "Unsupported gRPC codec: " + headers.get(GrpcHeaders.CONTENT_TYPE)
+              + "; use application/grpc, application/grpc+proto or application/grpc+json"), null);
+      return;
+    }
     long timeoutNanos;
     try {
       timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
@@ -86,14 +100,17 @@ final class GrpcProtocol implements ServerProtocol {
         ctx.channel(),
         connection.peer(ctx),
         maxInboundMessageSize,
-        backlog);
+        backlog,
+        contentType);
     connection.attach(http2Stream, stream.state());
     InboundRequest request = new InboundRequest(
         path,
         GrpcHttp2Headers.toMetadata(headers),
         timeoutNanos,
         encoding,
-        headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING));
+        headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING),
+        codec,
+        false);
     stream.state().listener(listener.streamCreated(stream, request));
     if (endOfStream) {
       stream.state().dataRead(Unpooled.EMPTY_BUFFER, true);
@@ -136,7 +153,6 @@ final class GrpcProtocol implements ServerProtocol {
     }
     boolean end = command.endOfStream();
     state.headersWritten(end);
-    connection.dataSent();
     encoder().writeHeaders(ctx, stream.id(), command.headers(), 0, end, promise);
     if (end) {
       promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
@@ -153,7 +169,6 @@ final class GrpcProtocol implements ServerProtocol {
       return;
     }
     int id = stream.id();
-    connection.dataSent();
     if (command.headers() != null) {
       state.headersWritten(false);
       // A failure here fails the trailers' write too, which reports it through the command.
@@ -183,7 +198,6 @@ final class GrpcProtocol implements ServerProtocol {
       promise.setSuccess();
       return;
     }
-    connection.dataSent();
     stream.dataQueued(command.content().readableBytes());
     encoder().writeData(ctx, stream.id(), command.content(), 0, command.endOfStream(), promise);
     checkBacklog(ctx, stream);
@@ -203,7 +217,7 @@ final class GrpcProtocol implements ServerProtocol {
       Http2Headers trailers = new DefaultHttp2Headers(false);
       if (!state.headersSent()) {
         trailers.status(GrpcHeaders.STATUS_200);
-        trailers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+        trailers.add(GrpcHeaders.CONTENT_TYPE, stream.contentType());
       }
       GrpcHttp2Headers.addStatus(trailers, command.status());
       encoder().writeHeaders(ctx, stream.id(), trailers, 0, true, ctx.newPromise());

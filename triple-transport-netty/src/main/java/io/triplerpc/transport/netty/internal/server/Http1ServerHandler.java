@@ -112,7 +112,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
       if (peer == null) {
         peer = Peers.describe(ctx.channel(), false);
       }
-      HttpUnaryServerStream stream = new HttpUnaryServerStream(ctx.channel(), peer, this::writeAndFinish, inbound.httpSubtype());
+      HttpUnaryServerStream stream = new HttpUnaryServerStream(ctx.channel(), peer, this::writeAndFinish, inbound.codec());
       current = stream;
       stream.start(listener.streamCreated(stream, inbound), request.content().retain());
     } finally {

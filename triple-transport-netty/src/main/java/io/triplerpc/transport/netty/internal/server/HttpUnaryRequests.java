@@ -80,6 +80,6 @@ final class HttpUnaryRequests {
     } catch (IllegalArgumentException e) {
       throw new Rejection(400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
     }
-    return new InboundRequest(path, GrpcHttp2Headers.toMetadata(headers), timeoutNanos, null, null, subtype);
+    return new InboundRequest(path, GrpcHttp2Headers.toMetadata(headers), timeoutNanos, null, null, subtype, true);
   }
 }

@@ -49,6 +49,8 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   private final OutboundReadiness readiness = new OutboundReadiness();
   private final TransportState state;
 
+  /** The response content type: the request's gRPC one. */
+  private final AsciiString contentType;
   /** Whether response headers were queued; touched by the sending thread only. */
   private boolean headersQueued;
 
@@ -60,8 +62,10 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       io.netty.channel.Channel channel,
       PeerInfo peer,
       int maxInboundMessageSize,
-      OutboundBacklog backlog) {
+      OutboundBacklog backlog,
+      AsciiString contentType) {
     this.id = id;
+    this.contentType = contentType;
     this.backlog = backlog;
     this.writeQueue = writeQueue;
     this.channel = channel;
@@ -93,6 +97,11 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     return state;
   }
 
+  /** The response content type. */
+  AsciiString contentType() {
+    return contentType;
+  }
+
   @Override
   public void request(int count) {
     if (eventLoop.inEventLoop()) {
@@ -107,7 +116,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     headersQueued = true;
     Http2Headers headers = new DefaultHttp2Headers(false, 4 + metadata.size())
         .status(GrpcHeaders.STATUS_200);
-    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
     if (responseEncoding != null) {
       headers.add(GrpcHeaders.GRPC_ENCODING, responseEncoding.wireName());
     }
@@ -166,10 +175,10 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     if (!headersQueued) {
       // Trailers-only: the one header block is also the response's first.
       headers.status(GrpcHeaders.STATUS_200);
-      headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+      headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
     }
-    GrpcHttp2Headers.addStatus(headers, status);
     GrpcHttp2Headers.addMetadata(headers, trailers);
+    GrpcHttp2Headers.addStatus(headers, status);
     ByteBuf message = takeHeldMessage();
     if (message != null) {
       writeQueue.enqueue(new SendResponseCommand(this, heldHeaders, message, headers), true);

@@ -43,7 +43,7 @@ class ServerProtocolRoutingTest {
   private final ServerTransportListener listener = (stream, request) -> {
     streams.add(stream);
     requests.add(request);
-    events.add("created " + request.path() + (request.httpSubtype() == null ? "" : " " + request.httpSubtype()));
+    events.add("created " + request.path() + (request.codec() == null ? "" : " " + request.codec()));
     stream.request(2);
     return new ServerStreamListener() {
       @Override
