@@ -105,7 +105,13 @@ public final class ServerDispatcher implements ServerTransportListener {
     AsciiString path = AsciiString.of(request.path());
     ServerMethodDefinition<?, ?> definition = methods.get(path);
     if (definition == null) {
-      return reject(stream, Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())));
+      stream.closeRefused(Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())), 404);
+      return IgnoringListener.INSTANCE;
+    }
+    if (request.httpGet() && !definition.method().isIdempotent()) {
+      stream.closeRefused(Status.UNIMPLEMENTED.withDescription(definition.method().fullMethodName()
+          + " is not idempotent: call it with POST (GET serves methods marked idempotent)"), 405);
+      return IgnoringListener.INSTANCE;
     }
     MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
     if (request.unframed() || request.codec() != null) {

@@ -15,6 +15,7 @@ import io.triplerpc.internal.wire.MessageEncoding;
  *     server decodes and encodes messages with; null for the method's own codec
  * @param unframed whether the request body is one message without the 5-byte prefix (Connect unary,
  *     curl): only unary methods take it
+ * @param httpGet whether the call came as an HTTP GET (Connect): only idempotent methods take it
  */
 public record InboundRequest(
     CharSequence path,
@@ -23,12 +24,13 @@ public record InboundRequest(
     MessageEncoding requestEncoding,
     CharSequence acceptEncoding,
     String codec,
-    boolean unframed) {
+    boolean unframed,
+    boolean httpGet) {
 
   /** A gRPC call in the method's own codec. */
   public InboundRequest(
       CharSequence path, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding,
       CharSequence acceptEncoding) {
-    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null, false);
+    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null, false, false);
   }
 }

@@ -32,6 +32,15 @@ public interface ServerStream {
    */
   void close(Status status, Metadata trailers);
 
+  /**
+   * Ends a call the server refused before any service ran ({@code status} says why): as {@link #close}
+   * with no trailers, except that protocols with HTTP semantics answer with {@code httpStatus} (404 for a
+   * method the server does not have, 405 for a GET of a method that is not idempotent).
+   */
+  default void closeRefused(Status status, int httpStatus) {
+    close(status, new Metadata());
+  }
+
   /** Resets the stream (RST_STREAM); the listener gets {@link ServerStreamListener#onCancel}. */
   void cancel(Status status);
 

@@ -200,11 +200,11 @@ class AccessPolicyTest {
 
     String missing = curl(base + "echo");
     assertTrue(missing.startsWith("401\n"), missing);
-    assertTrue(missing.contains("\"code\":\"UNAUTHENTICATED\""), missing);
+    assertTrue(missing.contains("\"code\":\"unauthenticated\""), missing);
 
     String denied = curl(base + "echoAsync", "-H", "authorization: Bearer alice");
     assertTrue(denied.startsWith("403\n"), denied);
-    assertTrue(denied.contains("\"code\":\"PERMISSION_DENIED\""), denied);
+    assertTrue(denied.contains("\"code\":\"permission_denied\""), denied);
 
     String ok = curl(base + "echo", "-H", "authorization: Bearer alice");
     assertTrue(ok.startsWith("200\n{\"message\":\"hello\""), ok);

@@ -110,6 +110,7 @@ final class GrpcProtocol implements ServerProtocol {
         encoding,
         headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING),
         codec,
+        false,
         false);
     stream.state().listener(listener.streamCreated(stream, request));
     if (endOfStream) {

@@ -15,7 +15,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Status;
-import io.triplerpc.internal.wire.HttpUnary;
+import io.triplerpc.internal.wire.ConnectWire;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -131,10 +131,10 @@ final class Http1ReadTimeouts {
     log.debug("Closing {}: {}", messagesContext.channel(), what);
     removed = true;
     ByteBuf body = messagesContext.alloc().buffer();
-    body.writeCharSequence(HttpUnary.errorBody(Status.DEADLINE_EXCEEDED.withDescription(what)), StandardCharsets.UTF_8);
+    body.writeCharSequence(ConnectWire.errorJson(Status.DEADLINE_EXCEEDED.withDescription(what)), StandardCharsets.UTF_8);
     FullHttpResponse response =
         new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT, body);
-    response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpUnary.APPLICATION_JSON_UTF8);
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, ConnectWire.APPLICATION_JSON);
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     // Written from here, so that it goes through the HTTP encoder before it.

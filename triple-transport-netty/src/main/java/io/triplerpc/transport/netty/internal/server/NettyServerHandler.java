@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * The HTTP/2 handler of one server connection: the connection's life (keepalive, idle and age
  * limits, GOAWAY and close, connection errors) and the commands of its {@link WriteQueue}. Each new
  * stream's request headers are checked as HTTP/2 requires, then its content type picks the
- * {@link ServerProtocol} that serves it (gRPC, HTTP unary), whose {@link ServerExchange} takes the
+ * {@link ServerProtocol} that serves it (gRPC, or the web protocols: Connect, gRPC-Web), whose {@link ServerExchange} takes the
  * stream's later frames. Event loop only.
  */
 final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
@@ -66,7 +66,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** Which HEADERS on streams Netty no longer knows call for a connection error rather than a reset. */
   private final StreamIdChecks streamIds;
   private final GrpcProtocol grpc;
-  private final HttpUnaryProtocol httpUnary;
+  private final WebProtocol web;
   private WriteQueue writeQueue;
   /** Judges the client's PINGs; set when the connection starts. */
   private KeepAliveEnforcer pings;
@@ -98,7 +98,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes());
     int maxInboundMessageSize = options.limits().maxInboundMessageSize();
     this.grpc = new GrpcProtocol(this, listener, maxInboundMessageSize, backlog);
-    this.httpUnary = new HttpUnaryProtocol(this, listener, maxInboundMessageSize);
+    this.web = new WebProtocol(this, listener, maxInboundMessageSize);
     decoder.frameListener(new FrameListener());
     streamIds.onResponseFrameWritten(this::dataSent);
     connection().addListener(new Http2ConnectionAdapter() {
@@ -199,9 +199,6 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         ctx.pipeline().remove(name);
       }
     }
-    if (ctx.pipeline().get(Http1ServerHandler.AGGREGATOR_NAME) != null) {
-      ctx.pipeline().remove(Http1ServerHandler.AGGREGATOR_NAME);
-    }
     if (ctx.pipeline().get(Http1ServerHandler.NAME) != null) {
       ctx.pipeline().remove(Http1ServerHandler.NAME);
     }
@@ -209,7 +206,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   /** The HTTP/1.1 request that upgraded the connection, now stream 1 (half-closed by the client). */
   private void upgraded(ChannelHandlerContext ctx, FullHttpRequest request) {
-    Http2Headers headers = HttpUnaryRequests.toHttp2Headers(request);
+    Http2Headers headers = Http1ServerHandler.toHttp2Headers(request);
     if (GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
       // gRPC clients never upgrade; core's streams expect their messages as DATA frames.
       grpc.respondError(ctx, UPGRADE_STREAM_ID,
@@ -217,7 +214,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       flush(ctx);
       return;
     }
-    httpUnary.openUpgraded(ctx, connection().stream(UPGRADE_STREAM_ID), headers, request);
+    web.openUpgraded(ctx, connection().stream(UPGRADE_STREAM_ID), headers, request.content().retain());
   }
 
   @Override
@@ -497,7 +494,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   /** The protocol of a new stream, by its content type. */
   private ServerProtocol protocolOf(Http2Headers headers) {
-    return GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE)) ? grpc : httpUnary;
+    return GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE)) ? grpc : web;
   }
 
   /** Frames from the client. */

@@ -6,9 +6,9 @@ import io.netty.handler.codec.http2.Http2Stream;
 
 /**
  * A protocol a server connection speaks on its HTTP/2 streams, chosen per stream by the request's
- * headers ({@link NettyServerHandler} picks it by content type): gRPC ({@link GrpcProtocol}) and HTTP
- * unary ({@link HttpUnaryProtocol}); gRPC-Web and Connect plug in beside them. Each turns its framing
- * into core's {@code ServerStream}s, which the one dispatcher serves. Event loop only.
+ * headers ({@link NettyServerHandler} picks it by content type): gRPC ({@link GrpcProtocol}) and the
+ * web protocols, Connect and gRPC-Web ({@link WebProtocol}, whose framing HTTP/1.1 shares). Each turns
+ * its framing into core's {@code ServerStream}s, which the one dispatcher serves. Event loop only.
  */
 interface ServerProtocol {
 

@@ -386,7 +386,8 @@ class ServerConnectionTimersTest {
     assertTrue(response.startsWith("HTTP/1.1 408"), response);
     assertTrue(response.contains("Request body received nothing for 5000 ms"), response);
     assertFalse(channel.isActive());
-    assertTrue(streams.isEmpty(), "the request never reached a service");
+    assertEquals(1, streams.size(), "the call opened with the headers");
+    assertEquals(Status.Code.CANCELLED, cancels.get(0).code(), "and ended with the connection, its body never whole");
   }
 
   @Test

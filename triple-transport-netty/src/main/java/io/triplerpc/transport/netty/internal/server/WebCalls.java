@@ -1,0 +1,250 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.InboundRequest;
+import io.triplerpc.internal.stream.ServerTransportListener;
+import io.triplerpc.internal.wire.ConnectWire;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.GrpcTimeout;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * Opens the call of an HTTP request in a web protocol, on HTTP/1.1 or HTTP/2: its content type (or a
+ * GET) picks the protocol, Connect unary, Connect streaming or gRPC-Web; its headers become core's
+ * {@link InboundRequest}. A request no protocol takes is answered at once: 405 or 415.
+ */
+final class WebCalls {
+
+  private static final AsciiString GRPC_WEB = AsciiString.cached("application/grpc-web");
+  private static final AsciiString GRPC_WEB_TEXT = AsciiString.cached("application/grpc-web-text");
+  private static final AsciiString CONNECT_STREAM = AsciiString.cached("application/connect");
+  private static final AsciiString GET = AsciiString.cached("GET");
+  static final AsciiString ALLOW = AsciiString.cached("allow");
+  private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
+  static final AsciiString ALLOW_POST = AsciiString.cached("POST");
+  private static final AsciiString ALLOW_GET_POST = AsciiString.cached("GET, POST");
+  /** Headers of the protocols themselves, left out of the call's metadata. */
+  private static final List<AsciiString> PROTOCOL_HEADERS = List.of(
+      ConnectWire.CONNECT_PROTOCOL_VERSION, ConnectWire.CONNECT_TIMEOUT_MS, ConnectWire.CONNECT_CONTENT_ENCODING,
+      ConnectWire.CONNECT_ACCEPT_ENCODING, ConnectWire.CONTENT_ENCODING, ConnectWire.ACCEPT_ENCODING,
+      AsciiString.cached("content-length"), AsciiString.cached("x-grpc-web"));
+
+  private WebCalls() {}
+
+  /**
+   * Opens the call {@code headers} ask for on {@code exchange}; the request body goes to the stream
+   * returned ({@link WebServerStream#dataRead}). Null when the request was answered at once; a GET's
+   * stream already has its message.
+   */
+  static WebServerStream open(HttpExchange exchange, Http2Headers headers, ServerTransportListener listener,
+      int maxInboundMessageSize, ByteBufAllocator alloc) {
+    CharSequence method = headers.method();
+    boolean get = GET.contentEquals(method);
+    if (!get && !GrpcHeaders.POST.contentEquals(method)) {
+      reject(exchange, 405, Status.UNIMPLEMENTED.withDescription(
+          "HTTP method " + method + " not allowed: calls are POST /{service}/{method} (GET for Connect unary)"),
+          ALLOW_GET_POST, alloc);
+      return null;
+    }
+    CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
+    CharSequence mediaType = ConnectWire.mediaType(contentType);
+    QueryStringDecoder query = get ? new QueryStringDecoder(headers.path().toString()) : null;
+    WebFraming framing;
+    String codec;
+    if (get) {
+      codec = first(query, "encoding");
+      framing = "json".equals(codec) || "proto".equals(codec) ? new ConnectUnaryFraming(codec) : null;
+      if (framing == null) {
+        reject(exchange, 415, Status.INVALID_ARGUMENT.withDescription(
+            "A Connect GET names its codec in the query: encoding=json or encoding=proto, not " + codec), null, alloc);
+        return null;
+      }
+    } else if (mediaType != null && startsWith(mediaType, GRPC_WEB)) {
+      boolean text = startsWith(mediaType, GRPC_WEB_TEXT);
+      codec = GrpcHeaders.codecOf(mediaType);
+      boolean plain = mediaType.length() == (text ? GRPC_WEB_TEXT : GRPC_WEB).length();
+      framing = (plain || "proto".equals(codec) || "json".equals(codec))
+          ? new GrpcWebFraming(AsciiString.of(mediaType), text) : null;
+    } else if (mediaType != null && startsWith(mediaType, CONNECT_STREAM) && mediaType.length() > CONNECT_STREAM.length()
+        && mediaType.charAt(CONNECT_STREAM.length()) == '+') {
+      codec = GrpcHeaders.codecOf(mediaType);
+      framing = "proto".equals(codec) || "json".equals(codec)
+          ? new ConnectStreamFraming(AsciiString.of(mediaType)) : null;
+    } else {
+      codec = ConnectWire.unaryCodecOf(contentType);
+      framing = codec == null ? null : new ConnectUnaryFraming(codec);
+    }
+    if (framing == null) {
+      reject(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
+          + "; use application/json or application/proto (Connect unary), application/connect+json or "
+          + "application/connect+proto (Connect streaming), application/grpc-web[-text][+proto|+json] "
+          + "(gRPC-Web), or application/grpc (gRPC over HTTP/2)"), ALLOW_POST, alloc);
+      return null;
+    }
+    boolean unary = framing.unframedRequest();
+    boolean grpcWeb = framing instanceof GrpcWebFraming;
+    MessageEncoding requestEncoding = null;
+    Status invalid = null;
+    long timeoutNanos = 0;
+    try {
+      CharSequence encodingName = get ? first(query, "compression")
+          : headers.get(unary ? ConnectWire.CONTENT_ENCODING
+              : grpcWeb ? GrpcHeaders.GRPC_ENCODING : ConnectWire.CONNECT_CONTENT_ENCODING);
+      requestEncoding = MessageEncoding.forName(encodingName);
+    } catch (IllegalArgumentException e) {
+      invalid = Status.UNIMPLEMENTED.withDescription(e.getMessage() + "; supported: " + MessageEncoding.ACCEPT_ENCODING);
+    }
+    try {
+      CharSequence connectTimeout = grpcWeb ? null : headers.get(ConnectWire.CONNECT_TIMEOUT_MS);
+      // grpc-timeout also sets a Connect call's deadline when connect-timeout-ms does not (curl users).
+      timeoutNanos = connectTimeout != null
+          ? connectTimeoutNanos(connectTimeout)
+          : GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
+    } catch (IllegalArgumentException e) {
+      invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
+    }
+    CharSequence version = headers.get(ConnectWire.CONNECT_PROTOCOL_VERSION);
+    if (!grpcWeb && version != null && !AsciiString.contentEquals(version, "1")) {
+      invalid = Status.INVALID_ARGUMENT.withDescription("Unsupported connect-protocol-version: " + version + "; use 1");
+    }
+    CharSequence acceptEncoding = headers.get(unary ? ConnectWire.ACCEPT_ENCODING
+        : grpcWeb ? GrpcHeaders.GRPC_ACCEPT_ENCODING : ConnectWire.CONNECT_ACCEPT_ENCODING);
+    ByteBuf getMessage = null;
+    if (get && invalid == null) {
+      try {
+        getMessage = getMessage(headers.path(), query);
+      } catch (IllegalArgumentException e) {
+        invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
+      }
+    }
+    WebServerStream stream = new WebServerStream(exchange, framing, alloc, maxInboundMessageSize,
+        unary && requestEncoding != null);
+    if (invalid != null) {
+      stream.fail(invalid);
+      return null;
+    }
+    String path = (get ? query.path() : headers.path().toString());
+    Metadata metadata = metadataOf(headers);
+    InboundRequest request = new InboundRequest(path, metadata, timeoutNanos, requestEncoding, acceptEncoding,
+        "proto".equals(codec) && grpcWeb ? null : codec, unary, get);
+    stream.listener(listener.streamCreated(stream, request));
+    if (getMessage != null) {
+      stream.dataRead(getMessage, true);
+    }
+    return stream;
+  }
+
+  private static boolean startsWith(CharSequence text, AsciiString prefix) {
+    return text.length() >= prefix.length() && AsciiString.regionMatches(text, true, 0, prefix, 0, prefix.length());
+  }
+
+  private static String first(QueryStringDecoder query, String name) {
+    List<String> values = query.parameters().get(name);
+    return values == null || values.isEmpty() ? null : values.get(0);
+  }
+
+  /**
+   * A Connect GET's message: the raw {@code message} parameter percent-decoded to bytes (it may be
+   * binary), then base64url-decoded when {@code base64=1}.
+   */
+  private static ByteBuf getMessage(CharSequence pathAndQuery, QueryStringDecoder query) {
+    String raw = pathAndQuery.toString();
+    int start = raw.indexOf('?');
+    byte[] message = null;
+    if (start >= 0) {
+      for (String parameter : raw.substring(start + 1).split("&")) {
+        if (parameter.startsWith("message=")) {
+          message = percentDecode(parameter.substring("message=".length()));
+          break;
+        }
+      }
+    }
+    if (message == null) {
+      return Unpooled.EMPTY_BUFFER;
+    }
+    if ("1".equals(first(query, "base64"))) {
+      String text = new String(message, StandardCharsets.US_ASCII).replace('+', '-').replace('/', '_');
+      return Unpooled.wrappedBuffer(Base64.getUrlDecoder().decode(text));
+    }
+    return Unpooled.wrappedBuffer(message);
+  }
+
+  private static byte[] percentDecode(String value) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '%') {
+        if (i + 2 >= value.length()) {
+          throw new IllegalArgumentException("Malformed percent-encoding in the message parameter");
+        }
+        out.write(Integer.parseInt(value.substring(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        out.write(c == '+' ? ' ' : c);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * {@code connect-timeout-ms}: at most 10 digits of milliseconds; null for none.
+   *
+   * @throws IllegalArgumentException if malformed
+   */
+  static long connectTimeoutNanos(CharSequence value) {
+    if (value == null) {
+      return 0;
+    }
+    if (value.length() == 0 || value.length() > 10) {
+      throw new IllegalArgumentException("Malformed connect-timeout-ms: " + value);
+    }
+    long millis = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < '0' || c > '9') {
+        throw new IllegalArgumentException("Malformed connect-timeout-ms: " + value);
+      }
+      millis = millis * 10 + (c - '0');
+    }
+    return Math.max(1, millis * 1_000_000L);
+  }
+
+  private static Metadata metadataOf(Http2Headers headers) {
+    Metadata metadata = GrpcHttp2Headers.toMetadata(headers);
+    for (AsciiString name : PROTOCOL_HEADERS) {
+      metadata.removeAll(name.toString());
+    }
+    return metadata;
+  }
+
+  /**
+   * Answers a request no call takes: {@code httpStatus} and the reason in plain text, so that clients
+   * of every protocol read the HTTP status (Connect's parse JSON errors only).
+   */
+  private static void reject(HttpExchange exchange, int httpStatus, Status status, CharSequence allow,
+      ByteBufAllocator alloc) {
+    Http2Headers head = new DefaultHttp2Headers(false).status(AsciiString.of(Integer.toString(httpStatus)));
+    head.add(GrpcHeaders.CONTENT_TYPE, TEXT_PLAIN);
+    if (allow != null) {
+      head.add(ALLOW, allow);
+    }
+    ByteBuf body = alloc.buffer();
+    body.writeCharSequence(status.description() + "\n", StandardCharsets.UTF_8);
+    exchange.writeHead(head, false);
+    exchange.writeBody(body, true);
+    exchange.flush();
+  }
+}

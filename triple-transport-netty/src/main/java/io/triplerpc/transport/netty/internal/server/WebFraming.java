@@ -1,0 +1,57 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.wire.MessageEncoding;
+
+/**
+ * How one web protocol frames a call on an {@link HttpExchange}: Connect unary
+ * ({@link ConnectUnaryFraming}), Connect streaming ({@link ConnectStreamFraming}) or gRPC-Web
+ * ({@link GrpcWebFraming}). One instance per call (gRPC-Web text keeps base64 state); event loop only.
+ */
+interface WebFraming {
+
+  /** Whether the request body is one message without the 5-byte prefix. */
+  boolean unframedRequest();
+
+  /** Whether the response head waits for the end of the call (its status and trailers are in it). */
+  boolean headAtEnd();
+
+  /**
+   * Whether {@link #requestBytes} changes the number of bytes (gRPC-Web text): then the body is
+   * acknowledged to flow control as it arrives, since the deframer counts the decoded bytes.
+   */
+  default boolean decodesRequest() {
+    return false;
+  }
+
+  /** The request body's bytes as they arrived, turned into what the deframer reads; owns {@code data}. */
+  default ByteBuf requestBytes(ByteBuf data) {
+    return data;
+  }
+
+  /** The head of a response whose messages follow: {@code :status} 200, content type, {@code headers}. */
+  Http2Headers head(Metadata headers, MessageEncoding encoding);
+
+  /** A framed response message (prefix included) as it goes on the wire; owns {@code framed}. */
+  default ByteBuf message(ByteBuf framed) {
+    return framed;
+  }
+
+  /**
+   * The end of the response.
+   *
+   * @param headers the response headers not sent yet (head at end, or none were written), or null
+   * @param encoding the response encoding with those headers, or null
+   * @param message the one message a head-at-end response held, owned by this method; or null
+   * @param headSent whether {@link #head} went out already
+   */
+  End end(Status status, Metadata headers, MessageEncoding encoding, ByteBuf message, Metadata trailers,
+      boolean headSent, ByteBufAllocator alloc);
+
+  /** What ends a response: a head (null if it went out already) and the body's last bytes. */
+  record End(Http2Headers head, ByteBuf body) {}
+}
