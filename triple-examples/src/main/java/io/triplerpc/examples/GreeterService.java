@@ -11,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
 @TripleService(name = "triple.demo.Greeter")
 public interface GreeterService {
 
-  /** Unary, synchronous. */
-  @TripleMethod(name = "SayHello")
+  /** Unary, synchronous; idempotent, so Connect clients (and curl) may call it with GET. */
+  @TripleMethod(name = "SayHello", idempotent = true)
   HelloReply sayHello(HelloRequest request);
 
   /** Unary, asynchronous. */

@@ -9,6 +9,7 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
 import java.net.ServerSocket;
@@ -95,7 +96,16 @@ class LifecycleTest {
     TripleServer second = TripleServer.builder().host("127.0.0.1").port(port)
         .addService(EchoService.class, new EchoServiceImpl()).build().start();
     try {
-      assertEquals("two", echo.echo(EchoRequest.newBuilder().setMessage("two").build()).getMessage());
+      // A call that lands inside the backoff of an attempt made while the server was down fails fast
+      // (UNAVAILABLE, "Next connection attempt in ..."), as gRPC's calls do; one after it reconnects.
+      AwaitPeers.until(() -> {
+        try {
+          return "two".equals(echo.echo(EchoRequest.newBuilder().setMessage("two").build()).getMessage());
+        } catch (StatusException e) {
+          assertEquals(Status.Code.UNAVAILABLE, e.status().code(), e::toString);
+          return false;
+        }
+      }, "the client reconnects to the server that came back");
     } finally {
       second.shutdownNow();
       second.awaitTermination(Duration.ofSeconds(10));
