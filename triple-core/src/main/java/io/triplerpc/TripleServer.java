@@ -130,6 +130,12 @@ public abstract class TripleServer {
     public abstract Builder accessPolicy(AccessPolicy policy);
 
     /**
+     * Lets pages of the policy's origins call the server from browsers (Connect, gRPC-Web): preflights
+     * answered, CORS headers on responses. None by default: browsers keep other origins out.
+     */
+    public abstract Builder cors(CorsPolicy policy);
+
+    /**
      * Where service methods run (each call's events in order, one at a time); a cached pool of daemon
      * threads by default.
      */

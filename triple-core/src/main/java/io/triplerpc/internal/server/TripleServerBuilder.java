@@ -1,6 +1,7 @@
 package io.triplerpc.internal.server;
 
 import io.triplerpc.AccessPolicy;
+import io.triplerpc.CorsPolicy;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerInterceptor;
@@ -41,6 +42,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private Executor executor;
   private AccessPolicy accessPolicy;
+  private CorsPolicy cors;
   private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
   private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
   private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
@@ -131,6 +133,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     for (ServerInterceptor interceptor : interceptors) {
       this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
     }
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder cors(CorsPolicy policy) {
+    this.cors = Objects.requireNonNull(policy, "policy");
     return this;
   }
 
@@ -299,7 +307,8 @@ public final class TripleServerBuilder extends TripleServer.Builder {
         drainGrace.toMillis(),
         ioThreads,
         tls,
-        plaintextAlongsideTls);
+        plaintextAlongsideTls,
+        cors);
   }
 
   @Override

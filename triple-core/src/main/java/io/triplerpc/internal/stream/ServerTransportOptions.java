@@ -1,5 +1,6 @@
 package io.triplerpc.internal.stream;
 
+import io.triplerpc.CorsPolicy;
 import io.triplerpc.TlsConfig;
 
 /**
@@ -16,6 +17,7 @@ import io.triplerpc.TlsConfig;
  * @param tls transport security, or null for cleartext
  * @param plaintextAlongsideTls whether a server with {@code tls} also serves cleartext connections
  *     on its port
+ * @param cors which browser origins may call the web protocols, or null for none
  */
 public record ServerTransportOptions(
     Http2Limits limits,
@@ -25,12 +27,13 @@ public record ServerTransportOptions(
     long drainGraceMillis,
     int ioThreads,
     TlsConfig tls,
-    boolean plaintextAlongsideTls) {
+    boolean plaintextAlongsideTls,
+    CorsPolicy cors) {
 
   /** 1000 streams per connection (grpc-java and grpc-go set no limit, Go's net/http2 250); 1 s drain grace. */
   public static final ServerTransportOptions DEFAULTS = new ServerTransportOptions(
       Http2Limits.SERVER_DEFAULTS, 1000, KeepAlive.SERVER_DEFAULTS, ServerConnectionTimers.DEFAULTS, 1000, 0,
-      null, false);
+      null, false, null);
 
   public ServerTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -44,12 +47,12 @@ public record ServerTransportOptions(
   /** These options with {@code limits} instead. */
   public ServerTransportOptions withLimits(Http2Limits limits) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls);
+        tls, plaintextAlongsideTls, cors);
   }
 
   /** These options with {@code keepAlive} and {@code timers} instead. */
   public ServerTransportOptions withTimers(KeepAlive keepAlive, ServerConnectionTimers timers) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls);
+        tls, plaintextAlongsideTls, cors);
   }
 }

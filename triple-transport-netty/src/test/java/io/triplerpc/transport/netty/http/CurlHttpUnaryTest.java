@@ -3,7 +3,6 @@ package io.triplerpc.transport.netty.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.triplerpc.Metadata;
 import io.triplerpc.ServerCall;
@@ -13,9 +12,9 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;
+import io.triplerpc.transport.netty.http.Curl.Answer;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,44 +71,8 @@ class CurlHttpUnaryTest {
     assertTrue(server.awaitTermination(Duration.ofSeconds(10)), "server terminated");
   }
 
-  /** curl's answer: status of the last response, its body, and what curl -v said. */
-  private record Answer(int status, String headers, String body, String verbose) {}
-
   private Answer curl(String... args) throws IOException, InterruptedException {
-    assumeTrue(curlAvailable(), "curl is not installed: the HTTP unary curl tests need the real curl binary");
-    Path out = Files.createTempFile(dir, "out", ".txt");
-    Path headers = Files.createTempFile(dir, "headers", ".txt");
-    Path err = Files.createTempFile(dir, "err", ".txt");
-    List<String> command = new ArrayList<>(List.of("curl", "-sS", "-v", "--max-time", "10", "-D", headers.toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command)
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
-    assertTrue(process.waitFor(20, TimeUnit.SECONDS), "curl finished");
-    String verbose = Files.readString(err, StandardCharsets.UTF_8);
-    assertEquals(0, process.exitValue(), () -> "curl failed: " + verbose);
-    String head = Files.readString(headers, StandardCharsets.UTF_8);
-    int status = 0;
-    for (String line : head.split("\r\n")) {
-      if (line.startsWith("HTTP/")) {
-        status = Integer.parseInt(line.split(" ")[1]);
-      }
-    }
-    return new Answer(status, head, Files.readString(out, StandardCharsets.UTF_8), verbose);
-  }
-
-  private static boolean curlAvailable() {
-    try {
-      Process process = new ProcessBuilder("curl", "--version").redirectErrorStream(true).start();
-      process.getInputStream().readAllBytes();
-      return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
+    return new Curl(dir).run(args);
   }
 
   private String url(String path) {

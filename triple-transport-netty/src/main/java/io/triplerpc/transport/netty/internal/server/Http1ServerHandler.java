@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -28,6 +29,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.ReferenceCountUtil;
+import io.triplerpc.CorsPolicy;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -58,6 +60,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
   private final ServerTransportListener listener;
   private final int maxInboundMessageSize;
+  private final CorsPolicy cors;
   /** What arrived for later requests while one is served. */
   private final ArrayDeque<HttpObject> waiting = new ArrayDeque<>();
   private ChannelHandlerContext ctx;
@@ -67,9 +70,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
   /** The connection, described at its first request. */
   private PeerInfo peer;
 
-  Http1ServerHandler(ServerTransportListener listener, int maxInboundMessageSize) {
+  Http1ServerHandler(ServerTransportListener listener, int maxInboundMessageSize, CorsPolicy cors) {
     this.listener = listener;
     this.maxInboundMessageSize = maxInboundMessageSize;
+    this.cors = cors;
   }
 
   @Override
@@ -145,7 +149,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     if (peer == null) {
       peer = Peers.describe(ctx.channel(), false);
     }
-    exchange.call = WebCalls.open(exchange, headers, listener, maxInboundMessageSize, ctx.alloc());
+    exchange.call = WebCalls.open(exchange, headers, listener, maxInboundMessageSize, cors);
     if (request instanceof FullHttpRequest) {
       // Not split by the codec (an h2c upgrade request that stayed HTTP/1.1): its body comes with it.
       exchange.bodyRead(((FullHttpRequest) request).content().retain(), true);
@@ -269,6 +273,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public PeerInfo peer() {
       return peer;
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+      return ctx.alloc();
     }
 
     @Override

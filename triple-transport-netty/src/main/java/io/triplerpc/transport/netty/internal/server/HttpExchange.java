@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -17,6 +18,8 @@ interface HttpExchange {
   EventLoop eventLoop();
 
   PeerInfo peer();
+
+  ByteBufAllocator alloc();
 
   /** Writes the response head; {@code endOfResponse} when there is no body. */
   void writeHead(Http2Headers head, boolean endOfResponse);

@@ -98,7 +98,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes());
     int maxInboundMessageSize = options.limits().maxInboundMessageSize();
     this.grpc = new GrpcProtocol(this, listener, maxInboundMessageSize, backlog);
-    this.web = new WebProtocol(this, listener, maxInboundMessageSize);
+    this.web = new WebProtocol(this, listener, maxInboundMessageSize, options.cors());
     decoder.frameListener(new FrameListener());
     streamIds.onResponseFrameWritten(this::dataSent);
     connection().addListener(new Http2ConnectionAdapter() {

@@ -154,7 +154,7 @@ final class NettyServerTransport implements ServerTransport {
         .addLast(Http1ReadTimeouts.BYTES_NAME, timeouts.bytes())
         .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
         .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
-        .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener, options.limits().maxInboundMessageSize()));
+        .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener, options.limits().maxInboundMessageSize(), options.cors()));
   }
 
   private static Http1ReadTimeouts readTimeouts(ServerTransportOptions options) {
@@ -294,7 +294,7 @@ final class NettyServerTransport implements ServerTransport {
           .addLast(new HttpServerCodec(HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH, options.limits().maxHeaderListSize(),
               HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE))
           .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
-          .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener, options.limits().maxInboundMessageSize()));
+          .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener, options.limits().maxInboundMessageSize(), options.cors()));
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
+import io.triplerpc.CorsPolicy;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.InboundRequest;
@@ -24,7 +25,8 @@ import java.util.List;
 /**
  * Opens the call of an HTTP request in a web protocol, on HTTP/1.1 or HTTP/2: its content type (or a
  * GET) picks the protocol, Connect unary, Connect streaming or gRPC-Web; its headers become core's
- * {@link InboundRequest}. A request no protocol takes is answered at once: 405 or 415.
+ * {@link InboundRequest}. A request no protocol takes is answered at once: 405 or 415. CORS preflights
+ * are answered here too, and an allowed origin's responses get their CORS headers ({@link Cors}).
  */
 final class WebCalls {
 
@@ -50,7 +52,13 @@ final class WebCalls {
    * stream already has its message.
    */
   static WebServerStream open(HttpExchange exchange, Http2Headers headers, ServerTransportListener listener,
-      int maxInboundMessageSize, ByteBufAllocator alloc) {
+      int maxInboundMessageSize, CorsPolicy cors) {
+    if (Cors.isPreflight(headers)) {
+      Cors.answerPreflight(exchange, headers, cors);
+      return null;
+    }
+    exchange = Cors.forRequest(exchange, headers, cors);
+    ByteBufAllocator alloc = exchange.alloc();
     CharSequence method = headers.method();
     boolean get = GET.contentEquals(method);
     if (!get && !GrpcHeaders.POST.contentEquals(method)) {

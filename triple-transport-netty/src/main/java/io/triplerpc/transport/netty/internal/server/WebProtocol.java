@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -9,6 +10,7 @@ import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Stream;
+import io.triplerpc.CorsPolicy;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -24,18 +26,21 @@ final class WebProtocol implements ServerProtocol {
   private final NettyServerHandler connection;
   private final ServerTransportListener listener;
   private final int maxInboundMessageSize;
+  private final CorsPolicy cors;
 
-  WebProtocol(NettyServerHandler connection, ServerTransportListener listener, int maxInboundMessageSize) {
+  WebProtocol(NettyServerHandler connection, ServerTransportListener listener, int maxInboundMessageSize,
+      CorsPolicy cors) {
     this.connection = connection;
     this.listener = listener;
     this.maxInboundMessageSize = maxInboundMessageSize;
+    this.cors = cors;
   }
 
   @Override
   public void open(ChannelHandlerContext ctx, Http2Stream stream, Http2Headers headers, boolean endOfStream) {
     Http2Exchange exchange = new Http2Exchange(ctx, stream);
     connection.attach(stream, exchange);
-    exchange.call = WebCalls.open(exchange, headers, listener, maxInboundMessageSize, ctx.alloc());
+    exchange.call = WebCalls.open(exchange, headers, listener, maxInboundMessageSize, cors);
     if (exchange.call != null && endOfStream) {
       exchange.call.dataRead(Unpooled.EMPTY_BUFFER, true);
     }
@@ -45,7 +50,7 @@ final class WebProtocol implements ServerProtocol {
   void openUpgraded(ChannelHandlerContext ctx, Http2Stream stream, Http2Headers headers, ByteBuf body) {
     Http2Exchange exchange = new Http2Exchange(ctx, stream);
     connection.attach(stream, exchange);
-    exchange.call = WebCalls.open(exchange, headers, listener, maxInboundMessageSize, ctx.alloc());
+    exchange.call = WebCalls.open(exchange, headers, listener, maxInboundMessageSize, cors);
     if (exchange.call != null) {
       exchange.call.dataRead(body, true);
     } else {
@@ -77,6 +82,11 @@ final class WebProtocol implements ServerProtocol {
     @Override
     public PeerInfo peer() {
       return connection.peer(ctx);
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+      return ctx.alloc();
     }
 
     @Override
