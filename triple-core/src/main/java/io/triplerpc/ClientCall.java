@@ -39,8 +39,9 @@ public abstract class ClientCall<Q, R> {
   public abstract void request(int count);
 
   /**
-   * Ends the call with {@link Status#CANCELLED} (the server sees RST_STREAM); no effect once it has
-   * ended.
+   * Ends the call with {@link Status#CANCELLED} (the server sees RST_STREAM): no message is delivered
+   * after it, and the listener's close reports the cancel, whatever the server sent meanwhile. No
+   * effect once the listener was closed.
    */
   public abstract void cancel(String message, Throwable cause);
 

@@ -35,11 +35,19 @@ class ServerConformanceTest {
 
   @Test
   void everyCaseOfTheClaimedFeaturesPasses() throws Exception {
+    run("server", Path.of("config/server.yaml"), ServerUnderTest.class, CASES, output);
+  }
+
+  /**
+   * Runs the suite in {@code mode} with {@code config} against {@code program} of this module, and
+   * checks that every one of its {@code cases} passed and that the programs leaked nothing.
+   */
+  static void run(String mode, Path config, Class<?> program, int cases, Path output) throws Exception {
     Path runner = GoTools.findOrInstall("connectconformance", RUNNER_PACKAGE);
     assumeTrue(runner != null, "connectconformance is not installed and Go is missing (go install "
         + RUNNER_PACKAGE + "); skipping the Connect conformance run");
-    Path log = output.resolve("connectconformance.log");
-    Process process = new ProcessBuilder(command(runner, Path.of("config/server.yaml"), serverUnderTest()))
+    Path log = output.resolve("connectconformance-" + mode + ".log");
+    Process process = new ProcessBuilder(command(runner, mode, config, programUnderTest(program)))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
@@ -47,27 +55,27 @@ class ServerConformanceTest {
       process.destroyForcibly();
     }
     String report = Files.readString(log, StandardCharsets.UTF_8);
-    assertFalse(report.contains("LEAK:"), () -> "A server under test leaked buffers:\n" + report);
+    assertFalse(report.contains("LEAK:"), () -> "The program under test leaked buffers:\n" + report);
     Matcher summary = SUMMARY.matcher(report);
     assertTrue(summary.find(), () -> "No summary from connectconformance:\n" + report);
     assertEquals("0", summary.group(2), () -> failures(report));
-    assertEquals(CASES, Integer.parseInt(summary.group(1)), () -> "Not the cases the config selects:\n" + report);
+    assertEquals(cases, Integer.parseInt(summary.group(1)), () -> "Not the cases the config selects:\n" + report);
     assertEquals(0, process.exitValue(), report);
   }
 
-  static List<String> command(Path runner, Path config, List<String> program) {
+  static List<String> command(Path runner, String mode, Path config, List<String> program) {
     List<String> command = new java.util.ArrayList<>(List.of(
-        runner.toString(), "--mode", "server", "--conf", config.toString(), "--"));
+        runner.toString(), "--mode", mode, "--conf", config.toString(), "--"));
     command.addAll(program);
     return command;
   }
 
-  /** The program the runner starts: this module's server under test, leak detection at PARANOID. */
-  static List<String> serverUnderTest() throws Exception {
+  /** The program the runner starts: one of this module's, leak detection at PARANOID. */
+  static List<String> programUnderTest(Class<?> program) throws Exception {
     String classpath = Path.of("target/classes") + File.pathSeparator
         + Files.readString(Path.of("target/runtime-classpath.txt"), StandardCharsets.UTF_8).trim();
     return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dio.netty.leakDetection.level=PARANOID", "-cp", classpath, ServerUnderTest.class.getName());
+        "-Dio.netty.leakDetection.level=PARANOID", "-cp", classpath, program.getName());
   }
 
   /** The failed cases of a report, each with its reasons, first. */

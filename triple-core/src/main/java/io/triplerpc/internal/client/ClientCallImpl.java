@@ -62,6 +62,11 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   /** Whether the call already went again once. Event loop. */
   private boolean transparentlyRetried;
   private volatile boolean cancelled;
+  /**
+   * Why the application cancelled the call, once it did: messages that were still on their way are not
+   * delivered, and the call ends with this, not with what the server said meanwhile.
+   */
+  private volatile Status cancelStatus;
   private final ReplayBudget replayBudget;
   /** Guards the replay buffer, and the stream while a streaming call may still go again. */
   private final Object replayLock = new Object();
@@ -319,7 +324,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     } else if (cause != null) {
       status = status.withDescription(cause.toString());
     }
-    stream.cancel(status.withCause(cause));
+    status = status.withCause(cause);
+    cancelStatus = status;
+    stream.cancel(status);
   }
 
   @Override
@@ -387,7 +394,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private void deliverMessage(ByteBuf payload, boolean compressed) {
     R message;
     try {
-      if (localFailure != null) {
+      if (localFailure != null || cancelStatus != null) {
         return;
       }
       message = MessageCodecs.decode(
@@ -501,7 +508,31 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (timer != null) {
       timer.cancel(false);
     }
-    callExecutor.execute(() -> listener.onClose(localFailure != null ? localFailure : status, trailers));
+    boolean deadlinePassed = options.timeoutNanos() != 0 && deadlineNanos - transport.nanoTime() <= 0;
+    // On the call's executor, after the messages before the close: one of them may fail to decode.
+    callExecutor.execute(() -> listener.onClose(outcome(status, deadlinePassed), trailers));
+  }
+
+  /**
+   * How the call ended: a local failure (a response that did not decode), else the application's
+   * cancel, else what the stream said.
+   */
+  private Status outcome(Status status, boolean deadlinePassed) {
+    if (localFailure != null) {
+      return localFailure;
+    }
+    Status cancelled = cancelStatus;
+    if (cancelled != null) {
+      return cancelled;
+    }
+    if (status.code() == Status.Code.CANCELLED && deadlinePassed) {
+      // The server enforces the deadline too, and its reset can arrive before this side's timer runs:
+      // the call ended because its deadline passed, whichever side noticed first.
+      return Status.DEADLINE_EXCEEDED.withDescription("Deadline exceeded after "
+          + TimeUnit.NANOSECONDS.toMillis(options.timeoutNanos()) + " ms; the server ended the call as it passed ("
+          + status.description() + ")");
+    }
+    return status;
   }
 
   @Override

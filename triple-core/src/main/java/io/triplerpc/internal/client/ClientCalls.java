@@ -109,7 +109,7 @@ final class ClientCalls {
       ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, Q request,
       StreamObserver<R> responses) {
     ClientCall<Q, R> call = calls.newCall(method, options);
-    CallToObserver<Q, R> adapter = new CallToObserver<>(call, responses);
+    CallToObserver<Q, R> adapter = new CallToObserver<>(call, responses, false);
     adapter.beforeStart();
     try {
       call.start(adapter, new Metadata());
@@ -126,12 +126,21 @@ final class ClientCalls {
   static <Q, R> StreamObserver<Q> requestStreaming(
       ClientCallFactory calls, MethodDescriptor<Q, R> method, CallOptions options, StreamObserver<R> responses) {
     ClientCall<Q, R> call = calls.newCall(method, options);
-    CallToObserver<Q, R> adapter = new CallToObserver<>(call, responses);
+    CallToObserver<Q, R> adapter = new CallToObserver<>(call, responses, method.type().serverSendsOneMessage());
     adapter.beforeStart();
     call.start(adapter, new Metadata());
     call.request(PREFETCH);
     return adapter;
   }
+
+  /**
+   * How a call whose server sends one message ends when it sends none or more: UNIMPLEMENTED, a
+   * cardinality violation, as gRPC's and Connect's clients see it (the Connect conformance suite checks).
+   */
+  private static final Status NO_RESPONSE =
+      Status.UNIMPLEMENTED.withDescription("Server closed the call without a response; it must send one");
+  private static final Status TOO_MANY_RESPONSES =
+      Status.UNIMPLEMENTED.withDescription("Server sent more than one response; the call takes one");
 
   /** Collects the one response of a unary call and checks there is exactly one. */
   private static class UnaryResponse<R> extends ClientCall.Listener<R> {
@@ -147,10 +156,14 @@ final class ClientCalls {
       this.call = call;
     }
 
+    /** A second response, once one came: the call is cancelled and ends with this instead. */
+    private Status violation;
+
     @Override
     public void onMessage(R message) {
       if (hasValue) {
-        call.cancel("Server sent more than one response to a unary call", null);
+        violation = TOO_MANY_RESPONSES;
+        call.cancel(TOO_MANY_RESPONSES.description(), null);
         return;
       }
       value = message;
@@ -159,8 +172,10 @@ final class ClientCalls {
 
     @Override
     public void onClose(Status status, Metadata trailers) {
-      if (status.isOk() && !hasValue) {
-        status = Status.INTERNAL.withDescription("Server closed the unary call without a response");
+      if (violation != null) {
+        status = violation;
+      } else if (status.isOk() && !hasValue) {
+        status = NO_RESPONSE;
       }
       this.status = status;
       this.trailers = trailers;
@@ -204,12 +219,19 @@ final class ClientCalls {
 
     private final ClientCall<Q, R> call;
     private final StreamObserver<R> responses;
+    /** Whether the server sends one message (client streaming): it is held until the close checks that. */
+    private final boolean oneResponse;
     private volatile Runnable onReadyHandler;
     private boolean completed;
+    // The listener's, for a call with one response.
+    private R response;
+    private boolean hasResponse;
+    private Status violation;
 
-    CallToObserver(ClientCall<Q, R> call, StreamObserver<R> responses) {
+    CallToObserver(ClientCall<Q, R> call, StreamObserver<R> responses, boolean oneResponse) {
       this.call = call;
       this.responses = responses;
+      this.oneResponse = oneResponse;
     }
 
     @SuppressWarnings("unchecked")
@@ -223,13 +245,32 @@ final class ClientCalls {
 
     @Override
     public void onMessage(R message) {
-      responses.onNext(message);
+      if (!oneResponse) {
+        responses.onNext(message);
+        call.request(1);
+        return;
+      }
+      if (hasResponse) {
+        violation = TOO_MANY_RESPONSES;
+        call.cancel(TOO_MANY_RESPONSES.description(), null);
+        return;
+      }
+      response = message;
+      hasResponse = true;
       call.request(1);
     }
 
     @Override
     public void onClose(Status status, Metadata trailers) {
+      if (violation != null) {
+        status = violation;
+      } else if (oneResponse && status.isOk() && !hasResponse) {
+        status = NO_RESPONSE;
+      }
       if (status.isOk()) {
+        if (hasResponse) {
+          responses.onNext(response);
+        }
         responses.onCompleted();
       } else {
         responses.onError(new StatusException(status, trailers));

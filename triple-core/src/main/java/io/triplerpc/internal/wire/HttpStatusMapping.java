@@ -2,7 +2,11 @@ package io.triplerpc.internal.wire;
 
 import io.triplerpc.Status;
 
-/** gRPC's mapping of HTTP statuses to codes, for responses that carry no {@code grpc-status}. */
+/**
+ * gRPC's mapping of HTTP statuses to codes, for responses that carry no {@code grpc-status}: the table
+ * of its "HTTP to gRPC Status Code Mapping" and nothing else (431 is UNKNOWN there, as the Connect
+ * conformance suite checks; grpc-java alone makes it INTERNAL).
+ */
 public final class HttpStatusMapping {
 
   private HttpStatusMapping() {}
@@ -12,7 +16,6 @@ public final class HttpStatusMapping {
     Status.Code code;
     switch (httpStatus) {
       case 400:
-      case 431:
         code = Status.Code.INTERNAL;
         break;
       case 401:

@@ -26,6 +26,7 @@ import io.triplerpc.serialization.Serializations;
 import io.triplerpc.testing.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
@@ -123,6 +124,47 @@ class ClientCallImplTest {
   }
 
   @Test
+  void aResponseThatCannotBeReadFailsTheCallEvenWhenTheServersOkCloseArrivesBeforeItIsRead() {
+    // The callback executor runs later than the event loop: the close is seen before the message is read.
+    ArrayDeque<Runnable> callbacks = new ArrayDeque<>();
+    ClientCall<StringValue, StringValue> call = new ClientCallImpl<>(transport, UNARY, CallOptions.DEFAULT,
+        callbacks::add, 4 << 20, new ReplayBudget(ReplayBudget.DEFAULT_LIMIT));
+    call.start(listener, new Metadata());
+    call.request(2);
+    RecordingStream stream = transport.only();
+    stream.listener.onHeaders(new Metadata(), null);
+    stream.listener.onMessage(Unpooled.wrappedBuffer(new byte[] {(byte) 0xff, 0x01}), false);
+    stream.listener.onMessagesDelivered();
+    stream.listener.onClose(Status.OK, new Metadata());
+    while (!callbacks.isEmpty()) {
+      callbacks.poll().run();
+    }
+    assertTrue(listener.events.get(listener.events.size() - 1).startsWith("close INTERNAL"), listener.events.toString());
+  }
+
+  @Test
+  void aServerResetAfterTheDeadlinePassedIsDeadlineExceeded() {
+    ClientCall<StringValue, StringValue> call = call(UNARY, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(2)));
+    call.start(listener, new Metadata());
+    RecordingStream stream = transport.only();
+    stream.listener.onClose(Status.CANCELLED.withDescription("Server cancelled the stream (RST_STREAM CANCEL)"),
+        new Metadata());
+    assertEquals(List.of("close CANCELLED Server cancelled the stream (RST_STREAM CANCEL)"), listener.events,
+        "before the deadline, a reset is a cancel");
+
+    RecordingListener late = new RecordingListener();
+    ClientCall<StringValue, StringValue> lateCall = call(UNARY, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(2)));
+    lateCall.start(late, new Metadata());
+    RecordingStream lateStream = transport.streams.get(1);
+    // The server's timer beat this side's: its reset comes as the deadline passes.
+    clock.advance(Duration.ofSeconds(2));
+    lateStream.listener.onClose(Status.CANCELLED.withDescription("Server cancelled the stream (RST_STREAM CANCEL)"),
+        new Metadata());
+    assertEquals(1, late.events.size(), late.events::toString);
+    assertTrue(late.events.get(0).startsWith("close DEADLINE_EXCEEDED Deadline exceeded after 2000 ms"), late.events::toString);
+  }
+
+  @Test
   void aUnaryCallTheServerNeverProcessedGoesAgainOnceWithTheSameRequestAndDemand() {
     ClientCall<StringValue, StringValue> call = call(UNARY, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(5)));
     call.start(listener, new Metadata());
@@ -155,8 +197,40 @@ class ClientCallImplTest {
     assertEquals("cancel CANCELLED user gave up", stream.lastOperation());
     stream.listener.onUnprocessed(Status.UNAVAILABLE);
     assertEquals(1, transport.streams.size());
-    assertEquals(List.of("close UNAVAILABLE"), listener.events);
+    assertEquals(List.of("close CANCELLED user gave up"), listener.events, "the call ends as its caller ended it");
   }
+
+  @Test
+  void noMessageIsDeliveredAfterACancelAndTheCloseReportsTheCancel() {
+    ArrayDeque<Runnable> callbacks = new ArrayDeque<>();
+    ClientCall<StringValue, StringValue> call = new ClientCallImpl<>(transport, BIDI, CallOptions.DEFAULT,
+        callbacks::add, 4 << 20, new ReplayBudget(ReplayBudget.DEFAULT_LIMIT));
+    // The application cancels while it handles the first message; the rest was already on its way.
+    call.start(new ClientCall.Listener<>() {
+      @Override
+      public void onMessage(StringValue message) {
+        listener.onMessage(message);
+        call.cancel("enough", null);
+      }
+
+      @Override
+      public void onClose(Status status, Metadata trailers) {
+        listener.onClose(status, trailers);
+      }
+    }, new Metadata());
+    call.request(5);
+    RecordingStream stream = transport.only();
+    stream.listener.onMessage(payload("one"), false);
+    stream.listener.onMessage(payload("two"), false);
+    stream.listener.onMessagesDelivered();
+    stream.listener.onClose(Status.OK, new Metadata());
+    while (!callbacks.isEmpty()) {
+      callbacks.poll().run();
+    }
+    assertEquals(List.of("message one", "close CANCELLED enough"), listener.events);
+    assertEquals("cancel CANCELLED enough", stream.lastOperation());
+  }
+
 
   @Test
   void aStreamingCallTheServerNeverProcessedReplaysItsRequestsAndHalfCloseInOrder() {

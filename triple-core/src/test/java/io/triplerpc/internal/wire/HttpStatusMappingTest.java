@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class HttpStatusMappingTest {
 
-  /** The table of gRPC's "HTTP to gRPC Status Code Mapping", plus grpc-java's 431. */
+  /** The table of gRPC's "HTTP to gRPC Status Code Mapping"; any other status is UNKNOWN. */
   @ParameterizedTest
   @CsvSource({
       "400, INTERNAL",
@@ -16,7 +16,7 @@ class HttpStatusMappingTest {
       "403, PERMISSION_DENIED",
       "404, UNIMPLEMENTED",
       "429, UNAVAILABLE",
-      "431, INTERNAL",
+      "431, UNKNOWN",
       "502, UNAVAILABLE",
       "503, UNAVAILABLE",
       "504, UNAVAILABLE",

@@ -1,0 +1,25 @@
+package io.triplerpc.conformance;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Connect conformance suite ({@code connectconformance} v1.0.5) in client mode: its reference
+ * servers answer, in every way the cases script, the calls Triple's client makes through a service
+ * proxy ({@link ClientUnderTest}), with the features of {@code config/client.yaml} and no list of
+ * cases allowed to fail. Skipped where the runner and Go are missing.
+ */
+class ClientConformanceTest {
+
+  /** The cases config/client.yaml selects. */
+  private static final int CASES = 632;
+
+  @TempDir
+  Path output;
+
+  @Test
+  void everyCaseOfTheClaimedFeaturesPasses() throws Exception {
+    ServerConformanceTest.run("client", Path.of("config/client.yaml"), ClientUnderTest.class, CASES, output);
+  }
+}
