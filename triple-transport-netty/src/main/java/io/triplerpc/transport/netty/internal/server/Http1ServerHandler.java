@@ -350,6 +350,9 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
      * this one's body is read whole (the rest of a body the call did not wait for is read and dropped).
      */
     private void finish(ChannelFuture written) {
+      // What the call left unread is dropped with it (the deframer never reports it used): reads go on.
+      unused = 0;
+      ctx.channel().config().setAutoRead(true);
       if (!keepAlive) {
         written.addListener(ChannelFutureListener.CLOSE);
         releaseWaiting();
@@ -357,8 +360,6 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
       }
       if (!reading) {
         written.addListener(future -> exchangeDone(this));
-      } else {
-        ctx.channel().config().setAutoRead(true);
       }
     }
 
