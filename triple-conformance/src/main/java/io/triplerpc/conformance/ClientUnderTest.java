@@ -117,7 +117,7 @@ public final class ClientUnderTest {
       throw new IllegalArgumentException("This client speaks gRPC, not " + request.getProtocol());
     }
     String key = request.getHost() + ":" + request.getPort() + "/" + request.getServerTlsCert().hashCode()
-        + "/" + request.getMessageReceiveLimit();
+        + "/" + request.getClientTlsCreds().hashCode() + "/" + request.getMessageReceiveLimit();
     return clients.computeIfAbsent(key, k -> {
       TripleClient.Builder builder = TripleClient.builder().address(request.getHost(), request.getPort());
       if (request.getMessageReceiveLimit() > 0) {
@@ -128,7 +128,17 @@ public final class ClientUnderTest {
           Path certificate = Files.createTempFile("conformance-server", ".pem");
           certificate.toFile().deleteOnExit();
           Files.write(certificate, request.getServerTlsCert().toByteArray());
-          builder.tls(TlsConfig.builder().trustCertificates(certificate).build());
+          TlsConfig.Builder tls = TlsConfig.builder().trustCertificates(certificate);
+          if (request.hasClientTlsCreds()) {
+            Path clientCertificate = Files.createTempFile("conformance-client", ".pem");
+            Path clientKey = Files.createTempFile("conformance-client", ".key");
+            clientCertificate.toFile().deleteOnExit();
+            clientKey.toFile().deleteOnExit();
+            Files.write(clientCertificate, request.getClientTlsCreds().getCert().toByteArray());
+            Files.write(clientKey, RunnerKeys.toPkcs8Pem(request.getClientTlsCreds().getKey().toByteArray()));
+            tls.keyCertChain(clientCertificate, clientKey);
+          }
+          builder.tls(tls.build());
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }

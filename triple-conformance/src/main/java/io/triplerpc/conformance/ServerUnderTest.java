@@ -4,7 +4,6 @@ import connectrpc.conformance.v1.ServerCompat.ServerCompatRequest;
 import connectrpc.conformance.v1.ServerCompat.ServerCompatResponse;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.TestCertificates;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -38,20 +37,17 @@ public final class ServerUnderTest {
     }
     byte[] pemCertificate = new byte[0];
     if (request.getUseTls()) {
-      // The runner offers a key in SEC1 form ("EC PRIVATE KEY"), which the JDK does not read; a server may
-      // answer with a certificate of its own instead, for 127.0.0.1: Triple's loopback test certificate.
-      TlsConfig.Builder tls = TlsConfig.builder()
-          .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey());
+      Path directory = Files.createTempDirectory("triple-conformance-tls");
+      directory.toFile().deleteOnExit();
+      Path certificate = write(directory, "server.pem", request.getServerCreds().getCert().toByteArray());
+      Path key = write(directory, "server.key", RunnerKeys.toPkcs8Pem(request.getServerCreds().getKey().toByteArray()));
+      TlsConfig.Builder tls = TlsConfig.builder().keyCertChain(certificate, key);
       if (!request.getClientTlsCert().isEmpty()) {
-        Path directory = Files.createTempDirectory("triple-conformance-tls");
-        directory.toFile().deleteOnExit();
-        Path clientCertificate = directory.resolve("client.pem");
-        Files.write(clientCertificate, request.getClientTlsCert().toByteArray());
-        clientCertificate.toFile().deleteOnExit();
+        Path clientCertificate = write(directory, "client.pem", request.getClientTlsCert().toByteArray());
         tls.trustCertificates(clientCertificate).clientAuth(TlsConfig.ClientAuth.REQUIRE);
       }
       builder.tls(tls.build());
-      pemCertificate = Files.readAllBytes(TestCertificates.serverCertificate());
+      pemCertificate = request.getServerCreds().getCert().toByteArray();
     }
     TripleServer server = builder.build().start();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -69,6 +65,13 @@ public final class ServerUnderTest {
         .build()
         .toByteArray());
     server.awaitTermination();
+  }
+
+  private static Path write(Path directory, String name, byte[] content) throws IOException {
+    Path file = directory.resolve(name);
+    Files.write(file, content);
+    file.toFile().deleteOnExit();
+    return file;
   }
 
   /** One length-prefixed message of the runner's protocol. */
