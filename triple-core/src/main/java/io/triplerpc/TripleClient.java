@@ -127,6 +127,9 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
      */
     public abstract Builder ioThreads(int threads);
 
+    /** The wire protocol of the calls: gRPC by default, or gRPC-Web. */
+    public abstract Builder protocol(ClientProtocol protocol);
+
     /**
      * Connects with TLS (ALPN {@code h2}): the server's certificate is verified against
      * {@link TlsConfig#trustCertificates()} (the JDK's trust store when not set) and its host name;

@@ -7,7 +7,6 @@ import connectrpc.conformance.v1.ClientCompat.ClientCompatResponse;
 import connectrpc.conformance.v1.ClientCompat.ClientErrorResult;
 import connectrpc.conformance.v1.ClientCompat.ClientResponseResult;
 import connectrpc.conformance.v1.ConfigOuterClass.Compression;
-import connectrpc.conformance.v1.ConfigOuterClass.Protocol;
 import connectrpc.conformance.v1.ConfigOuterClass.StreamType;
 import connectrpc.conformance.v1.Service.BidiStreamRequest;
 import connectrpc.conformance.v1.Service.BidiStreamResponse;
@@ -25,6 +24,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;
 import io.triplerpc.ClientInterceptor;
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.ForwardingClientCall;
 import io.triplerpc.ForwardingClientCallListener;
 import io.triplerpc.Metadata;
@@ -113,13 +113,22 @@ public final class ClientUnderTest {
   }
 
   private TripleClient client(ClientCompatRequest request) {
-    if (request.getProtocol() != Protocol.PROTOCOL_GRPC) {
-      throw new IllegalArgumentException("This client speaks gRPC, not " + request.getProtocol());
+    ClientProtocol protocol;
+    switch (request.getProtocol()) {
+      case PROTOCOL_GRPC:
+        protocol = ClientProtocol.GRPC;
+        break;
+      case PROTOCOL_GRPC_WEB:
+        protocol = ClientProtocol.GRPC_WEB;
+        break;
+      default:
+        throw new IllegalArgumentException("Triple's client does not speak " + request.getProtocol());
     }
-    String key = request.getHost() + ":" + request.getPort() + "/" + request.getServerTlsCert().hashCode()
+    String key = protocol + "/" + request.getHost() + ":" + request.getPort() + "/" + request.getServerTlsCert().hashCode()
         + "/" + request.getClientTlsCreds().hashCode() + "/" + request.getMessageReceiveLimit();
     return clients.computeIfAbsent(key, k -> {
-      TripleClient.Builder builder = TripleClient.builder().address(request.getHost(), request.getPort());
+      TripleClient.Builder builder = TripleClient.builder().address(request.getHost(), request.getPort())
+          .protocol(protocol);
       if (request.getMessageReceiveLimit() > 0) {
         builder.maxInboundMessageSize(request.getMessageReceiveLimit());
       }

@@ -3,6 +3,7 @@ package io.triplerpc.internal.client;
 import io.triplerpc.CallCredentials;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientInterceptor;
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.internal.stream.ClientTransportOptions;
@@ -55,6 +56,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private Duration maxBackoff = Duration.ofMillis(DEFAULTS.maxBackoffMillis());
   private int ioThreads = DEFAULTS.ioThreads();
   private TlsConfig tls = DEFAULTS.tls();
+  private ClientProtocol protocol = DEFAULTS.protocol();
 
   /** For {@link java.util.ServiceLoader}; use {@link TripleClient#builder()}. */
   public TripleClientBuilder() {}
@@ -171,6 +173,12 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   }
 
   @Override
+  public TripleClientBuilder protocol(ClientProtocol protocol) {
+    this.protocol = Objects.requireNonNull(protocol, "protocol");
+    return this;
+  }
+
+  @Override
   public TripleClientBuilder tls(TlsConfig tls) {
     this.tls = Objects.requireNonNull(tls, "tls");
     return this;
@@ -249,7 +257,8 @@ public final class TripleClientBuilder extends TripleClient.Builder {
         initialBackoff.toMillis(),
         maxBackoff.toMillis(),
         threads,
-        tls);
+        tls,
+        protocol);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.triplerpc.internal.stream;
 
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.TlsConfig;
 import java.time.Duration;
 
@@ -15,6 +16,7 @@ import java.time.Duration;
  * @param maxBackoffMillis longest delay between attempts
  * @param ioThreads event loop threads; 0 for as many as connections per address, at most one per core
  * @param tls transport security, or null for cleartext
+ * @param protocol the wire protocol of the client's calls
  */
 public record ClientTransportOptions(
     Http2Limits limits,
@@ -24,12 +26,13 @@ public record ClientTransportOptions(
     long initialBackoffMillis,
     long maxBackoffMillis,
     int ioThreads,
-    TlsConfig tls) {
+    TlsConfig tls,
+    ClientProtocol protocol) {
 
   /** One connection, 10 s to connect, reconnecting after 1 s doubling up to 2 min, as grpc-java. */
   public static final ClientTransportOptions DEFAULTS = new ClientTransportOptions(
       Http2Limits.CLIENT_DEFAULTS, KeepAlive.CLIENT_DEFAULTS, 1, 10_000,
-      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null);
+      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, ClientProtocol.GRPC);
 
   public ClientTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -41,17 +44,18 @@ public record ClientTransportOptions(
           + initialBackoffMillis + " ms, " + maxBackoffMillis + " ms");
     }
     Http2Limits.checkLimit(ioThreads, "ioThreads");
+    java.util.Objects.requireNonNull(protocol, "protocol");
   }
 
   /** These options with {@code limits} instead. */
   public ClientTransportOptions withLimits(Http2Limits limits) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol);
   }
 
   /** These options with {@code keepAlive} instead. */
   public ClientTransportOptions withKeepAlive(KeepAlive keepAlive) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol);
   }
 }

@@ -34,6 +34,15 @@ public final class MessageDeframer {
 
     /** The stream cannot be read further; the deframer is closed and holds nothing. */
     void onDeframeError(Status status);
+
+    /**
+     * The frame that ends the stream in its body (gRPC-Web's trailers), once the messages before it
+     * were delivered, {@code compressed} as messages may be; the deframer is closed, and the sink owns
+     * {@code payload}.
+     */
+    default void onEndFrame(ByteBuf payload, boolean compressed) {
+      payload.release();
+    }
   }
 
   private static final int FLAG_COMPRESSED = 1;
@@ -41,6 +50,8 @@ public final class MessageDeframer {
   private final Sink sink;
   private final int maxMessageSize;
   private final ByteBufAllocator alloc;
+  /** The flag of a frame that ends the stream in its body, or 0 when there is none (gRPC). */
+  private final int endFrameFlag;
 
   /** Bytes received and not yet delivered; null when empty. */
   private ByteBuf pending;
@@ -49,6 +60,8 @@ public final class MessageDeframer {
   /** Length of the message whose prefix was read, or -1 while waiting for a prefix. */
   private int messageLength = -1;
   private boolean messageCompressed;
+  /** Whether the frame whose prefix was read ends the stream ({@link #endFrameFlag}). */
+  private boolean messageEndsStream;
   private boolean endOfStream;
   private boolean closed;
   private boolean delivering;
@@ -58,9 +71,19 @@ public final class MessageDeframer {
   private long deliveredBytes;
 
   public MessageDeframer(Sink sink, int maxMessageSize, ByteBufAllocator alloc) {
+    this(sink, maxMessageSize, alloc, 0);
+  }
+
+  /**
+   * A deframer whose frames flagged {@code endFrameFlag} end the stream ({@code 0x80}, gRPC-Web's
+   * trailers): one goes to {@link Sink#onEndFrame} when the messages before it were delivered, whether
+   * or not the reader asks for more.
+   */
+  public MessageDeframer(Sink sink, int maxMessageSize, ByteBufAllocator alloc, int endFrameFlag) {
     this.sink = sink;
     this.maxMessageSize = maxMessageSize;
     this.alloc = alloc;
+    this.endFrameFlag = endFrameFlag;
   }
 
   /** Takes ownership of {@code data}; delivers what is requested. */
@@ -125,6 +148,9 @@ public final class MessageDeframer {
       while (!closed && requested > 0 && readMessage()) {
         requested--;
       }
+      if (!closed && requested == 0 && endFrameNext()) {
+        readMessage();
+      }
       if (closed) {
         return;
       }
@@ -151,10 +177,11 @@ public final class MessageDeframer {
         return false;
       }
       int flags = pending.readUnsignedByte();
-      if ((flags & ~FLAG_COMPRESSED) != 0) {
+      if ((flags & ~(FLAG_COMPRESSED | endFrameFlag)) != 0) {
         fail(Status.INTERNAL.withDescription("gRPC frame header has reserved flag bits set: " + flags));
         return false;
       }
+      messageEndsStream = endFrameFlag != 0 && (flags & endFrameFlag) != 0;
       long length = pending.readUnsignedInt();
       if (length > maxMessageSize) {
         fail(Status.RESOURCE_EXHAUSTED.withDescription(
@@ -171,6 +198,13 @@ public final class MessageDeframer {
     deliveredBytes += messageLength + GrpcHeaders.MESSAGE_HEADER_LENGTH;
     boolean compressed = messageCompressed;
     messageLength = -1;
+    if (messageEndsStream) {
+      // Whatever follows the end is not part of the stream.
+      acknowledge(receivedBytes);
+      close();
+      sink.onEndFrame(payload, compressed);
+      return false;
+    }
     if (pending != null && !pending.isReadable()) {
       releasePending();
     } else if (pending instanceof CompositeByteBuf) {
@@ -209,6 +243,20 @@ public final class MessageDeframer {
       acknowledgedBytes = upTo;
       sink.onBytesConsumed(bytes);
     }
+  }
+
+  /** Whether the next frame, whole in the buffer, is one that ends the stream. */
+  private boolean endFrameNext() {
+    if (endFrameFlag == 0) {
+      return false;
+    }
+    if (messageLength >= 0) {
+      return messageEndsStream && (messageLength == 0 || (pending != null && pending.readableBytes() >= messageLength));
+    }
+    if (pending == null || pending.readableBytes() < GrpcHeaders.MESSAGE_HEADER_LENGTH) {
+      return false;
+    }
+    return (pending.getUnsignedByte(pending.readerIndex()) & endFrameFlag) != 0 && hasWholeMessageBuffered();
   }
 
   private boolean hasWholeMessageBuffered() {

@@ -323,6 +323,62 @@ class MessageDeframerTest {
     assertEquals(1, sink.messages.size());
   }
 
+  /** A gRPC-Web trailer frame: flag 0x80 (and 0x01 if compressed), then the block. */
+  private ByteBuf trailerFrame(String block) {
+    byte[] bytes = block.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    return track(ALLOC.buffer(5 + bytes.length).writeByte(0x80).writeInt(bytes.length).writeBytes(bytes));
+  }
+
+  /** A deframer of gRPC-Web's responses, its end frames recorded as text. */
+  private MessageDeframer grpcWeb(List<String> endFrames) {
+    return new MessageDeframer(new Recorder() {
+      @Override
+      public void onMessage(ByteBuf payload, boolean isCompressed) {
+        sink.onMessage(payload, isCompressed);
+      }
+
+      @Override
+      public void onEndFrame(ByteBuf payload, boolean isCompressed) {
+        endFrames.add(payload.toString(java.nio.charset.StandardCharsets.US_ASCII) + (isCompressed ? " (compressed)" : ""));
+        payload.release();
+      }
+    }, MAX_SIZE, ALLOC, 0x80);
+  }
+
+  @Test
+  void anEndFrameComesAfterTheMessagesBeforeItEvenWithoutDemand() {
+    List<String> ends = new ArrayList<>();
+    MessageDeframer web = grpcWeb(ends);
+    web.deframe(joined(framed("a"), framed("b"), trailerFrame("grpc-status: 0\r\n")), false);
+    web.request(1);
+    assertEquals(List.of("a"), sink.texts());
+    assertEquals(List.of(), ends, "a message still comes first");
+    web.request(1);
+    assertEquals(List.of("a", "b"), sink.texts());
+    assertEquals(List.of("grpc-status: 0\r\n"), ends, "no demand is needed for the end");
+    web.deframe(framed("after the end"), true);
+    assertEquals(List.of("a", "b"), sink.texts(), "nothing after the end is read");
+  }
+
+  @Test
+  void anEndFrameSplitAcrossDataFramesWaitsForItsLastByte() {
+    List<String> ends = new ArrayList<>();
+    MessageDeframer web = grpcWeb(ends);
+    ByteBuf frame = trailerFrame("grpc-status: 5\r\ngrpc-message: gone\r\n");
+    web.deframe(frame.readRetainedSlice(7), false);
+    assertEquals(List.of(), ends);
+    web.deframe(frame.readRetainedSlice(frame.readableBytes()), false);
+    frame.release();
+    assertEquals(List.of("grpc-status: 5\r\ngrpc-message: gone\r\n"), ends);
+  }
+
+  @Test
+  void withoutEndFramesTheFlagIsAReservedBit() {
+    deframer.request(1);
+    deframer.deframe(trailerFrame("grpc-status: 0\r\n"), false);
+    assertTrue(sink.onlyError().description().contains("reserved flag bits"), sink.errors.toString());
+  }
+
   private ByteBuf track(ByteBuf buffer) {
     buffers.add(buffer);
     return buffer;
@@ -371,7 +427,7 @@ class MessageDeframerTest {
     }
   }
 
-  private static final class Recorder implements MessageDeframer.Sink {
+  private static class Recorder implements MessageDeframer.Sink {
     final List<ByteBuf> messages = new ArrayList<>();
     final List<Boolean> compressed = new ArrayList<>();
     final List<Status> errors = new ArrayList<>();

@@ -1,6 +1,9 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.util.AsciiString;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -28,6 +31,10 @@ import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
@@ -35,11 +42,27 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  */
 final class NettyClientStream implements ClientStream, StreamHandle {
 
+  /** The flag of gRPC-Web's trailer frame. */
+  private static final int GRPC_WEB_TRAILERS = 0x80;
+  private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web");
+
+  /** Whether {@code contentType} is gRPC-Web's binary one: {@code application/grpc-web}, optionally {@code +proto}. */
+  private static boolean isGrpcWebContentType(CharSequence contentType) {
+    if (contentType == null || contentType.length() < APPLICATION_GRPC_WEB.length()
+        || !AsciiString.regionMatches(contentType, true, 0, APPLICATION_GRPC_WEB, 0, APPLICATION_GRPC_WEB.length())) {
+      return false;
+    }
+    return contentType.length() == APPLICATION_GRPC_WEB.length() || contentType.charAt(APPLICATION_GRPC_WEB.length()) == '+'
+        || contentType.charAt(APPLICATION_GRPC_WEB.length()) == ';';
+  }
+
 
   private final WriteQueue writeQueue;
   private final EventLoop eventLoop;
   private final Http2Headers headers;
   private final int maxInboundMessageSize;
+  /** Whether the call speaks gRPC-Web: its trailers come as the body's last frame, flagged 0x80. */
+  private final boolean grpcWeb;
   private final OutboundReadiness readiness = new OutboundReadiness();
 
   private static final AtomicIntegerFieldUpdater<NettyClientStream> PENDING_REQUESTS =
@@ -64,11 +87,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   /** Set by start (caller thread), read on the event loop after the create command. */
   private final TransportState state = new TransportState();
 
-  NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize) {
+  NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
+      boolean grpcWeb) {
     this.writeQueue = writeQueue;
     this.eventLoop = eventLoop;
     this.headers = headers;
     this.maxInboundMessageSize = maxInboundMessageSize;
+    this.grpcWeb = grpcWeb;
   }
 
   @Override
@@ -203,6 +228,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private boolean headersReceived;
     /** The handler of the stream's connection, once created; it knows why the server ended it. */
     private NettyClientHandler handler;
+    /** The response's encoding, for gRPC-Web's compressed trailer frame. */
+    private MessageEncoding responseEncoding;
+    /** gRPC-Web: a status in the response headers, which make a trailers-only response if no trailer frame comes. */
+    private Status headerStatus;
+    private Metadata headerMetadata;
     /** The status the server sent, delivered once every message before it was delivered. */
     private Status trailerStatus;
     private Metadata trailers;
@@ -218,7 +248,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         createdForAblation.complete(null);
       }
       this.window = new InboundWindow(flowController, channel);
-      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc());
+      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc(), grpcWeb ? GRPC_WEB_TRAILERS : 0);
       if (requested > 0) {
         deframer.request(requested);
         endDelivery();
@@ -273,7 +303,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
           cancelWithStatus(Status.INTERNAL.withDescription("Server responded with " + e.getMessage()));
           return;
         }
-        listener.onHeaders(GrpcHttp2Headers.toMetadata(headers), encoding);
+        responseEncoding = encoding;
+        Metadata metadata = GrpcHttp2Headers.toMetadata(headers);
+        if (grpcWeb) {
+          headerStatus = GrpcHttp2Headers.statusOf(headers);
+          headerMetadata = metadata;
+        }
+        listener.onHeaders(metadata, encoding);
         return;
       }
       if (!endOfStream) {
@@ -302,8 +338,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return status.augmentDescription("content-type: " + headers.get(GrpcHeaders.CONTENT_TYPE));
       }
       CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
-      if (!GrpcHeaders.isGrpcContentType(contentType)) {
-        return Status.UNKNOWN.withDescription("Response is not gRPC: content-type " + contentType);
+      if (grpcWeb ? !isGrpcWebContentType(contentType) : !GrpcHeaders.isGrpcContentType(contentType)) {
+        return Status.UNKNOWN.withDescription(
+            "Response is not " + (grpcWeb ? "gRPC-Web" : "gRPC") + ": content-type " + contentType);
       }
       return null;
     }
@@ -334,9 +371,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         cancelWithStatus(Status.INTERNAL.withDescription("Server sent DATA before response headers"));
         return;
       }
-      deframer.deframe(data, false);
+      // gRPC-Web's trailers are the body's last frame: the deframer sees the end of the stream.
+      deframer.deframe(data, grpcWeb && endOfStream);
       endDelivery();
-      if (endOfStream && !closed) {
+      if (endOfStream && !closed && !grpcWeb) {
         cancelWithStatus(Status.INTERNAL.withDescription("Server ended the stream on DATA, without trailers"));
       }
     }
@@ -456,6 +494,62 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     @Override
     public void onEndOfStream() {
+      if (trailerStatus == null) {
+        // gRPC-Web: the body ended without its trailer frame; a status in the headers made them
+        // trailers-only, with an empty body.
+        if (headerStatus != null) {
+          close(headerStatus, headerMetadata);
+        } else {
+          close(Status.INTERNAL.withDescription("Server ended the gRPC-Web response without trailers"), new Metadata());
+        }
+        return;
+      }
+      close(trailerStatus, trailers);
+    }
+
+    /** gRPC-Web's trailers, the body's last frame: {@code name: value} lines. */
+    @Override
+    public void onEndFrame(ByteBuf payload, boolean compressed) {
+      Http2Headers block = new DefaultHttp2Headers(false);
+      try {
+        String text;
+        if (compressed) {
+          if (responseEncoding == null) {
+            endDelivery();
+            cancelWithStatus(Status.INTERNAL.withDescription("Compressed gRPC-Web trailers without grpc-encoding"));
+            return;
+          }
+          try (InputStream in = responseEncoding.decompress(new ByteBufInputStream(payload))) {
+            text = new String(in.readNBytes(maxInboundMessageSize), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            endDelivery();
+            cancelWithStatus(Status.INTERNAL.withDescription("Could not decompress the gRPC-Web trailers: " + e));
+            return;
+          }
+        } else {
+          text = payload.toString(StandardCharsets.UTF_8);
+        }
+        for (String line : text.split("\r\n")) {
+          if (line.isEmpty()) {
+            continue;
+          }
+          int colon = line.indexOf(':');
+          if (colon <= 0) {
+            endDelivery();
+            cancelWithStatus(Status.INTERNAL.withDescription("Malformed gRPC-Web trailer line: " + line));
+            return;
+          }
+          block.add(AsciiString.of(line.substring(0, colon).trim().toLowerCase(Locale.ROOT)),
+              line.substring(colon + 1).trim());
+        }
+      } finally {
+        payload.release();
+      }
+      Status status = GrpcHttp2Headers.statusOf(block);
+      trailerStatus = status != null ? status
+          : Status.INTERNAL.withDescription("Server ended the gRPC-Web response without grpc-status");
+      trailers = GrpcHttp2Headers.toMetadata(block);
+      endDelivery();
       close(trailerStatus, trailers);
     }
 

@@ -8,6 +8,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.Ticker;
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.StatusException;
@@ -28,6 +29,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** The client transport to one address: N lazily opened connections, used round robin. */
 final class NettyClientTransport implements ClientTransport {
 
+  private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web+proto");
+  private static final AsciiString X_GRPC_WEB = AsciiString.cached("x-grpc-web");
+  private static final AsciiString ONE = AsciiString.cached("1");
+
   private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
 
   private final ConnectionSlot[] slots;
@@ -38,6 +43,8 @@ final class NettyClientTransport implements ClientTransport {
   private final ByteBufAllocator alloc;
   private final AsciiString authority;
   private final int maxInboundMessageSize;
+  /** Whether calls speak gRPC-Web ({@link ClientProtocol#GRPC_WEB}) rather than gRPC. */
+  private final boolean grpcWeb;
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
 
@@ -49,6 +56,7 @@ final class NettyClientTransport implements ClientTransport {
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.limits().maxInboundMessageSize();
+    this.grpcWeb = options.protocol() == ClientProtocol.GRPC_WEB;
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
@@ -70,7 +78,8 @@ final class NettyClientTransport implements ClientTransport {
         connection.writeQueue(),
         connection.eventLoop(),
         requestHeaders(method, headers, timeoutNanos, requestEncoding),
-        maxInboundMessageSize);
+        maxInboundMessageSize,
+        grpcWeb);
   }
 
   private Http2Headers requestHeaders(
@@ -80,8 +89,13 @@ final class NettyClientTransport implements ClientTransport {
         .scheme(scheme)
         .path(method.path())
         .authority(authority);
-    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
-    headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
+    if (grpcWeb) {
+      headers.add(GrpcHeaders.CONTENT_TYPE, APPLICATION_GRPC_WEB);
+      headers.add(X_GRPC_WEB, ONE);
+    } else {
+      headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+      headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
+    }
     headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
     headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
     if (timeoutNanos > 0) {

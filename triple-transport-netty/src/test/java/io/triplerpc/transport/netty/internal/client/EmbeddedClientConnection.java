@@ -38,7 +38,7 @@ final class EmbeddedClientConnection implements AutoCloseable {
   /** Starts a call of {@code path} as core would, its headers sent at once, and runs the queue. */
   NettyClientStream startCall(String path, ClientStreamListener listener) {
     NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
-        new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1"), 4 << 20);
+        new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1"), 4 << 20, false);
     stream.start(listener, true);
     server.runPendingTasks();
     return stream;

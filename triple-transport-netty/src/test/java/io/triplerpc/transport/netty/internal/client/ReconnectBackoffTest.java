@@ -11,6 +11,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.testing.ManualClock;
@@ -30,7 +31,7 @@ class ReconnectBackoffTest {
   private final ManualClock clock = new ManualClock();
   private final ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1),
       new ClientTransportOptions(ClientTransportOptions.DEFAULTS.limits(), ClientTransportOptions.DEFAULTS.keepAlive(),
-          1, 10_000, 1_000, 5_000, 0, null),
+          1, 10_000, 1_000, 5_000, 0, null, ClientProtocol.GRPC),
       clock.eventLoop(), ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
       new KeepAliveTime(KeepAlive.OFF));
 
