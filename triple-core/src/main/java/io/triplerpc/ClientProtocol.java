@@ -10,5 +10,12 @@ public enum ClientProtocol {
    * gRPC-Web over HTTP/2: gRPC's messages with the trailers in the body, for servers and proxies that
    * answer gRPC-Web but not gRPC (Envoy's grpc_web filter, connect-go, Armeria).
    */
-  GRPC_WEB
+  GRPC_WEB,
+
+  /**
+   * The Connect protocol over HTTP/2: unary calls as a plain POST of the message (errors as JSON),
+   * streaming calls with prefixed messages and a JSON end of stream; what connect-go, connect-es and
+   * Dubbo 3.3's Triple-over-HTTP serve.
+   */
+  CONNECT
 }

@@ -121,6 +121,9 @@ public final class ClientUnderTest {
       case PROTOCOL_GRPC_WEB:
         protocol = ClientProtocol.GRPC_WEB;
         break;
+      case PROTOCOL_CONNECT:
+        protocol = ClientProtocol.CONNECT;
+        break;
       default:
         throw new IllegalArgumentException("Triple's client does not speak " + request.getProtocol());
     }

@@ -72,6 +72,22 @@ public final class ConnectWire {
     return code == Status.Code.CANCELLED ? "canceled" : code.name().toLowerCase(Locale.ROOT);
   }
 
+  /** The code a wire name stands for ({@code not_found}, {@code canceled}), or null for a name it does not know. */
+  public static Status.Code codeOf(String name) {
+    if (name == null) {
+      return null;
+    }
+    if (name.equals("canceled")) {
+      return Status.Code.CANCELLED;
+    }
+    for (Status.Code code : Status.Code.values()) {
+      if (code != Status.Code.OK && code != Status.Code.CANCELLED && codeName(code).equals(name)) {
+        return code;
+      }
+    }
+    return null;
+  }
+
   /**
    * The HTTP status of a unary error response with {@code code}, as the protocol maps them (google.rpc's
    * mapping: 400, 401, 403, 404, 409, 429, 499, 501, 503, 504, else 500).

@@ -2,21 +2,24 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
-import io.netty.util.AsciiString;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
+import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.Ablations;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.wire.ConnectWire;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.HttpStatusMapping;
 import io.triplerpc.internal.wire.MessageDeframer;
@@ -29,12 +32,12 @@ import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
@@ -42,9 +45,15 @@ import java.util.Locale;
  */
 final class NettyClientStream implements ClientStream, StreamHandle {
 
-  /** The flag of gRPC-Web's trailer frame. */
-  private static final int GRPC_WEB_TRAILERS = 0x80;
   private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web");
+
+  private static final AsciiString APPLICATION_CONNECT = AsciiString.cached("application/connect+");
+
+  /** Whether {@code contentType} is Connect streaming's: {@code application/connect+codec}. */
+  private static boolean isConnectStreamContentType(CharSequence contentType) {
+    return contentType != null && contentType.length() > APPLICATION_CONNECT.length()
+        && AsciiString.regionMatches(contentType, true, 0, APPLICATION_CONNECT, 0, APPLICATION_CONNECT.length());
+  }
 
   /** Whether {@code contentType} is gRPC-Web's binary one: {@code application/grpc-web}, optionally {@code +proto}. */
   private static boolean isGrpcWebContentType(CharSequence contentType) {
@@ -61,8 +70,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   private final EventLoop eventLoop;
   private final Http2Headers headers;
   private final int maxInboundMessageSize;
-  /** Whether the call speaks gRPC-Web: its trailers come as the body's last frame, flagged 0x80. */
-  private final boolean grpcWeb;
+  /** How the call is framed: gRPC, gRPC-Web, Connect unary or streaming. */
+  private final ClientWire wire;
+  /** How request messages are compressed, or null. */
+  private final MessageEncoding requestEncoding;
   private final OutboundReadiness readiness = new OutboundReadiness();
 
   private static final AtomicIntegerFieldUpdater<NettyClientStream> PENDING_REQUESTS =
@@ -88,12 +99,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   private final TransportState state = new TransportState();
 
   NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
-      boolean grpcWeb) {
+      ClientWire wire, MessageEncoding requestEncoding) {
     this.writeQueue = writeQueue;
     this.eventLoop = eventLoop;
     this.headers = headers;
     this.maxInboundMessageSize = maxInboundMessageSize;
-    this.grpcWeb = grpcWeb;
+    this.wire = wire;
+    this.requestEncoding = requestEncoding;
   }
 
   @Override
@@ -133,8 +145,33 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public void writeMessage(ByteBuf framed, boolean endOfStream) {
+    if (wire == ClientWire.CONNECT_UNARY) {
+      framed = unframed(framed);
+    }
     readiness.queued(framed.readableBytes());
     writeQueue.enqueue(new SendDataCommand(this, framed, endOfStream), true);
+  }
+
+  /**
+   * A Connect unary request's body: the message without its prefix, compressed as its
+   * {@code content-encoding} said even if the call turned message compression off.
+   */
+  private ByteBuf unframed(ByteBuf framed) {
+    boolean compressed = (framed.getByte(framed.readerIndex()) & 1) != 0;
+    framed.skipBytes(GrpcHeaders.MESSAGE_HEADER_LENGTH);
+    if (compressed || requestEncoding == null) {
+      return framed;
+    }
+    ByteBuf body = framed.alloc().buffer(framed.readableBytes());
+    try (java.io.OutputStream out = requestEncoding.compress(new io.netty.buffer.ByteBufOutputStream(body))) {
+      out.write(ByteBufUtil.getBytes(framed));
+    } catch (IOException e) {
+      body.release();
+      throw new java.io.UncheckedIOException(e);
+    } finally {
+      framed.release();
+    }
+    return body;
   }
 
   @Override
@@ -228,8 +265,14 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private boolean headersReceived;
     /** The handler of the stream's connection, once created; it knows why the server ended it. */
     private NettyClientHandler handler;
-    /** The response's encoding, for gRPC-Web's compressed trailer frame. */
+    /** The response's encoding, for the compressed end frame or Connect unary body. */
     private MessageEncoding responseEncoding;
+    /** Whether the whole body arrived, for a wire whose trailers are in it (gRPC-Web, Connect streaming). */
+    private boolean bodyEnded;
+    /** Connect unary: the response's head, its HTTP status, and its body while it arrives. */
+    private Http2Headers unaryHead;
+    private int unaryHttpStatus;
+    private ByteBuf unaryBody = Unpooled.EMPTY_BUFFER;
     /** gRPC-Web: a status in the response headers, which make a trailers-only response if no trailer frame comes. */
     private Status headerStatus;
     private Metadata headerMetadata;
@@ -248,7 +291,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         createdForAblation.complete(null);
       }
       this.window = new InboundWindow(flowController, channel);
-      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc(), grpcWeb ? GRPC_WEB_TRAILERS : 0);
+      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc(), wire.endFrameFlag());
       if (requested > 0) {
         deframer.request(requested);
         endDelivery();
@@ -285,6 +328,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       if (closed) {
         return;
       }
+      if (wire == ClientWire.CONNECT_UNARY) {
+        unaryHeadersRead(headers, endOfStream);
+        return;
+      }
       if (!headersReceived) {
         headersReceived = true;
         Status problem = checkResponseHeaders(headers, endOfStream);
@@ -298,14 +345,15 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         }
         MessageEncoding encoding;
         try {
-          encoding = MessageEncoding.forName(headers.get(GrpcHeaders.GRPC_ENCODING));
+          encoding = MessageEncoding.forName(headers.get(
+              wire == ClientWire.CONNECT_STREAM ? ConnectWire.CONNECT_CONTENT_ENCODING : GrpcHeaders.GRPC_ENCODING));
         } catch (IllegalArgumentException e) {
           cancelWithStatus(Status.INTERNAL.withDescription("Server responded with " + e.getMessage()));
           return;
         }
         responseEncoding = encoding;
         Metadata metadata = GrpcHttp2Headers.toMetadata(headers);
-        if (grpcWeb) {
+        if (wire == ClientWire.GRPC_WEB) {
           headerStatus = GrpcHttp2Headers.statusOf(headers);
           headerMetadata = metadata;
         }
@@ -338,11 +386,122 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return status.augmentDescription("content-type: " + headers.get(GrpcHeaders.CONTENT_TYPE));
       }
       CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
-      if (grpcWeb ? !isGrpcWebContentType(contentType) : !GrpcHeaders.isGrpcContentType(contentType)) {
-        return Status.UNKNOWN.withDescription(
-            "Response is not " + (grpcWeb ? "gRPC-Web" : "gRPC") + ": content-type " + contentType);
+      boolean expected = wire == ClientWire.GRPC_WEB ? isGrpcWebContentType(contentType)
+          : wire == ClientWire.CONNECT_STREAM ? isConnectStreamContentType(contentType)
+          : GrpcHeaders.isGrpcContentType(contentType);
+      if (!expected) {
+        return Status.UNKNOWN.withDescription("Response is not " + wire + ": content-type " + contentType);
       }
       return null;
+    }
+
+    /** Connect streaming's end-of-stream message: the error, if any, and the trailers. */
+    private void connectEndRead(String json) {
+      ConnectResponses.End end;
+      try {
+        end = ConnectResponses.endOfStream(json.getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        endDelivery();
+        cancelWithStatus(Status.INTERNAL.withDescription("Malformed Connect end-of-stream message: " + e.getMessage()));
+        return;
+      }
+      trailerStatus = end.status();
+      trailers = end.trailers();
+      endDelivery();
+      close(trailerStatus, trailers);
+    }
+
+    /**
+     * The head of a Connect unary response: 200 with the message to come, or an error whose JSON comes
+     * as the body (or, without one, whose HTTP status says it).
+     */
+    private void unaryHeadersRead(Http2Headers headers, boolean endOfStream) {
+      if (headersReceived) {
+        // HTTP trailers after the body: nothing in them matters but the end.
+        if (endOfStream) {
+          unaryEnded();
+        }
+        return;
+      }
+      headersReceived = true;
+      unaryHead = headers;
+      CharSequence status = headers.status();
+      try {
+        unaryHttpStatus = status == null ? -1 : Integer.parseInt(status.toString());
+      } catch (NumberFormatException e) {
+        unaryHttpStatus = -1;
+      }
+      try {
+        responseEncoding = MessageEncoding.forName(headers.get(ConnectWire.CONTENT_ENCODING));
+      } catch (IllegalArgumentException e) {
+        cancelWithStatus(Status.INTERNAL.withDescription("Server responded with " + e.getMessage()));
+        return;
+      }
+      if (unaryHttpStatus == 200) {
+        CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
+        if (ConnectWire.unaryCodecOf(contentType) == null) {
+          cancelWithStatus(Status.UNKNOWN.withDescription("Response is not Connect unary: content-type " + contentType));
+          return;
+        }
+        listener.onHeaders(ConnectResponses.unaryHeaders(headers), responseEncoding);
+      }
+      unaryBody = Unpooled.EMPTY_BUFFER;
+      if (endOfStream) {
+        unaryEnded();
+      }
+    }
+
+    /** Body of a Connect unary response: kept whole (acknowledged as it comes, bounded by the limit). */
+    private void unaryDataRead(ByteBuf data, boolean endOfStream) {
+      int size = data.readableBytes();
+      window.consumed(size);
+      window.flushUpdate();
+      if (unaryBody.readableBytes() + (long) size > maxInboundMessageSize) {
+        data.release();
+        cancelWithStatus(Status.RESOURCE_EXHAUSTED.withDescription(
+            "Response message exceeds maximum size " + maxInboundMessageSize));
+        return;
+      }
+      if (!unaryBody.isReadable()) {
+        unaryBody.release();
+        unaryBody = data;
+      } else {
+        CompositeByteBuf body = unaryBody instanceof CompositeByteBuf ? (CompositeByteBuf) unaryBody
+            : data.alloc().compositeBuffer(Integer.MAX_VALUE).addComponent(true, unaryBody);
+        body.addComponent(true, data);
+        unaryBody = body;
+      }
+      if (endOfStream) {
+        unaryEnded();
+      }
+    }
+
+    /** The whole Connect unary response is in: its message and trailers, or its error. */
+    private void unaryEnded() {
+      ByteBuf body = unaryBody;
+      unaryBody = Unpooled.EMPTY_BUFFER;
+      if (unaryHttpStatus == 200) {
+        trailerStatus = Status.OK;
+        trailers = ConnectResponses.unaryTrailers(unaryHead);
+        onMessage(body, responseEncoding != null);
+        endDelivery();
+        close(trailerStatus, trailers);
+        return;
+      }
+      byte[] json;
+      try (InputStream in = responseEncoding == null ? new ByteBufInputStream(body)
+          : responseEncoding.decompress(new ByteBufInputStream(body))) {
+        json = in.readNBytes(maxInboundMessageSize);
+      } catch (IOException e) {
+        json = new byte[0];
+      } finally {
+        body.release();
+      }
+      Metadata metadata = ConnectResponses.unaryHeaders(unaryHead);
+      metadata.merge(ConnectResponses.unaryTrailers(unaryHead));
+      trailerStatus = ConnectResponses.unaryError(unaryHttpStatus, json);
+      trailers = metadata;
+      close(trailerStatus, metadata);
     }
 
     private void trailersRead(Http2Headers headers) {
@@ -372,9 +531,18 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       // gRPC-Web's trailers are the body's last frame: the deframer sees the end of the stream.
-      deframer.deframe(data, grpcWeb && endOfStream);
+      if (wire == ClientWire.CONNECT_UNARY) {
+        unaryDataRead(data, endOfStream);
+        return;
+      }
+      if (endOfStream && wire.endFrameFlag() != 0) {
+        // The trailers are in the body: they come out of the deframer after the messages before them,
+        // which may wait for the reader's demand after the HTTP/2 stream has closed.
+        bodyEnded = true;
+      }
+      deframer.deframe(data, wire.endFrameFlag() != 0 && endOfStream);
       endDelivery();
-      if (endOfStream && !closed && !grpcWeb) {
+      if (endOfStream && !closed && wire.endFrameFlag() == 0) {
         cancelWithStatus(Status.INTERNAL.withDescription("Server ended the stream on DATA, without trailers"));
       }
     }
@@ -390,7 +558,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
             : Status.UNAVAILABLE.withDescription("The server's GOAWAY left this stream unprocessed"));
         return;
       }
-      if (trailerStatus == null) {
+      if (trailerStatus == null && !bodyEnded) {
         close(goAwayError != null ? goAwayError
             : Status.UNAVAILABLE.withDescription("HTTP/2 stream closed before the call ended"), new Metadata());
       }
@@ -495,12 +663,13 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     @Override
     public void onEndOfStream() {
       if (trailerStatus == null) {
-        // gRPC-Web: the body ended without its trailer frame; a status in the headers made them
+        // The body ended without its end frame. gRPC-Web: a status in the headers made them
         // trailers-only, with an empty body.
         if (headerStatus != null) {
           close(headerStatus, headerMetadata);
         } else {
-          close(Status.INTERNAL.withDescription("Server ended the gRPC-Web response without trailers"), new Metadata());
+          close(Status.INTERNAL.withDescription("Server ended the " + wire + " response without "
+              + (wire == ClientWire.CONNECT_STREAM ? "its end-of-stream message" : "trailers")), new Metadata());
         }
         return;
       }
@@ -528,6 +697,10 @@ final class NettyClientStream implements ClientStream, StreamHandle {
           }
         } else {
           text = payload.toString(StandardCharsets.UTF_8);
+        }
+        if (wire == ClientWire.CONNECT_STREAM) {
+          connectEndRead(text);
+          return;
         }
         for (String line : text.split("\r\n")) {
           if (line.isEmpty()) {

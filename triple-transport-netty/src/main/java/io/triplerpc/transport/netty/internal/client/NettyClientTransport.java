@@ -17,6 +17,7 @@ import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.wire.ConnectWire;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
@@ -43,8 +44,8 @@ final class NettyClientTransport implements ClientTransport {
   private final ByteBufAllocator alloc;
   private final AsciiString authority;
   private final int maxInboundMessageSize;
-  /** Whether calls speak gRPC-Web ({@link ClientProtocol#GRPC_WEB}) rather than gRPC. */
-  private final boolean grpcWeb;
+  /** The wire protocol of the calls. */
+  private final ClientProtocol protocol;
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
 
@@ -56,7 +57,7 @@ final class NettyClientTransport implements ClientTransport {
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.limits().maxInboundMessageSize();
-    this.grpcWeb = options.protocol() == ClientProtocol.GRPC_WEB;
+    this.protocol = options.protocol();
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
@@ -74,35 +75,62 @@ final class NettyClientTransport implements ClientTransport {
     } catch (StatusException e) {
       return new FailedClientStream(e.status());
     }
+    ClientWire wire = ClientWire.of(protocol, method.type());
     return new NettyClientStream(
         connection.writeQueue(),
         connection.eventLoop(),
-        requestHeaders(method, headers, timeoutNanos, requestEncoding),
+        requestHeaders(method, wire, headers, timeoutNanos, requestEncoding),
         maxInboundMessageSize,
-        grpcWeb);
+        wire,
+        requestEncoding);
   }
 
   private Http2Headers requestHeaders(
-      MethodDescriptor<?, ?> method, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
+      MethodDescriptor<?, ?> method, ClientWire wire, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
     Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
         .method(GrpcHeaders.POST)
         .scheme(scheme)
         .path(method.path())
         .authority(authority);
-    if (grpcWeb) {
-      headers.add(GrpcHeaders.CONTENT_TYPE, APPLICATION_GRPC_WEB);
-      headers.add(X_GRPC_WEB, ONE);
-    } else {
-      headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
-      headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
-    }
     headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
-    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
-    if (timeoutNanos > 0) {
-      headers.add(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
+    switch (wire) {
+      case GRPC_WEB:
+        headers.add(GrpcHeaders.CONTENT_TYPE, APPLICATION_GRPC_WEB);
+        headers.add(X_GRPC_WEB, ONE);
+        break;
+      case CONNECT_UNARY:
+        headers.add(GrpcHeaders.CONTENT_TYPE, ConnectWire.APPLICATION_PROTO);
+        headers.add(ConnectWire.CONNECT_PROTOCOL_VERSION, ONE);
+        headers.add(ConnectWire.ACCEPT_ENCODING, ACCEPT_ENCODING);
+        if (encoding != null) {
+          headers.add(ConnectWire.CONTENT_ENCODING, encoding.wireName());
+        }
+        break;
+      case CONNECT_STREAM:
+        headers.add(GrpcHeaders.CONTENT_TYPE, ConnectWire.APPLICATION_CONNECT_PROTO);
+        headers.add(ConnectWire.CONNECT_PROTOCOL_VERSION, ONE);
+        headers.add(ConnectWire.CONNECT_ACCEPT_ENCODING, ACCEPT_ENCODING);
+        if (encoding != null) {
+          headers.add(ConnectWire.CONNECT_CONTENT_ENCODING, encoding.wireName());
+        }
+        break;
+      default:
+        headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+        headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
     }
-    if (encoding != null) {
-      headers.add(GrpcHeaders.GRPC_ENCODING, encoding.wireName());
+    if (wire.isConnect()) {
+      if (timeoutNanos > 0) {
+        headers.add(ConnectWire.CONNECT_TIMEOUT_MS,
+            Long.toString(Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(timeoutNanos))));
+      }
+    } else {
+      headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
+      if (timeoutNanos > 0) {
+        headers.add(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
+      }
+      if (encoding != null) {
+        headers.add(GrpcHeaders.GRPC_ENCODING, encoding.wireName());
+      }
     }
     GrpcHttp2Headers.addMetadata(headers, metadata);
     return headers;

@@ -112,6 +112,27 @@ class ClientStreamLifecycleTest {
   }
 
   @Test
+  void grpcWebTrailersInTheBodyWaitForTheReaderAfterTheStreamClosed() {
+    NettyClientStream stream = connection.startCall("/test.Echo/Stream", listener, ClientWire.GRPC_WEB);
+    stream.writeMessage(framed("ping"), true);
+    connection.server.runPendingTasks();
+    int id = connection.server.frames().get(0).streamId();
+    Http2Headers head = new DefaultHttp2Headers().status("200");
+    head.add("content-type", "application/grpc-web+proto");
+    connection.server.sendHeaders(id, head, false);
+    byte[] trailerBlock = "grpc-status: 0\r\nx-done: yes\r\n".getBytes(StandardCharsets.US_ASCII);
+    ByteBuf body = Unpooled.buffer().writeBytes(framed("one")).writeBytes(framed("two"))
+        .writeByte(0x80).writeInt(trailerBlock.length).writeBytes(trailerBlock);
+    // The whole body, and the end of the HTTP/2 stream, before the reader asked for anything.
+    connection.server.sendFrame(DATA, FLAG_END_STREAM, id, bytes(body));
+    connection.server.runPendingTasks();
+    assertEquals(List.of("headers"), events, "the stream closed, the call did not");
+    stream.request(5);
+    connection.server.runPendingTasks();
+    assertEquals(List.of("headers", "message one", "message two", "close OK"), events);
+  }
+
+  @Test
   void aTrailersOnlyAnswerClosesWithItsStatusAndMessage() {
     NettyClientStream stream = connection.startCall("/test.Echo/Unary", listener);
     stream.writeMessage(framed("ping"), true);

@@ -35,10 +35,15 @@ final class EmbeddedClientConnection implements AutoCloseable {
     server.frames();
   }
 
-  /** Starts a call of {@code path} as core would, its headers sent at once, and runs the queue. */
+  /** Starts a gRPC call of {@code path} as core would, its headers sent at once, and runs the queue. */
   NettyClientStream startCall(String path, ClientStreamListener listener) {
+    return startCall(path, listener, ClientWire.GRPC);
+  }
+
+  /** Starts a call of {@code path} framed as {@code wire}. */
+  NettyClientStream startCall(String path, ClientStreamListener listener, ClientWire wire) {
     NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
-        new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1"), 4 << 20, false);
+        new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1"), 4 << 20, wire, null);
     stream.start(listener, true);
     server.runPendingTasks();
     return stream;
