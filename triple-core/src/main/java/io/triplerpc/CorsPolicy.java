@@ -9,8 +9,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Which web pages may call a server from a browser (CORS): their origins, the extra request headers
- * they may send and the response headers they may read. Without a policy, or for an origin it does not
+ * Which web pages may call a server from a browser (CORS): their origins, the HTTP methods (POST;
+ * GET if allowed), the extra request headers they may send and the response headers they may read. Without a policy, or for an origin it does not
  * name, the server answers no preflight and adds no CORS header, so browsers keep other origins out.
  * The headers Connect and gRPC-Web need are always allowed and exposed. Immutable.
  *
@@ -32,6 +32,7 @@ public final class CorsPolicy {
 
   private final Set<String> origins;
   private final boolean anyOrigin;
+  private final Set<String> methods;
   private final Set<String> requestHeaders;
   private final Set<String> responseHeaders;
   private final boolean allowCredentials;
@@ -40,6 +41,7 @@ public final class CorsPolicy {
   private CorsPolicy(Builder builder) {
     this.origins = Set.copyOf(builder.origins);
     this.anyOrigin = builder.origins.contains("*");
+    this.methods = java.util.Collections.unmodifiableSet(new TreeSet<>(builder.methods));
     TreeSet<String> request = new TreeSet<>(PROTOCOL_REQUEST_HEADERS);
     request.addAll(builder.requestHeaders);
     this.requestHeaders = java.util.Collections.unmodifiableSet(request);
@@ -57,6 +59,16 @@ public final class CorsPolicy {
   /** Whether pages of {@code origin} (such as {@code https://app.example.com}) may call the server. */
   public boolean allowsOrigin(String origin) {
     return origin != null && (anyOrigin || origins.contains(origin));
+  }
+
+  /** Whether pages may call with HTTP {@code method}: POST, and GET (Connect's, for idempotent methods) if allowed. */
+  public boolean allowsMethod(String method) {
+    return methods.contains(method);
+  }
+
+  /** The HTTP methods pages may call with. */
+  public Set<String> methods() {
+    return methods;
   }
 
   /** Whether a preflight may ask for {@code header} (any case). */
@@ -88,6 +100,7 @@ public final class CorsPolicy {
   public static final class Builder {
 
     private final List<String> origins = new ArrayList<>();
+    private final Set<String> methods = new TreeSet<>(Set.of("POST"));
     private final List<String> requestHeaders = new ArrayList<>();
     private final List<String> responseHeaders = new ArrayList<>();
     private boolean allowCredentials;
@@ -106,6 +119,23 @@ public final class CorsPolicy {
           throw new IllegalArgumentException("Not an origin (scheme://host[:port], no path): " + origin);
         }
         this.origins.add(origin);
+      }
+      return this;
+    }
+
+    /**
+     * The HTTP methods pages may call with, in place of POST alone: add GET for Connect's GET of
+     * idempotent methods (which browsers and CDNs may cache).
+     *
+     * @throws IllegalArgumentException for a method calls do not use
+     */
+    public Builder allowMethods(String... methods) {
+      this.methods.clear();
+      for (String method : methods) {
+        if (!method.equals("GET") && !method.equals("POST")) {
+          throw new IllegalArgumentException("Calls are POST, or GET for Connect: not " + method);
+        }
+        this.methods.add(method);
       }
       return this;
     }

@@ -134,7 +134,7 @@ class BrowserTest {
         .host("127.0.0.1")
         .port(0)
         .addService(Greeter.class, new GreeterImpl())
-        .cors(CorsPolicy.builder().allowOrigins(origin).allowRequestHeaders("x-tenant").build())
+        .cors(CorsPolicy.builder().allowOrigins(origin).allowMethods("GET", "POST").allowRequestHeaders("x-tenant").build())
         .build()
         .start();
 

@@ -79,7 +79,8 @@ class CorsTest {
   @ParameterizedTest
   @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
   void anAllowedOriginsPreflightAndCallCarryTheCorsHeaders(String version) throws Exception {
-    start(CorsPolicy.builder().allowOrigins(APP).allowRequestHeaders("x-tenant").maxAge(Duration.ofMinutes(10)).build());
+    start(CorsPolicy.builder().allowOrigins(APP).allowMethods("GET", "POST").allowRequestHeaders("x-tenant")
+        .maxAge(Duration.ofMinutes(10)).build());
     Answer preflight = preflight(version, APP, "content-type, connect-protocol-version, x-tenant");
     assertEquals(204, preflight.status(), preflight::toString);
     assertEquals(APP, preflight.header("access-control-allow-origin"));
@@ -109,6 +110,19 @@ class CorsTest {
     assertTrue(otherHeader.body().contains("x-tenant"), otherHeader::body);
     Answer call = call(version, "http://evil.example.com");
     assertNull(call.header("access-control-allow-origin"), call::headers);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
+  void onlyPostUnlessGetIsAllowed(String version) throws Exception {
+    start(CorsPolicy.builder().allowOrigins(APP).build());
+    Answer post = preflight(version, APP, "content-type");
+    assertEquals(204, post.status(), post::toString);
+    assertEquals("POST", post.header("access-control-allow-methods"));
+    Answer get = new Curl(dir).run(version, "-X", "OPTIONS", "-H", "origin: " + APP,
+        "-H", "access-control-request-method: GET", "http://127.0.0.1:" + server.port() + ECHO);
+    assertEquals(403, get.status(), get::toString);
+    assertTrue(get.body().contains("Method GET may not be used cross-origin"), get::body);
   }
 
   @ParameterizedTest

@@ -54,8 +54,8 @@ final class Cors {
       refusal = "This server allows no cross-origin calls (no CORS policy)";
     } else if (!policy.allowsOrigin(origin)) {
       refusal = "Origin " + origin + " may not call this server (CORS)";
-    } else if (!"POST".equals(method) && !"GET".equals(method)) {
-      refusal = "Method " + method + " is not a call; calls are POST (or GET for Connect unary)";
+    } else if (method == null || !policy.allowsMethod(method)) {
+      refusal = "Method " + method + " may not be used cross-origin (CORS allows " + String.join(", ", policy.methods()) + ")";
     } else {
       String requested = string(headers.get(REQUEST_HEADERS));
       if (requested != null) {
@@ -79,7 +79,7 @@ final class Cors {
     }
     Http2Headers head = new DefaultHttp2Headers(false).status(STATUS_204);
     addOrigin(head, origin, policy);
-    head.add(ALLOW_METHODS, "GET, POST");
+    head.add(ALLOW_METHODS, String.join(", ", policy.methods()));
     head.add(ALLOW_HEADERS, String.join(", ", policy.requestHeaders()));
     head.add(MAX_AGE, Long.toString(policy.maxAge().toSeconds()));
     exchange.writeHead(head, true);
