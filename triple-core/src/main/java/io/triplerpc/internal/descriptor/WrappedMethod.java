@@ -133,14 +133,33 @@ public final class WrappedMethod {
   /** Writes results and thrown exceptions; reads the bytes, for the client to decode once it saw the headers. */
   private static final class UnaryResponseCodec implements MessageCodec<Object> {
     private final WrapperCodecs codecs;
+    /** Whether bodies are JSON (Connect unary, curl) rather than the wrapper. */
+    private final boolean json;
 
     UnaryResponseCodec(WrapperCodecs codecs) {
+      this(codecs, false);
+    }
+
+    private UnaryResponseCodec(WrapperCodecs codecs, boolean json) {
       this.codecs = codecs;
+      this.json = json;
     }
 
     @Override
     public String subtype() {
-      return WrapperCodecs.SUBTYPE;
+      return json ? "json" : WrapperCodecs.SUBTYPE;
+    }
+
+    /**
+     * For {@code "json"}: the result, or a thrown exception (with the exception-code header, as over the
+     * wrapper), as a JSON body.
+     */
+    @Override
+    public MessageCodec<Object> withSubtype(String subtype) {
+      if (subtype.equals(subtype())) {
+        return this;
+      }
+      return "json".equals(subtype) ? new UnaryResponseCodec(codecs, true) : null;
     }
 
     @Override
@@ -151,9 +170,9 @@ public final class WrappedMethod {
     @Override
     public void write(Object value, OutputStream out) throws IOException {
       if (value instanceof Thrown) {
-        codecs.exception().write(((Thrown) value).exception(), out);
+        (json ? codecs.jsonException() : codecs.exception()).write(((Thrown) value).exception(), out);
       } else {
-        codecs.result().write(value, out);
+        (json ? codecs.jsonResult() : codecs.result()).write(value, out);
       }
     }
 

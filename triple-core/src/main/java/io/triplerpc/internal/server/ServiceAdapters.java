@@ -201,6 +201,14 @@ public final class ServiceAdapters {
     }
 
     private void respondThrown(WrappedMethod wrapped, Throwable thrown) {
+      if (wrapped.travels(thrown) && "json".equals(call.method().responseCodec().subtype())) {
+        // A JSON caller (Connect unary, curl) reads a success as the result: the exception is an error,
+        // its class and message in the description.
+        String message = thrown.getMessage();
+        responses.onError(Status.UNKNOWN.withDescription(
+            thrown.getClass().getName() + (message == null ? "" : ": " + message)).withCause(thrown).asException());
+        return;
+      }
       if (wrapped.travels(thrown)) {
         Metadata headers = new Metadata().put(WrappedMethod.EXCEPTION_CODE_HEADER, WrappedMethod.EXCEPTION_CODE);
         responses.sendThrown(headers, WrappedMethod.thrown(thrown));

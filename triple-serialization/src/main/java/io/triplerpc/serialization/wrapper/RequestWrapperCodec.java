@@ -29,6 +29,9 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   private static final Object[] NO_ARGUMENTS = {};
 
   private final String where;
+  private final ClassLoader classLoader;
+  private final List<Type> types;
+  private final AllowedClasses allowed;
   private final ObjectSerialization serialization;
   private final ObjectCodec[] codecs;
   private final Class<?>[] rawTypes;
@@ -41,6 +44,9 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   RequestWrapperCodec(String where, ObjectSerialization serialization, ClassLoader classLoader, List<Type> types,
       AllowedClasses allowed) {
     this.where = where;
+    this.classLoader = classLoader;
+    this.types = List.copyOf(types);
+    this.allowed = allowed;
     this.serialization = serialization;
     this.codecs = new ObjectCodec[types.size()];
     this.rawTypes = new Class<?>[types.size()];
@@ -59,6 +65,15 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   @Override
   public String subtype() {
     return WrapperCodecs.SUBTYPE;
+  }
+
+  /** The arguments as one JSON body for {@code "json"} (Connect unary, curl); this for the wrapper's own. */
+  @Override
+  public MessageCodec<Object[]> withSubtype(String subtype) {
+    if (JsonArguments.SUBTYPE.equals(subtype)) {
+      return new JsonArguments(where, classLoader, types, allowed);
+    }
+    return MessageCodec.super.withSubtype(subtype);
   }
 
   @Override

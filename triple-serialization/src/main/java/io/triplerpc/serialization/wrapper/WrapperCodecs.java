@@ -54,14 +54,20 @@ public final class WrapperCodecs {
 
   private final Method method;
   private final ObjectSerialization serialization;
+  /** The result and a thrown exception as JSON bodies (Connect unary, curl). */
+  private final MessageCodec<Object> jsonResult;
+  private final MessageCodec<Throwable> jsonException;
   private final MessageCodec<Object[]> arguments;
   private final MessageCodec<Object> result;
   private final MessageCodec<Throwable> exception;
 
   private WrapperCodecs(Method method, ObjectSerialization serialization, MessageCodec<Object[]> arguments,
-      MessageCodec<Object> result, MessageCodec<Throwable> exception) {
+      MessageCodec<Object> result, MessageCodec<Throwable> exception, MessageCodec<Object> jsonResult,
+      MessageCodec<Throwable> jsonException) {
     this.method = method;
     this.serialization = serialization;
+    this.jsonResult = jsonResult;
+    this.jsonException = jsonException;
     this.arguments = arguments;
     this.result = result;
     this.exception = exception;
@@ -114,7 +120,9 @@ public final class WrapperCodecs {
         new RequestWrapperCodec(where, serialization, loader, parameters, allowed),
         new ResponseWrapperCodec<>(where, serialization, loader, resultType, Object.class, resultType, allowed),
         new ResponseWrapperCodec<>(
-            where, serialization, loader, resultType, Throwable.class, Throwable.class, allowed));
+            where, serialization, loader, resultType, Throwable.class, Throwable.class, allowed),
+        new JsonValue<>(where, loader, isVoid(resultType) ? Object.class : resultType, Object.class, allowed),
+        new JsonValue<>(where, loader, Throwable.class, Throwable.class, allowed));
   }
 
   /**
@@ -171,6 +179,20 @@ public final class WrapperCodecs {
   /** The codec of a method's argument list; {@code null} or an empty array for a method without parameters. */
   public MessageCodec<Object[]> arguments() {
     return arguments;
+  }
+
+  /** The method's result as a JSON body ({@code null} for a {@code void} method), for Connect unary and curl. */
+  public MessageCodec<Object> jsonResult() {
+    return jsonResult;
+  }
+
+  /** An exception the service threw as a JSON body, for Connect unary and curl. */
+  public MessageCodec<Throwable> jsonException() {
+    return jsonException;
+  }
+
+  private static boolean isVoid(Type type) {
+    return type == void.class || type == Void.class;
   }
 
   /** The codec of the method's result; {@code null} for a {@code void} method. */
