@@ -234,19 +234,7 @@ final class GrpcProtocol implements ServerProtocol {
    * the connection goes away.
    */
   private void checkBacklog(ChannelHandlerContext ctx, NettyServerStream stream) {
-    if (!backlog.over()) {
-      return;
-    }
-    String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
-    if (backlog.closeRatherThanReset()) {
-      connection.closeForUnreadResponses(ctx, waiting);
-      return;
-    }
-    log.debug("Resetting stream {} of {}: the client does not read, {}", stream.id(), ctx.channel(), waiting);
-    stream.state().cancelled(Status.RESOURCE_EXHAUSTED.withDescription(
-        "The client did not read this call's response: " + waiting + " on its connection"));
-    encoder().writeRstStream(ctx, stream.id(), Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
-    ctx.flush();
+    connection.enforceBacklog(ctx, stream.id(), status -> stream.state().cancelled(status));
   }
 
   private Http2ConnectionEncoder encoder() {

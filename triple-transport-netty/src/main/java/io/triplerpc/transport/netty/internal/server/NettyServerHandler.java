@@ -38,6 +38,7 @@ import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -466,6 +467,33 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     if (pings != null) {
       pings.onDataSent();
     }
+  }
+
+  /**
+   * After a write on {@code streamId}: past the backlog's limit, its call ends with RESOURCE_EXHAUSTED
+   * ({@code endCall}) and the stream is reset (ENHANCE_YOUR_CALM); if a stream was reset for it before
+   * and the client has not shown since that it reads, it does not read at all and the connection goes
+   * away.
+   */
+  void enforceBacklog(ChannelHandlerContext ctx, int streamId, Consumer<Status> endCall) {
+    if (!backlog.over()) {
+      return;
+    }
+    String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
+    if (backlog.closeRatherThanReset()) {
+      closeForUnreadResponses(ctx, waiting);
+      return;
+    }
+    log.debug("Resetting stream {} of {}: the client does not read, {}", streamId, ctx.channel(), waiting);
+    endCall.accept(Status.RESOURCE_EXHAUSTED.withDescription(
+        "The client did not read this call's response: " + waiting + " on its connection"));
+    encoder().writeRstStream(ctx, streamId, Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
+    ctx.flush();
+  }
+
+  /** Response bytes the client has not taken yet, which every protocol's writes count in. */
+  OutboundBacklog backlog() {
+    return backlog;
   }
 
   /**

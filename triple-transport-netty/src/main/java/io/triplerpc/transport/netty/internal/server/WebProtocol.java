@@ -66,6 +66,9 @@ final class WebProtocol implements ServerProtocol {
     private final InboundWindow window;
     /** The call, once open; null for a request answered at once. */
     private WebServerStream call;
+    /** This stream's part of the connection's backlog: response bytes written and not yet sent. */
+    private long backlogBytes;
+    private boolean backlogSettled;
 
     Http2Exchange(ChannelHandlerContext ctx, Http2Stream stream) {
       this.ctx = ctx;
@@ -99,11 +102,28 @@ final class WebProtocol implements ServerProtocol {
 
     @Override
     public ChannelFuture writeBody(ByteBuf data, boolean endOfResponse) {
+      int size = data.readableBytes();
       ChannelPromise written = ctx.newPromise();
+      if (!backlogSettled) {
+        backlogBytes += size;
+        connection.backlog().queued(size);
+        written.addListener(future -> {
+          if (future.isSuccess() && !backlogSettled) {
+            backlogBytes -= size;
+            connection.backlog().sent(size);
+          }
+        });
+      }
       connection.encoder().writeData(ctx, streamId, data, 0, endOfResponse, written);
       if (endOfResponse) {
         connection.stopClientSending(ctx, streamId);
       }
+      // A client that does not read gets this stream reset, then loses its connection, as gRPC's do.
+      connection.enforceBacklog(ctx, streamId, status -> {
+        if (call != null) {
+          call.lost(status);
+        }
+      });
       return written;
     }
 
@@ -162,6 +182,11 @@ final class WebProtocol implements ServerProtocol {
 
     @Override
     public void onClosed() {
+      if (!backlogSettled) {
+        backlogSettled = true;
+        connection.backlog().dropped(backlogBytes);
+        backlogBytes = 0;
+      }
       if (call != null) {
         call.lost(Status.CANCELLED.withDescription("HTTP/2 stream closed before the response"));
       }

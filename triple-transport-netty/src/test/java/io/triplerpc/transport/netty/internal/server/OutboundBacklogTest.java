@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
@@ -132,6 +134,24 @@ class OutboundBacklogTest {
     assertFalse(client.channel().isActive());
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, cancels.get(0).code());
     assertEquals(0, handler.backlogBytes(), "every response was dropped with its stream");
+  }
+
+  @Test
+  void connectStreamingResponsesCountInTheBacklogToo() {
+    for (int id = 1; id <= 7; id += 2) {
+      Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").path("/svc/Stream")
+          .authority("localhost");
+      headers.add("content-type", "application/connect+proto");
+      client.sendHeaders(id, headers, false);
+      client.runPendingTasks();
+    }
+    List<Frame> resets = client.frames(RST_STREAM);
+    assertEquals(1, resets.size(), "the fourth 300 KiB response passes 1 MiB");
+    assertEquals(7, resets.get(0).streamId());
+    assertEquals(ENHANCE_YOUR_CALM, resets.get(0).errorCode());
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, cancels.get(3).code(), String.valueOf(cancels.get(3)));
+    assertNull(cancels.get(0), "the calls under the limit go on");
+    assertTrue(handler.backlogBytes() <= LIMIT, "the reset stream's response left the backlog: " + handler.backlogBytes());
   }
 
   @Test
