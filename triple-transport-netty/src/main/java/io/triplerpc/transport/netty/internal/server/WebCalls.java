@@ -208,7 +208,7 @@ final class WebCalls {
   }
 
   /**
-   * {@code connect-timeout-ms}: at most 10 digits of milliseconds; null for none.
+   * {@code connect-timeout-ms}: at most 10 digits of milliseconds; 0 for none.
    *
    * @throws IllegalArgumentException if malformed
    */
