@@ -19,7 +19,6 @@ import java.util.Map;
 public final class ConnectWire {
 
   public static final AsciiString APPLICATION_JSON = AsciiString.cached("application/json");
-  public static final AsciiString APPLICATION_JSON_UTF8 = AsciiString.cached("application/json; charset=utf-8");
   public static final AsciiString APPLICATION_PROTO = AsciiString.cached("application/proto");
   public static final AsciiString APPLICATION_CONNECT_JSON = AsciiString.cached("application/connect+json");
   public static final AsciiString APPLICATION_CONNECT_PROTO = AsciiString.cached("application/connect+proto");
@@ -121,27 +120,6 @@ public final class ConnectWire {
         return 504;
       default:
         return 500;
-    }
-  }
-
-  /** The code an HTTP status stands for when a response carries no error of its own. */
-  public static Status.Code codeOfHttpStatus(int httpStatus) {
-    switch (httpStatus) {
-      case 400:
-        return Status.Code.INTERNAL;
-      case 401:
-        return Status.Code.UNAUTHENTICATED;
-      case 403:
-        return Status.Code.PERMISSION_DENIED;
-      case 404:
-        return Status.Code.UNIMPLEMENTED;
-      case 429:
-      case 502:
-      case 503:
-      case 504:
-        return Status.Code.UNAVAILABLE;
-      default:
-        return Status.Code.UNKNOWN;
     }
   }
 

@@ -1,6 +1,7 @@
 package io.triplerpc.internal.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,5 +52,15 @@ class GrpcHeadersTest {
   @Test
   void theMessagePrefixIsFiveBytes() {
     assertEquals(5, GrpcHeaders.MESSAGE_HEADER_LENGTH);
+  }
+
+  @Test
+  void codecOfAContentTypeIsItsSubtypeLowerCased() {
+    assertEquals(null, GrpcHeaders.codecOf("application/grpc"));
+    assertEquals(null, GrpcHeaders.codecOf(null));
+    assertSame(GrpcHeaders.codecOf("application/grpc+json"), GrpcHeaders.codecOf("application/grpc-web+JSON ; x=1"),
+        "the known codecs are the same string each time, built on no call");
+    assertEquals("proto", GrpcHeaders.codecOf("application/connect+proto;charset=utf-8"));
+    assertEquals("foo", GrpcHeaders.codecOf("application/grpc+Foo"));
   }
 }

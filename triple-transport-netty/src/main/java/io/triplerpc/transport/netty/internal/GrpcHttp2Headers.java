@@ -31,6 +31,11 @@ public final class GrpcHttp2Headers {
 
   /** Adds {@code metadata} to {@code headers}: binary values base64 without padding. */
   public static void addMetadata(Http2Headers headers, Metadata metadata) {
+    addMetadata(headers, metadata, "");
+  }
+
+  /** Adds {@code metadata} to {@code headers}, each name after {@code prefix} (Connect's {@code trailer-}). */
+  public static void addMetadata(Http2Headers headers, Metadata metadata, String prefix) {
     if (metadata == null || metadata.isEmpty()) {
       return;
     }
@@ -39,10 +44,11 @@ public final class GrpcHttp2Headers {
         log.debug("Dropping reserved header {} from application metadata", key);
         return;
       }
+      AsciiString name = new AsciiString(prefix.isEmpty() ? key : prefix + key);
       if (value instanceof byte[]) {
-        headers.add(new AsciiString(key), new AsciiString(BASE64.encode((byte[]) value), false));
+        headers.add(name, new AsciiString(BASE64.encode((byte[]) value), false));
       } else {
-        headers.add(new AsciiString(key), (String) value);
+        headers.add(name, (String) value);
       }
     });
   }

@@ -94,28 +94,21 @@ final class ConnectResponses {
     return status;
   }
 
-  /** A unary response's headers, without its {@code trailer-} ones. */
-  static Metadata unaryHeaders(Http2Headers headers) {
-    Metadata all = GrpcHttp2Headers.toMetadata(headers);
-    Metadata headersOnly = new Metadata();
-    all.forEach((key, value) -> {
-      if (!key.startsWith(ConnectWire.TRAILER_PREFIX)) {
-        copy(headersOnly, key, value);
-      }
-    });
-    return headersOnly;
-  }
+  /** A unary response's metadata: its headers, and its trailers, sent as {@code trailer-} headers. */
+  record UnaryMetadata(Metadata headers, Metadata trailers) {}
 
-  /** A unary response's trailers: its {@code trailer-} headers, the prefix removed. */
-  static Metadata unaryTrailers(Http2Headers headers) {
-    Metadata all = GrpcHttp2Headers.toMetadata(headers);
+  /** Splits a unary response's head into its headers and its trailers (the prefix removed). */
+  static UnaryMetadata split(Http2Headers head) {
+    Metadata headers = new Metadata();
     Metadata trailers = new Metadata();
-    all.forEach((key, value) -> {
+    GrpcHttp2Headers.toMetadata(head).forEach((key, value) -> {
       if (key.startsWith(ConnectWire.TRAILER_PREFIX) && key.length() > ConnectWire.TRAILER_PREFIX.length()) {
         copy(trailers, key.substring(ConnectWire.TRAILER_PREFIX.length()), value);
+      } else if (!key.startsWith(ConnectWire.TRAILER_PREFIX)) {
+        copy(headers, key, value);
       }
     });
-    return trailers;
+    return new UnaryMetadata(headers, trailers);
   }
 
   private static void copy(Metadata into, String key, Object value) {

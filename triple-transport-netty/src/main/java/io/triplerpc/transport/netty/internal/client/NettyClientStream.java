@@ -269,8 +269,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private MessageEncoding responseEncoding;
     /** Whether the whole body arrived, for a wire whose trailers are in it (gRPC-Web, Connect streaming). */
     private boolean bodyEnded;
-    /** Connect unary: the response's head, its HTTP status, and its body while it arrives. */
-    private Http2Headers unaryHead;
+    /** Connect unary: the response's headers and trailers, its HTTP status, and its body while it arrives. */
+    private ConnectResponses.UnaryMetadata unaryMetadata;
     private int unaryHttpStatus;
     private ByteBuf unaryBody = Unpooled.EMPTY_BUFFER;
     /** gRPC-Web: a status in the response headers, which make a trailers-only response if no trailer frame comes. */
@@ -424,7 +424,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       headersReceived = true;
-      unaryHead = headers;
+      unaryMetadata = ConnectResponses.split(headers);
       CharSequence status = headers.status();
       try {
         unaryHttpStatus = status == null ? -1 : Integer.parseInt(status.toString());
@@ -443,7 +443,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
           cancelWithStatus(Status.UNKNOWN.withDescription("Response is not Connect unary: content-type " + contentType));
           return;
         }
-        listener.onHeaders(ConnectResponses.unaryHeaders(headers), responseEncoding);
+        listener.onHeaders(unaryMetadata.headers(), responseEncoding);
       }
       unaryBody = Unpooled.EMPTY_BUFFER;
       if (endOfStream) {
@@ -482,7 +482,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       unaryBody = Unpooled.EMPTY_BUFFER;
       if (unaryHttpStatus == 200) {
         trailerStatus = Status.OK;
-        trailers = ConnectResponses.unaryTrailers(unaryHead);
+        trailers = unaryMetadata.trailers();
         onMessage(body, responseEncoding != null);
         endDelivery();
         close(trailerStatus, trailers);
@@ -497,8 +497,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       } finally {
         body.release();
       }
-      Metadata metadata = ConnectResponses.unaryHeaders(unaryHead);
-      metadata.merge(ConnectResponses.unaryTrailers(unaryHead));
+      // An error carries the response's headers and trailers alike, as Connect's errors do.
+      Metadata metadata = unaryMetadata.headers().merge(unaryMetadata.trailers());
       trailerStatus = ConnectResponses.unaryError(unaryHttpStatus, json);
       trailers = metadata;
       close(trailerStatus, metadata);

@@ -2,7 +2,6 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
@@ -10,7 +9,6 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.wire.ConnectWire;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
-import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -38,14 +36,8 @@ final class ConnectStreamFraming implements WebFraming {
 
   @Override
   public Http2Headers head(Metadata headers, MessageEncoding encoding) {
-    Http2Headers head = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
-    head.add(GrpcHeaders.CONTENT_TYPE, contentType);
-    if (encoding != null) {
-      head.add(ConnectWire.CONNECT_CONTENT_ENCODING, encoding.wireName());
-    }
-    head.add(ConnectWire.CONNECT_ACCEPT_ENCODING, MessageEncoding.ACCEPT_ENCODING);
-    GrpcHttp2Headers.addMetadata(head, headers);
-    return head;
+    return WebFraming.streamHead(contentType, ConnectWire.CONNECT_CONTENT_ENCODING, ConnectWire.CONNECT_ACCEPT_ENCODING,
+        headers, encoding);
   }
 
   @Override

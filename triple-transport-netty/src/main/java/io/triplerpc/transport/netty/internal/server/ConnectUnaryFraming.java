@@ -78,16 +78,6 @@ final class ConnectUnaryFraming implements WebFraming {
 
   private static void addMetadata(Http2Headers head, Metadata headers, Metadata trailers) {
     GrpcHttp2Headers.addMetadata(head, headers);
-    if (trailers != null && !trailers.isEmpty()) {
-      Metadata prefixed = new Metadata();
-      trailers.forEach((key, value) -> {
-        if (value instanceof byte[]) {
-          prefixed.put(ConnectWire.TRAILER_PREFIX + key, (byte[]) value);
-        } else {
-          prefixed.put(ConnectWire.TRAILER_PREFIX + key, (String) value);
-        }
-      });
-      GrpcHttp2Headers.addMetadata(head, prefixed);
-    }
+    GrpcHttp2Headers.addMetadata(head, trailers, ConnectWire.TRAILER_PREFIX);
   }
 }

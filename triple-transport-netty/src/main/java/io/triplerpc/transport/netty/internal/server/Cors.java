@@ -9,8 +9,6 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.CorsPolicy;
 import io.triplerpc.PeerInfo;
-import io.triplerpc.internal.wire.GrpcHeaders;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -31,9 +29,7 @@ final class Cors {
   private static final AsciiString EXPOSE_HEADERS = AsciiString.cached("access-control-expose-headers");
   private static final AsciiString MAX_AGE = AsciiString.cached("access-control-max-age");
   private static final AsciiString VARY = AsciiString.cached("vary");
-  private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
   private static final AsciiString STATUS_204 = AsciiString.cached("204");
-  private static final AsciiString STATUS_403 = AsciiString.cached("403");
 
   private Cors() {}
 
@@ -68,13 +64,7 @@ final class Cors {
       }
     }
     if (refusal != null) {
-      Http2Headers head = new DefaultHttp2Headers(false).status(STATUS_403);
-      head.add(GrpcHeaders.CONTENT_TYPE, TEXT_PLAIN);
-      ByteBuf body = exchange.alloc().buffer();
-      body.writeCharSequence(refusal + "\n", StandardCharsets.UTF_8);
-      exchange.writeHead(head, false);
-      exchange.writeBody(body, true);
-      exchange.flush();
+      WebCalls.respondText(exchange, 403, refusal, null);
       return;
     }
     Http2Headers head = new DefaultHttp2Headers(false).status(STATUS_204);

@@ -2,8 +2,6 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
@@ -13,7 +11,7 @@ import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.PercentEncoding;
 import io.triplerpc.internal.wire.StatusDetails;
-import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -28,7 +26,6 @@ import java.util.Map;
 final class GrpcWebFraming implements WebFraming {
 
   private static final int TRAILERS_FLAG = 0x80;
-  private static final Base64.Encoder BASE64 = Base64.getEncoder();
   private static final Base64.Encoder BASE64_UNPADDED = Base64.getEncoder().withoutPadding();
 
   private final AsciiString contentType;
@@ -69,34 +66,44 @@ final class GrpcWebFraming implements WebFraming {
       return data;
     }
     try {
-      ByteBuf decoded = data.alloc().buffer((pendingLength + data.readableBytes()) / 4 * 3);
+      byte[] chars = new byte[pendingLength + data.readableBytes()];
+      System.arraycopy(pending, 0, chars, 0, pendingLength);
+      int count = pendingLength;
       while (data.isReadable()) {
         byte c = data.readByte();
-        if (c == '\r' || c == '\n') {
-          continue;
-        }
-        pending[pendingLength++] = c;
-        if (pendingLength == 4) {
-          decoded.writeBytes(Base64.getDecoder().decode(pending));
-          pendingLength = 0;
+        if (c != '\r' && c != '\n') {
+          chars[count++] = c;
         }
       }
+      int whole = count - count % 4;
+      ByteBuf decoded = data.alloc().buffer(whole / 4 * 3);
+      // Decoded in runs, each ending with a padded group (or at the last whole group).
+      int start = 0;
+      for (int group = 0; group < whole; group += 4) {
+        if (chars[group + 3] == '=') {
+          decodeRun(decoded, chars, start, group + 4);
+          start = group + 4;
+        }
+      }
+      decodeRun(decoded, chars, start, whole);
+      pendingLength = count - whole;
+      System.arraycopy(chars, whole, pending, 0, pendingLength);
       return decoded;
     } finally {
       data.release();
     }
   }
 
+  private static void decodeRun(ByteBuf into, byte[] chars, int start, int end) {
+    if (end > start) {
+      into.writeBytes(Base64.getDecoder().decode(ByteBuffer.wrap(chars, start, end - start)));
+    }
+  }
+
   @Override
   public Http2Headers head(Metadata headers, MessageEncoding encoding) {
-    Http2Headers head = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
-    head.add(GrpcHeaders.CONTENT_TYPE, contentType);
-    if (encoding != null) {
-      head.add(GrpcHeaders.GRPC_ENCODING, encoding.wireName());
-    }
-    head.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, MessageEncoding.ACCEPT_ENCODING);
-    GrpcHttp2Headers.addMetadata(head, headers);
-    return head;
+    return WebFraming.streamHead(contentType, GrpcHeaders.GRPC_ENCODING, GrpcHeaders.GRPC_ACCEPT_ENCODING, headers,
+        encoding);
   }
 
   @Override
@@ -136,10 +143,10 @@ final class GrpcWebFraming implements WebFraming {
     return new End(headSent ? null : head(headers, null), message(frame));
   }
 
+  /** {@code bytes} in padded base64, on one line, in one copy. */
   private static ByteBuf toBase64(ByteBuf bytes) {
     try {
-      byte[] encoded = BASE64.encode(ByteBufUtil.getBytes(bytes));
-      return bytes.alloc().buffer(encoded.length).writeBytes(encoded);
+      return io.netty.handler.codec.base64.Base64.encode(bytes, false);
     } finally {
       bytes.release();
     }

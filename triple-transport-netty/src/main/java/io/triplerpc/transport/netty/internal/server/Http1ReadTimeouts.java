@@ -1,22 +1,17 @@
 package io.triplerpc.transport.netty.internal.server;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Status;
-import io.triplerpc.internal.wire.ConnectWire;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -130,12 +125,8 @@ final class Http1ReadTimeouts {
         : "Request body received nothing for " + TimeUnit.NANOSECONDS.toMillis(limit) + " ms";
     log.debug("Closing {}: {}", messagesContext.channel(), what);
     removed = true;
-    ByteBuf body = messagesContext.alloc().buffer();
-    body.writeCharSequence(ConnectWire.errorJson(Status.DEADLINE_EXCEEDED.withDescription(what)), StandardCharsets.UTF_8);
-    FullHttpResponse response =
-        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT, body);
-    response.headers().set(HttpHeaderNames.CONTENT_TYPE, ConnectWire.APPLICATION_JSON);
-    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    FullHttpResponse response = Http1ServerHandler.jsonError(
+        messagesContext.alloc(), HttpResponseStatus.REQUEST_TIMEOUT, Status.DEADLINE_EXCEEDED.withDescription(what));
     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     // Written from here, so that it goes through the HTTP encoder before it.
     messagesContext.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);

@@ -257,12 +257,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
 
     /** Answers the request with an error of its own, before any call. */
     void error(int httpStatus, Status status) {
-      ByteBuf body = ctx.alloc().buffer();
-      body.writeCharSequence(ConnectWire.errorJson(status), StandardCharsets.UTF_8);
-      FullHttpResponse response =
-          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(httpStatus), body);
-      response.headers().set(HttpHeaderNames.CONTENT_TYPE, ConnectWire.APPLICATION_JSON);
-      end(response, false);
+      end(jsonError(ctx.alloc(), HttpResponseStatus.valueOf(httpStatus), status), false);
     }
 
     @Override
@@ -384,6 +379,16 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** A whole HTTP/1.1 response answering with {@code status}'s JSON error (Connect's form) and its length. */
+  static FullHttpResponse jsonError(ByteBufAllocator alloc, HttpResponseStatus httpStatus, Status status) {
+    ByteBuf body = alloc.buffer();
+    body.writeCharSequence(ConnectWire.errorJson(status), StandardCharsets.UTF_8);
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, httpStatus, body);
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, ConnectWire.APPLICATION_JSON);
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    return response;
+  }
+
   /** The h2c upgrade handler, with Triple's JSON error for an oversized upgrade request. */
   static final class UpgradeHandler extends HttpServerUpgradeHandler {
 
@@ -397,12 +402,7 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
           && !(oversized instanceof FullHttpRequest);
       Status status = Status.RESOURCE_EXHAUSTED.withDescription(
           "Request body larger than the server's maximum message size of " + maxContentLength() + " bytes");
-      ByteBuf body = ctx.alloc().buffer();
-      body.writeCharSequence(ConnectWire.errorJson(status), StandardCharsets.UTF_8);
-      FullHttpResponse response =
-          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, body);
-      response.headers().set(HttpHeaderNames.CONTENT_TYPE, ConnectWire.APPLICATION_JSON);
-      response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+      FullHttpResponse response = jsonError(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, status);
       if (!keepAlive) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       }

@@ -64,7 +64,7 @@ final class WebCalls {
     if (!get && !GrpcHeaders.POST.contentEquals(method)) {
       reject(exchange, 405, Status.UNIMPLEMENTED.withDescription(
           "HTTP method " + method + " not allowed: calls are POST /{service}/{method} (GET for Connect unary)"),
-          ALLOW_GET_POST, alloc);
+          ALLOW_GET_POST);
       return null;
     }
     CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
@@ -77,7 +77,7 @@ final class WebCalls {
       framing = "json".equals(codec) || "proto".equals(codec) ? new ConnectUnaryFraming(codec) : null;
       if (framing == null) {
         reject(exchange, 415, Status.INVALID_ARGUMENT.withDescription(
-            "A Connect GET names its codec in the query: encoding=json or encoding=proto, not " + codec), null, alloc);
+            "A Connect GET names its codec in the query: encoding=json or encoding=proto, not " + codec), null);
         return null;
       }
     } else if (mediaType != null && startsWith(mediaType, GRPC_WEB)) {
@@ -99,7 +99,7 @@ final class WebCalls {
       reject(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
           + "; use application/json or application/proto (Connect unary), application/connect+json or "
           + "application/connect+proto (Connect streaming), application/grpc-web[-text][+proto|+json] "
-          + "(gRPC-Web), or application/grpc (gRPC over HTTP/2)"), ALLOW_POST, alloc);
+          + "(gRPC-Web), or application/grpc (gRPC over HTTP/2)"), ALLOW_POST);
       return null;
     }
     boolean unary = framing.unframedRequest();
@@ -242,15 +242,19 @@ final class WebCalls {
    * Answers a request no call takes: {@code httpStatus} and the reason in plain text, so that clients
    * of every protocol read the HTTP status (Connect's parse JSON errors only).
    */
-  private static void reject(HttpExchange exchange, int httpStatus, Status status, CharSequence allow,
-      ByteBufAllocator alloc) {
+  private static void reject(HttpExchange exchange, int httpStatus, Status status, CharSequence allow) {
+    respondText(exchange, httpStatus, status.description(), allow);
+  }
+
+  /** Answers with {@code httpStatus} and {@code text} as a plain-text line; {@code allow} (may be null) for a 405. */
+  static void respondText(HttpExchange exchange, int httpStatus, String text, CharSequence allow) {
     Http2Headers head = new DefaultHttp2Headers(false).status(AsciiString.of(Integer.toString(httpStatus)));
     head.add(GrpcHeaders.CONTENT_TYPE, TEXT_PLAIN);
     if (allow != null) {
       head.add(ALLOW, allow);
     }
-    ByteBuf body = alloc.buffer();
-    body.writeCharSequence(status.description() + "\n", StandardCharsets.UTF_8);
+    ByteBuf body = exchange.alloc().buffer();
+    body.writeCharSequence(text + "\n", StandardCharsets.UTF_8);
     exchange.writeHead(head, false);
     exchange.writeBody(body, true);
     exchange.flush();

@@ -2,10 +2,13 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
+import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 
 /**
  * How one web protocol frames a call on an {@link HttpExchange}: Connect unary
@@ -51,6 +54,23 @@ interface WebFraming {
    */
   End end(Status status, Metadata headers, MessageEncoding encoding, ByteBuf message, Metadata trailers,
       boolean headSent, ByteBufAllocator alloc);
+
+  /**
+   * The head of a streaming response: {@code :status} 200, {@code contentType}, the encoding of its
+   * messages under {@code encodingHeader} (if compressed) and the ones accepted under {@code acceptHeader},
+   * then {@code headers}.
+   */
+  static Http2Headers streamHead(CharSequence contentType, CharSequence encodingHeader, CharSequence acceptHeader,
+      Metadata headers, MessageEncoding encoding) {
+    Http2Headers head = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
+    head.add(GrpcHeaders.CONTENT_TYPE, contentType);
+    if (encoding != null) {
+      head.add(encodingHeader, encoding.wireName());
+    }
+    head.add(acceptHeader, MessageEncoding.ACCEPT_ENCODING);
+    GrpcHttp2Headers.addMetadata(head, headers);
+    return head;
+  }
 
   /** What ends a response: a head (null if it went out already) and the body's last bytes. */
   record End(Http2Headers head, ByteBuf body) {}
