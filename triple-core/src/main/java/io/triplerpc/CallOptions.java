@@ -9,28 +9,32 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Per-call settings of a proxy: deadline, compression, credentials and extra interceptors. Immutable; each
- * {@code withX} returns a copy.
+ * Per-call settings of a proxy: deadline, compression, credentials, extra interceptors, and the service
+ * version and group called. Immutable; each {@code withX} returns a copy.
  */
 public final class CallOptions {
 
   /** No deadline, no compression, no extra interceptors. */
-  public static final CallOptions DEFAULT = new CallOptions(0, null, List.of(), null, null);
+  public static final CallOptions DEFAULT = new CallOptions(0, null, List.of(), null, null, null, null);
 
   private final long timeoutNanos;
   private final String compression;
   private final List<ClientInterceptor> interceptors;
   private final Executor executor;
   private final CallCredentials credentials;
+  private final String serviceVersion;
+  private final String serviceGroup;
 
   private CallOptions(
       long timeoutNanos, String compression, List<ClientInterceptor> interceptors, Executor executor,
-      CallCredentials credentials) {
+      CallCredentials credentials, String serviceVersion, String serviceGroup) {
     this.timeoutNanos = timeoutNanos;
     this.compression = compression;
     this.interceptors = interceptors;
     this.executor = executor;
     this.credentials = credentials;
+    this.serviceVersion = serviceVersion;
+    this.serviceGroup = serviceGroup;
   }
 
   /**
@@ -48,7 +52,7 @@ public final class CallOptions {
     } catch (ArithmeticException e) {
       nanos = Long.MAX_VALUE;
     }
-    return new CallOptions(nanos, compression, interceptors, executor, credentials);
+    return new CallOptions(nanos, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
   }
 
   /** A copy whose calls each have a deadline {@code timeout} in {@code unit} after they start. */
@@ -58,7 +62,7 @@ public final class CallOptions {
 
   /** A copy with no deadline. */
   public CallOptions withoutTimeout() {
-    return new CallOptions(0, compression, interceptors, executor, credentials);
+    return new CallOptions(0, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
   }
 
   /**
@@ -66,7 +70,7 @@ public final class CallOptions {
    * null for none.
    */
   public CallOptions withCompression(String encoding) {
-    return new CallOptions(timeoutNanos, encoding, interceptors, executor, credentials);
+    return new CallOptions(timeoutNanos, encoding, interceptors, executor, credentials, serviceVersion, serviceGroup);
   }
 
   /** A copy with {@code more} interceptors, run after those already present. */
@@ -75,7 +79,8 @@ public final class CallOptions {
     for (ClientInterceptor interceptor : more) {
       all.add(Objects.requireNonNull(interceptor, "interceptor"));
     }
-    return new CallOptions(timeoutNanos, compression, Collections.unmodifiableList(all), executor, credentials);
+    return new CallOptions(timeoutNanos, compression, Collections.unmodifiableList(all), executor, credentials,
+        serviceVersion, serviceGroup);
   }
 
   /**
@@ -83,7 +88,7 @@ public final class CallOptions {
    * executor must run tasks one at a time, in order (a single thread does).
    */
   public CallOptions withExecutor(Executor executor) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials);
+    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
   }
 
   /**
@@ -91,7 +96,51 @@ public final class CallOptions {
    * client's.
    */
   public CallOptions withCallCredentials(CallCredentials credentials) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials);
+    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
+  }
+
+  /**
+   * A copy that calls the service's export of {@code version} (sent as {@code tri-service-version}, the
+   * header Dubbo routes on), instead of the version of the interface's {@link TripleService}. Empty calls
+   * the export without version; {@code "*"}, through a registry, any version an instance serves (the call
+   * then names the one the chosen instance serves); null goes back to the annotation's.
+   */
+  public CallOptions withServiceVersion(String version) {
+    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials,
+        checkExportName(version, "version"), serviceGroup);
+  }
+
+  /**
+   * A copy that calls the service's export in {@code group} (sent as {@code tri-service-group}), as
+   * {@link #withServiceVersion} does for the version.
+   */
+  public CallOptions withServiceGroup(String group) {
+    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials, serviceVersion,
+        checkExportName(group, "group"));
+  }
+
+  private static String checkExportName(String value, String what) {
+    if (value == null || value.equals("*")) {
+      return value;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c <= ' ' || c >= 0x7f || c == '/' || c == ':' || c == ',' || c == '*') {
+        throw new IllegalArgumentException("Service " + what + " '" + value + "' has a character not allowed"
+            + " (printable ASCII without spaces, '/', ':', ',' or '*'; or \"*\" alone)");
+      }
+    }
+    return value;
+  }
+
+  /** The service version set by {@link #withServiceVersion}, or null for the annotation's. */
+  public String serviceVersion() {
+    return serviceVersion;
+  }
+
+  /** The service group set by {@link #withServiceGroup}, or null for the annotation's. */
+  public String serviceGroup() {
+    return serviceGroup;
   }
 
   /** The credentials set by {@link #withCallCredentials}, or null for the client's. */
@@ -122,6 +171,8 @@ public final class CallOptions {
   @Override
   public String toString() {
     return "CallOptions{timeoutNanos=" + timeoutNanos + ", compression=" + compression
-        + ", interceptors=" + interceptors.size() + '}';
+        + ", interceptors=" + interceptors.size()
+        + (serviceVersion == null ? "" : ", serviceVersion=" + serviceVersion)
+        + (serviceGroup == null ? "" : ", serviceGroup=" + serviceGroup) + '}';
   }
 }

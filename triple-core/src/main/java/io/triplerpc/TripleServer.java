@@ -100,6 +100,21 @@ public abstract class TripleServer {
     public abstract <T> Builder addService(Class<T> serviceInterface, T implementation);
 
     /**
+     * Serves {@code implementation} as {@code serviceInterface} in the export named by {@code version} and
+     * {@code group} (as Dubbo names its exports), instead of those of the interface's {@link TripleService}.
+     * One interface may be served in several exports, each by its own implementation. A call picks one with
+     * the {@code tri-service-version} and {@code tri-service-group} headers (see
+     * {@link CallOptions#withServiceVersion}), matched exactly; a call with neither reaches the default
+     * export, the one without version and group if served, else the first added; a call naming an export
+     * that is not served fails with {@link Status#UNIMPLEMENTED}.
+     *
+     * @param version the service version, empty for none
+     * @param group the service group, empty for none
+     * @throws IllegalArgumentException as {@link #addService(Class, Object)} does
+     */
+    public abstract <T> Builder addService(Class<T> serviceInterface, T implementation, String version, String group);
+
+    /**
      * Lets requests of this server's plain Java (hessian2, JSON) services hold values of these classes too:
      * exact class names, or package prefixes ending with a dot. By default a request may hold only classes
      * its service's signatures reach and a few JDK value types; see

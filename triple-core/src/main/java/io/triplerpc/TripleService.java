@@ -34,10 +34,14 @@ public @interface TripleService {
    */
   String name() default "";
 
-  /** The service version, for registries; empty for none. */
+  /**
+   * The service version, as Dubbo names exports: a server serves the interface in the export with this
+   * version, and a proxy's calls name it ({@code tri-service-version}) and reach only instances serving
+   * it; empty for none. See {@link TripleServer.Builder#addService(Class, Object, String, String)}.
+   */
   String version() default "";
 
-  /** The service group, for registries; empty for none. */
+  /** The service group ({@code tri-service-group}), as {@link #version()} is used; empty for none. */
   String group() default "";
 
   /**

@@ -1,5 +1,6 @@
 package io.triplerpc.spi;
 
+import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCallFactory;
 import io.triplerpc.WriteStats;
 
@@ -13,8 +14,11 @@ import io.triplerpc.WriteStats;
  */
 public interface Cluster extends ClientCallFactory, AutoCloseable {
 
-  /** Called when a proxy of {@code serviceName} is made, before its first call: start finding its servers. */
-  default void prepare(String serviceName) {}
+  /**
+   * Called when a proxy of {@code serviceName} is made, before its first call: start finding the servers
+   * of the export its calls name ({@link CallOptions#serviceVersion()}, {@link CallOptions#serviceGroup()}).
+   */
+  default void prepare(String serviceName, CallOptions options) {}
 
   /** Whether a connection to some server is up now. */
   boolean isActive();

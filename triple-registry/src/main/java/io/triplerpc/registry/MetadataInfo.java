@@ -88,7 +88,7 @@ public final class MetadataInfo {
     return services;
   }
 
-  /** Whether this revision serves {@code serviceName}. */
+  /** Whether this revision serves {@code serviceName} in any export. */
   public boolean serves(String serviceName) {
     for (ServerInfo.Service service : services) {
       if (service.name().equals(serviceName)) {
@@ -96,6 +96,24 @@ public final class MetadataInfo {
       }
     }
     return false;
+  }
+
+  /**
+   * The export of {@code serviceName} with {@code version} and {@code group} (exactly; {@code "*"} matches
+   * any, empty only none), the first in order when a wildcard matches several; null if none is served.
+   */
+  public ServerInfo.Service export(String serviceName, String version, String group) {
+    for (ServerInfo.Service service : services) {
+      if (service.name().equals(serviceName) && matches(version, service.version())
+          && matches(group, service.group())) {
+        return service;
+      }
+    }
+    return null;
+  }
+
+  private static boolean matches(String wanted, String served) {
+    return wanted.equals("*") || wanted.equals(served);
   }
 
   @Override

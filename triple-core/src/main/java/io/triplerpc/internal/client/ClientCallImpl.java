@@ -13,6 +13,7 @@ import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.FailedClientStream;
+import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.MessageFramer;
@@ -134,6 +135,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       throw new IllegalStateException("Call already started");
     }
     this.listener = listener;
+    nameExport(headers);
     long timeoutNanos = options.timeoutNanos();
     deadlineNanos = transport.nanoTime() + timeoutNanos;
     CallCredentials credentials = options.callCredentials();
@@ -146,6 +148,25 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (timeoutNanos > 0) {
       // Armed after start: a cancel must never reach the stream before its listener does.
       deadlineTimer = transport.scheduler().schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * Names the service export called, when the options name one (a retry's headers may name another's,
+   * so they are replaced); a wildcard names none.
+   */
+  private void nameExport(Metadata headers) {
+    nameExport(headers, ServiceExports.VERSION_HEADER, options.serviceVersion());
+    nameExport(headers, ServiceExports.GROUP_HEADER, options.serviceGroup());
+  }
+
+  private static void nameExport(Metadata headers, String header, String value) {
+    if (value == null) {
+      return;
+    }
+    headers.removeAll(header);
+    if (!value.isEmpty() && !value.equals("*")) {
+      headers.put(header, value);
     }
   }
 

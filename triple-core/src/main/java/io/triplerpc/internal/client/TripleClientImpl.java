@@ -7,6 +7,7 @@ import io.triplerpc.ClientCallFactory;
 import io.triplerpc.ClientInterceptor;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.TripleClient;
+import io.triplerpc.TripleService;
 import io.triplerpc.WriteStats;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.stream.ClientTransport;
@@ -125,10 +126,10 @@ final class TripleClientImpl extends TripleClient {
   public <T> T proxy(Class<T> serviceInterface, CallOptions options) {
     Objects.requireNonNull(serviceInterface, "serviceInterface");
     Objects.requireNonNull(options, "options");
+    CallOptions resolved = withCredentials(withExport(serviceInterface, options));
     if (cluster != null) {
-      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName());
+      cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName(), resolved);
     }
-    CallOptions resolved = withCredentials(options);
     return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved, deserializationAllowList);
   }
 
@@ -136,6 +137,22 @@ final class TripleClientImpl extends TripleClient {
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
     CallOptions resolved = withCredentials(Objects.requireNonNull(options, "options"));
     return chain(resolved).newCall(method, resolved);
+  }
+
+  /** The options with the version and group of the interface's annotation where they set none. */
+  private static CallOptions withExport(Class<?> serviceInterface, CallOptions options) {
+    TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
+    if (annotation == null) {
+      return options;
+    }
+    CallOptions named = options;
+    if (named.serviceVersion() == null && !annotation.version().isEmpty()) {
+      named = named.withServiceVersion(annotation.version());
+    }
+    if (named.serviceGroup() == null && !annotation.group().isEmpty()) {
+      named = named.withServiceGroup(annotation.group());
+    }
+    return named;
   }
 
   private CallOptions withCredentials(CallOptions options) {

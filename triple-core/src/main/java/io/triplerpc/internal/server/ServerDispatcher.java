@@ -10,30 +10,28 @@ import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.InboundRequest;
+import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.serialization.MessageCodec;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
  * Routes each new stream to its method by {@code :path}, in a map built once at start (keyed by the
- * same {@link AsciiString} type the HTTP/2 decoder produces, so a lookup builds no string), with the
+ * same {@link AsciiString} type the HTTP/2 decoder produces, so a lookup builds no string), then to the
+ * service export its {@code tri-service-version} and {@code tri-service-group} headers name, with the
  * access its callers must pass, resolved from the server's {@link AccessPolicy} at the same time.
  */
 public final class ServerDispatcher implements ServerTransportListener {
 
-  private static final String[] CODECS = {"json", "proto"};
-
-  private final Map<AsciiString, ServerMethodDefinition<?, ?>> methods;
-  /**
-   * Per codec a content type may name, each method that can take it, its descriptor's codecs swapped
-   * for that codec's and its handler chain the same as for its own.
-   */
-  private final Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> methodsByCodec;
+  private final Map<AsciiString, Route> routes;
   /** What each method's callers must pass, by path; methods anyone may call are absent. */
   private final Map<AsciiString, MethodAccess> access;
   private final Executor executor;
@@ -48,31 +46,87 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
-    Map<AsciiString, ServerMethodDefinition<?, ?>> map = new HashMap<>();
-    Map<String, Map<AsciiString, ServerMethodDefinition<?, ?>>> byCodec = new HashMap<>();
+    Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
     Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
     for (ServerMethodDefinition<?, ?> definition : definitions) {
-      ServerMethodDefinition<?, ?> intercepted = intercept(definition, interceptors);
       AsciiString path = AsciiString.of(definition.method().path());
-      if (map.put(path, intercepted) != null) {
-        throw new IllegalArgumentException("Two services serve " + path);
+      Map<ExportKey, Served> exports = byPath.computeIfAbsent(path, p -> new LinkedHashMap<>());
+      ExportKey key = new ExportKey(definition.version(), definition.group());
+      if (exports.put(key, new Served(intercept(definition, interceptors))) != null) {
+        throw new IllegalArgumentException("Two services serve " + path + " with "
+            + ServiceExports.describe(key.version, key.group));
       }
       MethodAccess methodAccess = MethodAccess.of(policy, definition.method());
       if (methodAccess != null) {
         accessByPath.put(path, methodAccess);
       }
-      for (String codec : CODECS) {
-        ServerMethodDefinition<?, ?> swapped = withCodecsFor(intercepted, codec);
-        if (swapped != null) {
-          byCodec.computeIfAbsent(codec, s -> new HashMap<>()).put(path, swapped);
-        }
-      }
     }
-    this.methods = map;
-    this.methodsByCodec = byCodec;
+    Map<AsciiString, Route> map = new HashMap<>();
+    byPath.forEach((path, exports) -> map.put(path, new Route(exports)));
+    this.routes = map;
     this.access = accessByPath;
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
+  }
+
+  /** An export's name: version and group, empty for none. */
+  private record ExportKey(String version, String group) {}
+
+  /** One method of one export: its handler chain, and the same with each codec a content type may name. */
+  private static final class Served {
+    final ServerMethodDefinition<?, ?> definition;
+    /** With JSON or protobuf codecs, or null when the method's types have none. */
+    final ServerMethodDefinition<?, ?> json;
+    final ServerMethodDefinition<?, ?> proto;
+
+    Served(ServerMethodDefinition<?, ?> definition) {
+      this.definition = definition;
+      this.json = withCodecsFor(definition, "json");
+      this.proto = withCodecsFor(definition, "proto");
+    }
+
+    ServerMethodDefinition<?, ?> inCodec(String codec) {
+      return "json".equals(codec) ? json : "proto".equals(codec) ? proto : null;
+    }
+  }
+
+  /** The exports of one path: the one a call without version and group reaches, and each by name. */
+  private static final class Route {
+    final Served defaultExport;
+    /** Null when the only export is the one without version and group. */
+    final Map<ExportKey, Served> named;
+
+    Route(Map<ExportKey, Served> exports) {
+      Served unnamed = exports.get(new ExportKey("", ""));
+      this.defaultExport = unnamed != null ? unnamed : exports.values().iterator().next();
+      this.named = unnamed != null && exports.size() == 1 ? null : Map.copyOf(exports);
+    }
+
+    /** The export {@code headers} name, or null if none is served. */
+    Served select(Metadata headers) {
+      String version = headers.get(ServiceExports.VERSION_HEADER);
+      String group = headers.get(ServiceExports.GROUP_HEADER);
+      boolean noVersion = version == null || version.isEmpty();
+      boolean noGroup = group == null || group.isEmpty();
+      if (noVersion && noGroup) {
+        return defaultExport;
+      }
+      if (named == null) {
+        return null;
+      }
+      return named.get(new ExportKey(noVersion ? "" : version, noGroup ? "" : group));
+    }
+
+    /** The exports served, for a message. */
+    String exported() {
+      if (named == null) {
+        return ServiceExports.describe("", "");
+      }
+      List<String> names = new ArrayList<>();
+      named.keySet().forEach(key -> names.add(ServiceExports.describe(key.version, key.group)));
+      Collections.sort(names);
+      return String.join("; ", names);
+    }
   }
 
   private static <Q, R> ServerMethodDefinition<Q, R> intercept(
@@ -83,7 +137,7 @@ public final class ServerDispatcher implements ServerTransportListener {
       ServerCallHandler<Q, R> next = handler;
       handler = (call, headers) -> interceptor.interceptCall(call, headers, next);
     }
-    return new ServerMethodDefinition<>(definition.method(), handler);
+    return definition.with(definition.method(), handler);
   }
 
   /** The definition with codecs of {@code subtype}, or null if its types have none. */
@@ -97,17 +151,23 @@ public final class ServerDispatcher implements ServerTransportListener {
     }
     MethodDescriptor<Q, R> swapped = MethodDescriptor.of(
         method.serviceName(), method.methodName(), method.type(), requestCodec, responseCodec, method.isIdempotent());
-    return new ServerMethodDefinition<>(swapped, definition.handler());
+    return definition.with(swapped, definition.handler());
   }
 
   @Override
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
     AsciiString path = AsciiString.of(request.path());
-    ServerMethodDefinition<?, ?> definition = methods.get(path);
-    if (definition == null) {
+    Route route = routes.get(path);
+    if (route == null) {
       stream.closeRefused(Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())), 404);
       return IgnoringListener.INSTANCE;
     }
+    Served served = route.select(request.headers());
+    if (served == null) {
+      stream.closeRefused(Status.UNIMPLEMENTED.withDescription(unknownExport(route, request)), 404);
+      return IgnoringListener.INSTANCE;
+    }
+    ServerMethodDefinition<?, ?> definition = served.definition;
     if (request.httpGet() && !definition.method().isIdempotent()) {
       stream.closeRefused(Status.UNIMPLEMENTED.withDescription(definition.method().fullMethodName()
           + " is not idempotent: call it with POST (GET serves methods marked idempotent)"), 405);
@@ -115,9 +175,17 @@ public final class ServerDispatcher implements ServerTransportListener {
     }
     MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
     if (request.unframed() || request.codec() != null) {
-      return startInCodec(definition, methodAccess, stream, request);
+      return startInCodec(served, methodAccess, stream, request);
     }
     return start(definition, methodAccess, stream, request);
+  }
+
+  private static String unknownExport(Route route, InboundRequest request) {
+    String version = request.headers().get(ServiceExports.VERSION_HEADER);
+    String group = request.headers().get(ServiceExports.GROUP_HEADER);
+    return "Service " + route.defaultExport.definition.method().serviceName() + " is not served with "
+        + ServiceExports.describe(version == null ? "" : version, group == null ? "" : group)
+        + " (" + ServiceExports.VERSION_HEADER + ", " + ServiceExports.GROUP_HEADER + "); served: " + route.exported();
   }
 
   /**
@@ -125,8 +193,8 @@ public final class ServerDispatcher implements ServerTransportListener {
    * chain and executor, with that codec's descriptor.
    */
   private ServerStreamListener startInCodec(
-      ServerMethodDefinition<?, ?> ownDefinition, MethodAccess methodAccess, ServerStream stream,
-      InboundRequest request) {
+      Served served, MethodAccess methodAccess, ServerStream stream, InboundRequest request) {
+    ServerMethodDefinition<?, ?> ownDefinition = served.definition;
     MethodType type = ownDefinition.method().type();
     if (request.unframed() && (!type.clientSendsOneMessage() || !type.serverSendsOneMessage())) {
       return reject(stream, Status.FAILED_PRECONDITION.withDescription(
@@ -137,8 +205,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     if (request.codec() == null) {
       return start(ownDefinition, methodAccess, stream, request);
     }
-    Map<AsciiString, ServerMethodDefinition<?, ?>> byPath = methodsByCodec.get(request.codec());
-    ServerMethodDefinition<?, ?> definition = byPath == null ? null : byPath.get(AsciiString.of(request.path()));
+    ServerMethodDefinition<?, ?> definition = served.inCodec(request.codec());
     if (definition == null) {
       return reject(stream, Status.INVALID_ARGUMENT.withDescription(
           ownDefinition.method().fullMethodName() + " does not take " + request.codec() + " messages"));

@@ -12,6 +12,7 @@ import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.ServerTransportOptions;
+import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.spi.ServerRegistration;
@@ -88,14 +89,22 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   @Override
   public <T> TripleServerBuilder addService(Class<T> serviceInterface, T implementation) {
     Objects.requireNonNull(serviceInterface, "serviceInterface");
+    TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
+    return addService(serviceInterface, implementation,
+        annotation == null ? "" : annotation.version(), annotation == null ? "" : annotation.group());
+  }
+
+  @Override
+  public <T> TripleServerBuilder addService(Class<T> serviceInterface, T implementation, String version, String group) {
+    Objects.requireNonNull(serviceInterface, "serviceInterface");
     Objects.requireNonNull(implementation, "implementation");
+    ServiceExports.checkName(Objects.requireNonNull(version, "version"), "version");
+    ServiceExports.checkName(Objects.requireNonNull(group, "group"), "group");
     List<ServerMethodDefinition<?, ?>> added =
         ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
-    definitions.addAll(added);
-    TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
     for (ServerMethodDefinition<?, ?> definition : added) {
-      describe(definition.method(), annotation == null ? "" : annotation.version(),
-          annotation == null ? "" : annotation.group());
+      definitions.add(definition.exportedAs(version, group));
+      describe(definition.method(), version, group);
     }
     return this;
   }
@@ -107,10 +116,11 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   }
 
   private void describe(MethodDescriptor<?, ?> method, String version, String group) {
-    ServerInfo.Service known = services.get(method.serviceName());
+    String key = ServiceExports.key(method.serviceName(), version, group);
+    ServerInfo.Service known = services.get(key);
     List<String> methods = new ArrayList<>(known == null ? List.of() : known.methods());
     methods.add(method.methodName());
-    services.put(method.serviceName(), new ServerInfo.Service(
+    services.put(key, new ServerInfo.Service(
         method.serviceName(), methods, method.requestCodec().subtype(), version, group));
   }
 

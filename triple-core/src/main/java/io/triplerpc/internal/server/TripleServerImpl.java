@@ -78,8 +78,10 @@ final class TripleServerImpl extends TripleServer {
     }
     if (!served.contains(REFLECTION_V1) && !served.contains(REFLECTION_V1ALPHA)) {
       List<ServerMethodDefinition<?, ?>> described = all;
-      ReflectionServiceImpl reflection = new ReflectionServiceImpl(() -> DescriptorIndex.of(
-          described.stream().map(ServerMethodDefinition::method).collect(Collectors.toList())));
+      // One interface served in several exports is one service to reflection.
+      ReflectionServiceImpl reflection = new ReflectionServiceImpl(() -> DescriptorIndex.of(described.stream()
+          .filter(definition -> isFirstExport(definition, described))
+          .map(ServerMethodDefinition::method).collect(Collectors.toList())));
       all.addAll(ServiceAdapters.definitions(ReflectionV1Service.class, reflection));
       all.addAll(ServiceAdapters.definitions(ReflectionV1AlphaService.class, reflection.v1alpha()));
     }
@@ -95,6 +97,17 @@ final class TripleServerImpl extends TripleServer {
     this.registrations = List.copyOf(registrations);
     this.ownedExecutor = executor == null ? newServiceExecutor() : null;
     this.executor = executor != null ? executor : ownedExecutor;
+  }
+
+  /** Whether no definition before {@code definition} serves its method. */
+  private static boolean isFirstExport(ServerMethodDefinition<?, ?> definition, List<ServerMethodDefinition<?, ?>> all) {
+    String name = definition.method().fullMethodName();
+    for (ServerMethodDefinition<?, ?> other : all) {
+      if (other.method().fullMethodName().equals(name)) {
+        return other == definition;
+      }
+    }
+    return false;
   }
 
   /** A policy naming a service or method the server does not serve has a typo that would go unnoticed. */

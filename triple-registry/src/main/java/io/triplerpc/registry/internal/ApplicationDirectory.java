@@ -110,7 +110,7 @@ public final class ApplicationDirectory implements InstanceListener {
     }
     services.add(service);
     for (RevisionGroup group : groups.values()) {
-      if (group.serves(service.serviceName)) {
+      if (group.serves(service)) {
         service.link(group);
       }
     }
@@ -309,7 +309,7 @@ public final class ApplicationDirectory implements InstanceListener {
 
   private void linkServed(RevisionGroup group) {
     for (ServiceDirectory service : services) {
-      if (group.serves(service.serviceName)) {
+      if (group.serves(service)) {
         service.link(group);
       }
     }

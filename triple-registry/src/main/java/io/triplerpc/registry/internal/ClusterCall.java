@@ -130,7 +130,7 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     }
     if (options.timeoutNanos() > 0 && timeLeftNanos() <= 0) {
       return Status.DEADLINE_EXCEEDED.withDescription(
-          "Deadline exceeded while waiting for the first instances of " + method.serviceName());
+          "Deadline exceeded while waiting for the first instances of " + directory.describe());
     }
     Endpoint endpoint = directory.pick(tried, 0);
     if (endpoint == null) {
@@ -160,7 +160,8 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     AttemptListener attemptListener = new AttemptListener(endpoint);
     endpoint.callStarted();
     try {
-      ClientCall<Q, R> call = endpoint.connection(connector).newCall(method, attemptOptions);
+      ClientCall<Q, R> call =
+          endpoint.connection(connector).newCall(method, directory.toExportOf(endpoint, attemptOptions));
       current = call;
       call.start(attemptListener, triedCount == 1 ? headers : new Metadata().merge(headers));
     } catch (RuntimeException | Error e) {
@@ -191,8 +192,8 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
       return reason;
     }
     return directory.isReady()
-        ? "No instance of " + method.serviceName() + " is registered"
-        : "No instance of " + method.serviceName() + " is known yet (the registry has not answered)";
+        ? "No instance of " + directory.describe() + " is registered"
+        : "No instance of " + directory.describe() + " is known yet (the registry has not answered)";
   }
 
   @Override

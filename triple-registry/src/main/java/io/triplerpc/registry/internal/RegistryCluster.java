@@ -35,7 +35,7 @@ public final class RegistryCluster implements Cluster {
   private final Snapshots snapshots;
   private final Map<String, String> pinnedApplications;
   private final ScheduledExecutorService scheduler;
-  private final Map<String, ServiceDirectory> services = new ConcurrentHashMap<>();
+  private final Map<DirectoryKey, ServiceDirectory> services = new ConcurrentHashMap<>();
   private final Map<String, ApplicationDirectory> applications = new ConcurrentHashMap<>();
   private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
@@ -61,24 +61,43 @@ public final class RegistryCluster implements Cluster {
   }
 
   @Override
-  public void prepare(String serviceName) {
-    directory(serviceName);
+  public void prepare(String serviceName, CallOptions options) {
+    directory(serviceName, options);
   }
 
-  /** The directory of {@code serviceName}, created (and its applications looked up) on first use. */
+  /** The directory of {@code serviceName} in the export {@code options} name, created on first use. */
+  ServiceDirectory directory(String serviceName, CallOptions options) {
+    String version = options.serviceVersion();
+    String group = options.serviceGroup();
+    return directory(serviceName, version == null ? "" : version, group == null ? "" : group);
+  }
+
+  /** The directory of {@code serviceName} without version and group. */
   public ServiceDirectory directory(String serviceName) {
-    ServiceDirectory directory = services.get(serviceName);
+    return directory(serviceName, "", "");
+  }
+
+  /**
+   * The directory of {@code serviceName}'s export with {@code version} and {@code group} ({@code "*"} for
+   * any), created (and its applications looked up) on first use.
+   */
+  public ServiceDirectory directory(String serviceName, String version, String group) {
+    DirectoryKey key = new DirectoryKey(serviceName, version, group);
+    ServiceDirectory directory = services.get(key);
     if (directory != null) {
       return directory;
     }
-    ServiceDirectory created = new ServiceDirectory(serviceName, settings.balancing());
-    directory = services.putIfAbsent(serviceName, created);
+    ServiceDirectory created = new ServiceDirectory(serviceName, version, group, settings.balancing());
+    directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
     }
     resolve(created);
     return created;
   }
+
+  /** A directory's export: built per call, a record the JIT can keep off the heap. */
+  private record DirectoryKey(String serviceName, String version, String group) {}
 
   /** How often the applications of a service are looked up again, to find newcomers. */
   private static final long MAPPING_REFRESH_MILLIS = 30_000;
@@ -176,7 +195,7 @@ public final class RegistryCluster implements Cluster {
 
   @Override
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    return new ClusterCall<>(directory(method.serviceName()), connector, method, options, settings.retries(),
+    return new ClusterCall<>(directory(method.serviceName(), options), connector, method, options, settings.retries(),
         settings.initialWaitNanos(), scheduler);
   }
 

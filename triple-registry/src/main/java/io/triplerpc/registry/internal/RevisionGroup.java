@@ -36,9 +36,10 @@ public final class RevisionGroup {
     this.servesAll = servesAll;
   }
 
-  boolean serves(String serviceName) {
+  /** Whether this group serves the export {@code service} calls. */
+  boolean serves(ServiceDirectory service) {
     MetadataInfo m = metadata;
-    return servesAll || (m != null && m.serves(serviceName));
+    return servesAll || (m != null && m.export(service.serviceName, service.version, service.group) != null);
   }
 
   int size() {

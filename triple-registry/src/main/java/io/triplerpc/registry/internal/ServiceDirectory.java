@@ -1,15 +1,18 @@
 package io.triplerpc.registry.internal;
 
+import io.triplerpc.CallOptions;
 import io.triplerpc.registry.LoadBalancing;
+import io.triplerpc.registry.MetadataInfo;
+import io.triplerpc.spi.ServerInfo;
 import java.util.Arrays;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The instances of one service: a view over the {@link RevisionGroup}s (of one or more
- * applications) whose metadata says they serve it. Holds no per-instance state of its own, so a
- * service with 3,000 instances costs a few dozen bytes here.
+ * The instances of one export of a service (its version and group): a view over the
+ * {@link RevisionGroup}s (of one or more applications) whose metadata says they serve it. Holds no
+ * per-instance state of its own, so a service with 3,000 instances costs a few dozen bytes here.
  */
 public final class ServiceDirectory {
 
@@ -17,6 +20,9 @@ public final class ServiceDirectory {
   private static final int PICK_ATTEMPTS = 8;
 
   final String serviceName;
+  /** The version and group called: exact, empty for none, {@code "*"} for any. */
+  final String version;
+  final String group;
   private final LoadBalancing balancing;
   private final AtomicInteger nextIndex = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
   /** Copy on write: groups come and go with revisions, rarely. */
@@ -27,8 +33,37 @@ public final class ServiceDirectory {
   private volatile java.util.Set<String> applications = java.util.Set.of();
 
   ServiceDirectory(String serviceName, LoadBalancing balancing) {
+    this(serviceName, "", "", balancing);
+  }
+
+  ServiceDirectory(String serviceName, String version, String group, LoadBalancing balancing) {
     this.serviceName = serviceName;
+    this.version = version;
+    this.group = group;
     this.balancing = balancing;
+  }
+
+  /** The export called, in messages. */
+  String describe() {
+    return version.isEmpty() && group.isEmpty() ? serviceName
+        : serviceName + " (" + (version.isEmpty() ? "no version" : "version " + version) + ", "
+            + (group.isEmpty() ? "no group" : "group " + group) + ")";
+  }
+
+  /**
+   * The options of a call to {@code endpoint}: as given, unless they ask for any version or group, when
+   * they name the export the endpoint's metadata lists, so that the server routes the call to it.
+   */
+  CallOptions toExportOf(Endpoint endpoint, CallOptions options) {
+    if (!version.equals("*") && !group.equals("*")) {
+      return options;
+    }
+    RevisionGroup revision = endpoint.group;
+    MetadataInfo metadata = revision == null ? null : revision.metadata;
+    ServerInfo.Service export = metadata == null ? null : metadata.export(serviceName, version, group);
+    return export == null
+        ? options.withServiceVersion("").withServiceGroup("")
+        : options.withServiceVersion(export.version()).withServiceGroup(export.group());
   }
 
   /** Writers hold the owning cluster's lock. */

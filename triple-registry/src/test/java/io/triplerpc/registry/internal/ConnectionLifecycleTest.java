@@ -128,7 +128,7 @@ class ConnectionLifecycleTest {
     DirectorySettings settings = new DirectorySettings(LoadBalancing.ROUND_ROBIN, 0, 0,
         TimeUnit.SECONDS.toNanos(1), true, TimeUnit.SECONDS.toNanos(5), (directory, changes) -> {});
     RegistryCluster cluster = new RegistryCluster(registry, false, connector, settings, null, Map.of());
-    cluster.prepare(method.serviceName());
+    cluster.prepare(method.serviceName(), io.triplerpc.CallOptions.DEFAULT);
     // The registry's notifier delivers the first list; calls made before it would wait for it.
     CountDownLatch ready = new CountDownLatch(1);
     cluster.directory(method.serviceName()).whenReady(ready::countDown);

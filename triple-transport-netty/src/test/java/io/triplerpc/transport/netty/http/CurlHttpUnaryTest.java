@@ -62,6 +62,8 @@ class CurlHttpUnaryTest {
         .maxInboundMessageSize(MAX_MESSAGE)
         .intercept(record)
         .addService(EchoService.class, new EchoServiceImpl())
+        // The export the version and group headers of jsonCallAnswersTheResultAsJson name.
+        .addService(EchoService.class, new EchoServiceImpl(), "1.0.0", "blue")
         .build().start();
   }
 
