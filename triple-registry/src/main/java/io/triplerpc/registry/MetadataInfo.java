@@ -15,24 +15,43 @@ import java.util.Objects;
  * it once per revision, shared by every instance that names the revision.
  *
  * <p>The revision is a hash of the services sorted by name, so instances serving the same services
- * share it whatever order they were added in.
+ * share it whatever order they were added in. Metadata that another system published under a
+ * revision of its own (Apache Dubbo's, an MD5 of its service records) is {@link #named} instead.
  */
 public final class MetadataInfo {
 
   private final String application;
   private final String revision;
   private final List<ServerInfo.Service> services;
+  /** Whether the revision is the hash of the services; false when another system named it. */
+  private final boolean hashed;
 
-  private MetadataInfo(String application, String revision, List<ServerInfo.Service> services) {
+  private MetadataInfo(String application, String revision, List<ServerInfo.Service> services, boolean hashed) {
     this.application = Objects.requireNonNull(application, "application");
     this.revision = Objects.requireNonNull(revision, "revision");
     this.services = services;
+    this.hashed = hashed;
   }
 
   /** The metadata of {@code application} serving {@code services}; the revision is computed. */
   public static MetadataInfo of(String application, List<ServerInfo.Service> services) {
     List<ServerInfo.Service> sorted = sorted(services);
-    return new MetadataInfo(application, revisionOf(sorted), sorted);
+    return new MetadataInfo(application, revisionOf(sorted), sorted, true);
+  }
+
+  /**
+   * Metadata that another system published under a revision it computed its own way, such as an
+   * Apache Dubbo application's (an MD5 of its service records, which hold more than Triple keeps):
+   * the revision is taken as given and never checked against {@code services}.
+   *
+   * @throws IllegalArgumentException if {@code revision} is empty
+   */
+  public static MetadataInfo named(String application, String revision, List<ServerInfo.Service> services) {
+    Objects.requireNonNull(revision, "revision");
+    if (revision.isEmpty()) {
+      throw new IllegalArgumentException("revision is empty");
+    }
+    return new MetadataInfo(application, revision, sorted(services), false);
   }
 
   /**
@@ -47,7 +66,7 @@ public final class MetadataInfo {
       throw new IllegalArgumentException(
           "Metadata of " + application + " does not match its revision " + revision + " (computed " + computed + ")");
     }
-    return new MetadataInfo(application, revision, sorted);
+    return new MetadataInfo(application, revision, sorted, true);
   }
 
   private static List<ServerInfo.Service> sorted(List<ServerInfo.Service> services) {
@@ -78,9 +97,17 @@ public final class MetadataInfo {
     return application;
   }
 
-  /** The revision: 24 hex digits of the SHA-256 of the sorted services. */
+  /**
+   * The revision: 24 hex digits of the SHA-256 of the sorted services, or for {@link #named} metadata
+   * whatever the publishing system named it.
+   */
   public String revision() {
     return revision;
+  }
+
+  /** Whether the revision is the hash of the services ({@link #of}, {@link #restore}); false if {@link #named}. */
+  public boolean hashed() {
+    return hashed;
   }
 
   /** The services, sorted by name. */

@@ -39,7 +39,8 @@ public final class Snapshots {
   /** The file's form of an instance; application is the file's. */
   record SavedInstance(String host, int port, int weight, String revision) {}
 
-  record SavedRevision(String revision, List<ServerInfo.Service> services) {}
+  /** {@code named}: the revision is another system's name, not the services' hash ({@link MetadataInfo#named}). */
+  record SavedRevision(String revision, List<ServerInfo.Service> services, boolean named) {}
 
   record SavedApplication(String application, List<SavedInstance> instances, List<SavedRevision> revisions) {}
 
@@ -52,7 +53,7 @@ public final class Snapshots {
     }
     List<SavedRevision> revisions = new ArrayList<>();
     for (MetadataInfo info : metadata) {
-      revisions.add(new SavedRevision(info.revision(), info.services()));
+      revisions.add(new SavedRevision(info.revision(), info.services(), !info.hashed()));
     }
     writeFile("app-" + fileName(application), new SavedApplication(application, saved, revisions));
   }
@@ -78,7 +79,9 @@ public final class Snapshots {
     List<MetadataInfo> metadata = new ArrayList<>();
     for (SavedRevision r : saved.revisions()) {
       try {
-        metadata.add(MetadataInfo.restore(application, r.revision(), r.services()));
+        metadata.add(r.named()
+            ? MetadataInfo.named(application, r.revision(), r.services())
+            : MetadataInfo.restore(application, r.revision(), r.services()));
       } catch (RuntimeException e) {
         log.warn("Snapshot of {}: skipped metadata {}: {}", application, r.revision(), e.getMessage());
       }

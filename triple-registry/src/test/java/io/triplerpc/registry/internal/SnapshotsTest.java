@@ -52,6 +52,20 @@ class SnapshotsTest {
   }
 
   @Test
+  void metadataUnderAnotherSystemsRevisionReadsBackUnderIt() {
+    // An Apache Dubbo application's revision (an MD5 of its own records), not the hash of the services.
+    MetadataInfo dubbo = MetadataInfo.named(APP, "fbc5f77d126d875f3c0e98d4a4de8a2c",
+        List.of(new ServerInfo.Service("org.example.Greeter", List.of("hello"), "hessian2", "1.0.0", "g1")));
+    new Snapshots(folder).write(APP, List.of(ServiceInstance.of(APP, "10.0.0.1", 1, dubbo.revision())),
+        List.of(dubbo, CART));
+
+    Snapshots.Application saved = new Snapshots(folder).read(APP);
+    assertEquals(List.of(dubbo, CART), saved.metadata());
+    assertFalse(saved.metadata().get(0).hashed());
+    assertTrue(saved.metadata().get(1).hashed());
+  }
+
+  @Test
   void aRewriteReplacesTheFileAndLeavesNoTemporaryFile() throws IOException {
     Snapshots snapshots = new Snapshots(folder);
     snapshots.write(APP, List.of(instance(1), instance(2)), List.of(CART));
