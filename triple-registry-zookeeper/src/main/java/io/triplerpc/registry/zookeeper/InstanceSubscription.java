@@ -35,6 +35,8 @@ final class InstanceSubscription implements Subscription {
   private static final Logger logger = LoggerFactory.getLogger(InstanceSubscription.class);
 
   private final CuratorFramework client;
+  /** Decodes the instance znodes. */
+  private final ZnodeLayout layout;
   private final String application;
   /** The parent of the instance znodes. */
   private final String path;
@@ -56,9 +58,10 @@ final class InstanceSubscription implements Subscription {
   /** The instances as the listener knows them (before initialization: as read so far), by znode name. */
   private final Map<String, ServiceInstance> instances = new HashMap<>();
 
-  InstanceSubscription(CuratorFramework client, String application, String path, InstanceListener listener,
-      Executor notifier, Consumer<InstanceSubscription> onClose) {
+  InstanceSubscription(CuratorFramework client, ZnodeLayout layout, String application, String path,
+      InstanceListener listener, Executor notifier, Consumer<InstanceSubscription> onClose) {
     this.client = client;
+    this.layout = layout;
     this.application = application;
     this.path = path;
     this.listener = listener;
@@ -159,6 +162,7 @@ final class InstanceSubscription implements Subscription {
     }
     String name = pathAndNode.getNode();
     if (type == CuratorCacheListener.Type.NODE_DELETED) {
+      layout.instanceRemoved(application, name);
       ServiceInstance removed = instances.remove(name);
       if (removed != null && initialized) {
         deliver(InstanceChange.removed(removed));
@@ -167,8 +171,9 @@ final class InstanceSubscription implements Subscription {
     }
     ServiceInstance instance;
     try {
-      instance = ZnodeFormat.decodeInstance(application, name, data.getData());
+      instance = layout.decodeInstance(application, name, data.getData());
     } catch (IllegalArgumentException e) {
+      // What the listener knows of this znode, if anything, stays: a bad write never wipes an address.
       logger.warn("Ignoring the malformed instance znode {}: {}", znodePath, e.getMessage());
       return;
     }

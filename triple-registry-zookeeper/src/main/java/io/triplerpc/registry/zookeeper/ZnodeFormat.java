@@ -27,10 +27,19 @@ final class ZnodeFormat {
   private final String root;
 
   ZnodeFormat(String root) {
+    this.root = checkRoot(root);
+  }
+
+  /**
+   * {@code root} if it is a usable root path.
+   *
+   * @throws IllegalArgumentException if it is not absolute or ends with a slash
+   */
+  static String checkRoot(String root) {
     if (!root.startsWith("/") || root.endsWith("/") || root.contains("//")) {
       throw new IllegalArgumentException("root path must be absolute, without a trailing slash: " + root);
     }
-    this.root = root;
+    return root;
   }
 
   /** The parent of {@code application}'s instance znodes. */
@@ -55,8 +64,12 @@ final class ZnodeFormat {
     return mappingPath(serviceName) + '/' + segment(application, "application");
   }
 
-  /** {@code value} as one znode name. */
-  private static String segment(String value, String what) {
+  /**
+   * {@code value} as one znode name.
+   *
+   * @throws IllegalArgumentException if it is empty, a dot name, or holds a slash or a control character
+   */
+  static String segment(String value, String what) {
     if (value.isEmpty() || value.indexOf('/') >= 0 || value.equals(".") || value.equals("..")) {
       throw new IllegalArgumentException("Not usable as a ZooKeeper node name (" + what + "): '" + value + "'");
     }

@@ -5,6 +5,7 @@ import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.registry.Subscription;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -15,11 +16,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +26,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each registered instance is an ephemeral znode that lives as long as the session; when the
  * session expires and a new one begins, this registry writes its instances again. Metadata and
- * mappings are persistent znodes, written once. A subscription reads an application's instances
- * once, then only the znodes that change; see {@link io.triplerpc.registry.zookeeper the layout}.
+ * mappings are persistent znodes. A subscription reads an application's instances once, then only
+ * the znodes that change.
+ *
+ * <p>Two layouts ({@link Layout}): Triple's own tree under {@code /triple}, or Apache Dubbo 3.3's
+ * application-level one ({@code /services/{application}/{host:port}}, {@code /dubbo/mapping},
+ * {@code /dubbo/metadata}), in which Dubbo 3.3 applications with {@code registry-type=service} and
+ * Triple applications find each other. A registry whose root path is {@code /dubbo} uses Dubbo's;
+ * see {@link io.triplerpc.registry.zookeeper the package} for both trees.
  *
  * <p>Thread-safe. Methods never block: ZooKeeper is called in the background, and futures complete
  * on the ZooKeeper client's event thread, so their dependent actions must not block either.
@@ -46,7 +50,9 @@ public final class ZooKeeperRegistry implements Registry {
   private static final Logger logger = LoggerFactory.getLogger(ZooKeeperRegistry.class);
 
   private final CuratorFramework client;
-  private final ZnodeFormat format;
+  private final Layout layout;
+  /** Where the records live and what they hold, in that layout. */
+  private final ZnodeLayout tree;
   private final EphemeralZnodes instances;
   /** Calls every listener of this registry, one task at a time. */
   private final ExecutorService notifier;
@@ -56,7 +62,6 @@ public final class ZooKeeperRegistry implements Registry {
   private volatile boolean closed;
 
   private ZooKeeperRegistry(Builder builder) {
-    this.format = new ZnodeFormat(builder.rootPath);
     this.client = CuratorFrameworkFactory.builder()
         .connectString(builder.connectString)
         .sessionTimeoutMs(Math.toIntExact(builder.sessionTimeout.toMillis()))
@@ -64,6 +69,12 @@ public final class ZooKeeperRegistry implements Registry {
         .retryPolicy(new ExponentialBackoffRetry(100, 3, 2_000))
         .build();
     this.instances = new EphemeralZnodes(client);
+    Znodes znodes = new Znodes(client, () -> closed);
+    this.layout = builder.layoutInForce();
+    this.tree = layout == Layout.DUBBO
+        ? new DubboLayout(builder.rootPathInForce(), builder.dubboServicesPath, znodes, Clock.systemUTC(),
+            new DubboMetadataService(builder.dubboMetadataTimeout))
+        : new TripleLayout(builder.rootPathInForce(), znodes);
     // A daemon: the notifier must never keep alive a JVM the application is ending.
     this.notifier = Executors.newSingleThreadExecutor(task -> {
       Thread thread = new Thread(task, "triple-zookeeper-notifier");
@@ -82,6 +93,11 @@ public final class ZooKeeperRegistry implements Registry {
   /** A builder for a registry on the ensemble at {@code connectString} ({@code host:port,...}). */
   public static Builder builder(String connectString) {
     return new Builder(connectString);
+  }
+
+  /** The layout of this registry's znodes. */
+  public Layout layout() {
+    return layout;
   }
 
   /** The Curator client, for tests that break its session. */
@@ -112,94 +128,32 @@ public final class ZooKeeperRegistry implements Registry {
 
   @Override
   public CompletableFuture<Void> register(ServiceInstance instance) {
-    return instances.put(format.instancePath(instance), ZnodeFormat.encodeInstance(instance));
+    return instances.put(tree.instancePath(instance), tree.encodeInstance(instance));
   }
 
   @Override
   public CompletableFuture<Void> unregister(ServiceInstance instance) {
-    return instances.delete(format.instancePath(instance));
+    return instances.delete(tree.instancePath(instance));
   }
 
   @Override
   public CompletableFuture<Void> publishMetadata(MetadataInfo metadata) {
-    return createPersistent(
-        format.metadataPath(metadata.application(), metadata.revision()), ZnodeFormat.encodeMetadata(metadata));
+    return tree.publishMetadata(metadata);
   }
 
   @Override
   public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
-    String path = format.metadataPath(application, revision);
-    CompletableFuture<MetadataInfo> result = new CompletableFuture<>();
-    background(result, (c, event) -> {
-      KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-      if (code == KeeperException.Code.NONODE) {
-        result.completeExceptionally(new IllegalStateException(
-            "No metadata for " + application + " at revision " + revision, KeeperException.create(code, path)));
-      } else if (code != KeeperException.Code.OK) {
-        result.completeExceptionally(KeeperException.create(code, path));
-      } else {
-        try {
-          result.complete(ZnodeFormat.decodeMetadata(application, revision, event.getData()));
-        } catch (IllegalArgumentException e) {
-          result.completeExceptionally(new IllegalStateException("Malformed metadata in " + path, e));
-        }
-      }
-    }, callback -> client.getData().inBackground(callback).forPath(path));
-    return result;
+    return tree.metadata(application, revision);
   }
 
   @Override
   public CompletableFuture<Void> map(String serviceName, String application) {
-    return createPersistent(format.mappingPath(serviceName, application), new byte[0]);
+    return tree.map(serviceName, application);
   }
 
   @Override
   public CompletableFuture<Set<String>> applications(String serviceName) {
-    String path = format.mappingPath(serviceName);
-    CompletableFuture<Set<String>> result = new CompletableFuture<>();
-    background(result, (c, event) -> {
-      KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-      if (code == KeeperException.Code.NONODE) {
-        result.complete(Set.of());
-      } else if (code != KeeperException.Code.OK) {
-        result.completeExceptionally(KeeperException.create(code, path));
-      } else {
-        result.complete(Set.copyOf(event.getChildren()));
-      }
-    }, callback -> client.getChildren().inBackground(callback).forPath(path));
-    return result;
-  }
-
-  /** Creates a persistent znode (and its parents); one that exists already counts as written. */
-  private CompletableFuture<Void> createPersistent(String path, byte[] payload) {
-    CompletableFuture<Void> result = new CompletableFuture<>();
-    background(result, (c, event) -> {
-      KeeperException.Code code = KeeperException.Code.get(event.getResultCode());
-      if (code == KeeperException.Code.OK || code == KeeperException.Code.NODEEXISTS) {
-        result.complete(null);
-      } else {
-        result.completeExceptionally(KeeperException.create(code, path));
-      }
-    }, callback -> client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
-        .inBackground(callback).forPath(path, payload));
-    return result;
-  }
-
-  /** A Curator call that takes a background callback. */
-  private interface BackgroundCall {
-    void start(BackgroundCallback callback) throws Exception;
-  }
-
-  private void background(CompletableFuture<?> result, BackgroundCallback callback, BackgroundCall call) {
-    if (closed) {
-      result.completeExceptionally(new IllegalStateException("Registry closed"));
-      return;
-    }
-    try {
-      call.start(callback);
-    } catch (Exception e) {
-      result.completeExceptionally(e);
-    }
+    return tree.applications(serviceName);
   }
 
   /**
@@ -211,12 +165,12 @@ public final class ZooKeeperRegistry implements Registry {
   @Override
   public Subscription subscribe(String application, InstanceListener listener) {
     Objects.requireNonNull(listener, "listener");
-    String path = format.instancesPath(application);
+    String path = tree.instancesPath(application);
     if (closed) {
       throw new IllegalStateException("Registry closed");
     }
     InstanceSubscription subscription =
-        new InstanceSubscription(client, application, path, listener, notifier, subscriptions::remove);
+        new InstanceSubscription(client, tree, application, path, listener, notifier, subscriptions::remove);
     subscriptions.add(subscription);
     subscription.start();
     return subscription;
@@ -237,8 +191,21 @@ public final class ZooKeeperRegistry implements Registry {
     }
     subscriptions.clear();
     instances.close();
+    tree.close();
     notifier.shutdown();
     client.close();
+  }
+
+  /** Which tree of znodes a registry reads and writes. */
+  public enum Layout {
+    /** Triple's own, under {@code /triple} unless another root is set. */
+    TRIPLE,
+    /**
+     * Apache Dubbo 3.3's application-level service discovery: instances under {@code /services} (as
+     * Dubbo's {@code ZookeeperServiceDiscovery} writes them), mapping and metadata under the root
+     * ({@code /dubbo}, as Dubbo's {@code ZookeeperMetadataReport} writes them).
+     */
+    DUBBO
   }
 
   /**
@@ -246,15 +213,29 @@ public final class ZooKeeperRegistry implements Registry {
    */
   public static final class Builder {
 
-    /** The root of the registry's znodes unless set. */
+    /** The root of the registry's znodes unless set, in the {@link Layout#TRIPLE} layout. */
     public static final String DEFAULT_ROOT_PATH = "/triple";
+    /**
+     * The root of Dubbo's metadata report (mapping and metadata), and the root path that selects the
+     * {@link Layout#DUBBO} layout when no layout is set.
+     */
+    public static final String DUBBO_ROOT_PATH = "/dubbo";
+    /** Where Dubbo keeps its instances unless set (Dubbo's registry parameter {@code rootPath}). */
+    public static final String DEFAULT_DUBBO_SERVICES_PATH = "/services";
+    /** How long a Dubbo provider's MetadataService is given to answer, unless set (Dubbo's default too). */
+    public static final Duration DEFAULT_DUBBO_METADATA_TIMEOUT = Duration.ofSeconds(5);
     /** The session timeout asked of ZooKeeper unless set: an instance outlives its process this long. */
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(30);
     /** How long the client tries to connect before an operation fails, unless set. */
     public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(10);
 
     private final String connectString;
-    private String rootPath = DEFAULT_ROOT_PATH;
+    /** The root path set, or null for the layout's default. */
+    private String rootPath;
+    /** The layout set, or null for the one the root path implies. */
+    private Layout layout;
+    private String dubboServicesPath = DEFAULT_DUBBO_SERVICES_PATH;
+    private Duration dubboMetadataTimeout = DEFAULT_DUBBO_METADATA_TIMEOUT;
     private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
     private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
 
@@ -266,11 +247,49 @@ public final class ZooKeeperRegistry implements Registry {
       this.connectString = connectString;
     }
 
-    /** The root of the registry's znodes, such as {@code /triple} (the default): absolute, no trailing slash. */
+    /**
+     * The root of the registry's znodes: absolute, no trailing slash. In the {@link Layout#TRIPLE}
+     * layout, the root of everything ({@code /triple} by default); in the {@link Layout#DUBBO} layout,
+     * the root of the metadata report, Dubbo's {@code dubbo.metadata-report.group} ({@code /dubbo} by
+     * default). Unless {@link #layout} is set, {@code /dubbo} selects the Dubbo layout and any other
+     * root Triple's.
+     */
     public Builder rootPath(String rootPath) {
       Objects.requireNonNull(rootPath, "rootPath");
-      new ZnodeFormat(rootPath); // validates
+      ZnodeFormat.checkRoot(rootPath);
       this.rootPath = rootPath;
+      return this;
+    }
+
+    /**
+     * Which tree to read and write; by default {@link Layout#DUBBO} if the root path is {@code /dubbo},
+     * else {@link Layout#TRIPLE}.
+     */
+    public Builder layout(Layout layout) {
+      this.layout = Objects.requireNonNull(layout, "layout");
+      return this;
+    }
+
+    /** Apache Dubbo 3.3's layout, to share discovery with Dubbo applications: {@code layout(Layout.DUBBO)}. */
+    public Builder dubboLayout() {
+      return layout(Layout.DUBBO);
+    }
+
+    /**
+     * In the Dubbo layout, the parent of the applications' instance znodes: {@code /services} by
+     * default, as Dubbo's; set it to what Dubbo's registry URL says in {@code rootPath} (or
+     * {@code group}) if it says anything.
+     */
+    public Builder dubboServicesPath(String path) {
+      Objects.requireNonNull(path, "path");
+      ZnodeFormat.checkRoot(path);
+      this.dubboServicesPath = path;
+      return this;
+    }
+
+    /** In the Dubbo layout, how long a Dubbo provider's MetadataService is given to answer; 5 s by default. */
+    public Builder dubboMetadataTimeout(Duration timeout) {
+      this.dubboMetadataTimeout = positiveMillis(timeout, "timeout");
       return this;
     }
 
@@ -295,6 +314,22 @@ public final class ZooKeeperRegistry implements Registry {
         throw new IllegalArgumentException(name + " out of range: " + timeout);
       }
       return timeout;
+    }
+
+    /** The layout in force: the one set, else the one the root path implies. */
+    Layout layoutInForce() {
+      if (layout != null) {
+        return layout;
+      }
+      return DUBBO_ROOT_PATH.equals(rootPath) ? Layout.DUBBO : Layout.TRIPLE;
+    }
+
+    /** The root path in force: the one set, else the layout's default. */
+    String rootPathInForce() {
+      if (rootPath != null) {
+        return rootPath;
+      }
+      return layoutInForce() == Layout.DUBBO ? DUBBO_ROOT_PATH : DEFAULT_ROOT_PATH;
     }
 
     /** A registry with these settings; it connects in the background and never blocks here. */
