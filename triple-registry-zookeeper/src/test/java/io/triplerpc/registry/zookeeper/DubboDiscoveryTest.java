@@ -1,6 +1,8 @@
 package io.triplerpc.registry.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.CallOptions;
 import io.triplerpc.Status;
@@ -126,6 +128,21 @@ class DubboDiscoveryTest {
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
     AwaitPeers.until(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
+  }
+
+  @Test
+  void aTargetNamesTheLayoutOfAnotherRoot() throws Exception {
+    ZooKeeperRegistry registry = ZooKeeperRegistry.builder(zooKeeper.getConnectString()).rootPath("/estate")
+        .dubboLayout().build();
+    registries.add(registry);
+    provider("estate", registry);
+    client = TripleClient.builder().address("zookeeper://" + zooKeeper.getConnectString() + "/estate?layout=dubbo")
+        .build();
+    assertEquals(Set.of("estate"), servedBy(client.proxy(Hello.class), 3));
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TripleClient.builder().address("zookeeper://127.0.0.1:2181/dubbo?layout=zk"));
+    assertTrue(e.getMessage().startsWith("layout is dubbo or triple, not 'zk'"), e.getMessage());
   }
 
   @Test
