@@ -184,6 +184,14 @@ class DubboConsumerToTripleServerTest {
         List.of(result(dubbo.call(PlainService.class, "collect", APPLE, PEAR), Order[].class)));
   }
 
+  /** As from Dubbo's provider: a stream's error is a status, UNKNOWN with the exception's message. */
+  @Test
+  void anExceptionEndingAStreamArrivesAsUnknownWithItsMessage() throws Exception {
+    JsonNode answer = failed(dubbo.call(PlainService.class, "collect", new Item("unobtainium", 3, BigDecimal.ONE)));
+    assertEquals("UNKNOWN", answer.path("status").asText(), answer::toString);
+    assertEquals("unobtainium: short by 3", answer.path("description").asText(), answer::toString);
+  }
+
   @Test
   void plainBidiStreaming() throws Exception {
     assertEquals(List.of(new Item("APPLE", 2, new BigDecimal("1.50")), new Item("PEAR", 1, new BigDecimal("0.75"))),

@@ -1,6 +1,7 @@
 package io.triplerpc.interop.dubbo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -196,6 +197,22 @@ class TripleClientToDubboProviderTest {
     items.onCompleted();
     assertEquals(List.of(new Order("stream", List.of(APPLE, PEAR), Order.Shipping.STANDARD,
         new BigDecimal("3.75"), null)), orders.messages());
+  }
+
+  /**
+   * Dubbo carries an exception as itself (wrapped, with tri-exception-code) only from unary methods
+   * (GrpcHttp2ServerTransportListener.prepareUnaryServerCall); a stream's error is a status, UNKNOWN
+   * with the exception's message.
+   */
+  @Test
+  void anExceptionEndingAStreamArrivesAsUnknownWithItsMessage() throws Exception {
+    Observed<Order> orders = new Observed<>();
+    StreamObserver<Item> items = plain.collect(orders);
+    items.onNext(new Item("unobtainium", 3, BigDecimal.ONE));
+    items.onCompleted();
+    StatusException e = assertInstanceOf(StatusException.class, orders.error());
+    assertEquals(Status.Code.UNKNOWN, e.status().code(), e::toString);
+    assertEquals("unobtainium: short by 3", e.status().description());
   }
 
   @Test

@@ -52,6 +52,8 @@ public final class DubboPeer {
    */
   private static final Logger[] QUIETED = {Logger.getLogger(""), Logger.getLogger("org.apache.dubbo.common.utils.NetUtils")};
 
+  private static final String SHUTDOWN_WAIT = "dubbo.service.shutdown.wait";
+
   private DubboPeer() {}
 
   public static void main(String[] args) throws Exception {
@@ -60,6 +62,10 @@ public final class DubboPeer {
     QUIETED[0].setLevel(Level.WARNING);
     QUIETED[1].setLevel(Level.SEVERE);
     PeerOptions options = PeerOptions.parse(args);
+    // Dubbo's graceful shutdown waits up to 10 s for calls in flight; a test peer stops in 0.3 s.
+    if (System.getProperty(SHUTDOWN_WAIT) == null) {
+      System.setProperty(SHUTDOWN_WAIT, "300");
+    }
     BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     ApplicationConfig application = new ApplicationConfig("triple-dubbo-interop-" + options.mode());
     application.setQosEnable(false);
