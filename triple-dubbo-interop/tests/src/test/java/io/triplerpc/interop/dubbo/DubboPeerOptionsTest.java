@@ -4,12 +4,6 @@ import static io.triplerpc.interop.dubbo.DubboProcess.result;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.triplerpc.CallOptions;
-import io.triplerpc.ClientCall;
-import io.triplerpc.ClientCallFactory;
-import io.triplerpc.ClientInterceptor;
-import io.triplerpc.ForwardingClientCall;
-import io.triplerpc.Metadata;
-import io.triplerpc.MethodDescriptor;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.interop.dubbo.api.PlainService;
@@ -53,29 +47,6 @@ class DubboPeerOptionsTest {
       assertEquals("none", client.proxy(PlainService.class, options).echo("none"));
       assertEquals("other", client.proxy(PlainService.class,
           options.withInterceptors(new Headers("tri-service-version", "9.9.9", "tri-service-group", "g9"))).echo("other"));
-    }
-  }
-
-  /** Adds fixed request headers (name, value, name, value...). */
-  private static final class Headers implements ClientInterceptor {
-    private final String[] pairs;
-
-    Headers(String... pairs) {
-      this.pairs = pairs;
-    }
-
-    @Override
-    public <Q, R> ClientCall<Q, R> interceptCall(
-        MethodDescriptor<Q, R> method, CallOptions options, ClientCallFactory next) {
-      return new ForwardingClientCall<>(next.newCall(method, options)) {
-        @Override
-        public void start(Listener<R> listener, Metadata headers) {
-          for (int i = 0; i < pairs.length; i += 2) {
-            headers.put(pairs[i], pairs[i + 1]);
-          }
-          super.start(listener, headers);
-        }
-      };
     }
   }
 }

@@ -7,13 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.CallOptions;
-import io.triplerpc.ClientCall;
-import io.triplerpc.ClientCallFactory;
-import io.triplerpc.ClientInterceptor;
-import io.triplerpc.ForwardingClientCall;
-import io.triplerpc.ForwardingClientCallListener;
-import io.triplerpc.Metadata;
-import io.triplerpc.MethodDescriptor;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
@@ -30,7 +23,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -159,12 +151,11 @@ class TripleClientToDubboProviderTest {
 
   @Test
   void headersArriveAsAttachmentsAndResponseAttachmentsAsTrailers() {
-    CompletableFuture<Metadata> trailers = new CompletableFuture<>();
-    PlainService withHeader = client.proxy(PlainService.class, CallOptions.DEFAULT
-        .withTimeout(Duration.ofSeconds(10))
-        .withInterceptors(new HeaderInterceptor("x-tenant", "acme", trailers)));
+    Headers headers = new Headers("x-tenant", "acme");
+    PlainService withHeader = client.proxy(PlainService.class,
+        CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)).withInterceptors(headers));
     assertEquals("acme", withHeader.attachment("x-tenant"));
-    assertEquals("acme", trailers.join().get("x-tenant-echo"), () -> "trailers " + trailers.join());
+    assertEquals("acme", headers.trailers().get("x-tenant-echo"), () -> "trailers " + headers.trailers());
   }
 
   @Test
@@ -250,36 +241,5 @@ class TripleClientToDubboProviderTest {
   @TripleService(name = "io.triplerpc.interop.dubbo.api.Unexported")
   interface Unexported {
     String hello();
-  }
-
-  /** Adds one request header and hands over the response trailers. */
-  private static final class HeaderInterceptor implements ClientInterceptor {
-    private final String key;
-    private final String value;
-    private final CompletableFuture<Metadata> trailers;
-
-    HeaderInterceptor(String key, String value, CompletableFuture<Metadata> trailers) {
-      this.key = key;
-      this.value = value;
-      this.trailers = trailers;
-    }
-
-    @Override
-    public <Q, R> ClientCall<Q, R> interceptCall(
-        MethodDescriptor<Q, R> method, CallOptions options, ClientCallFactory next) {
-      return new ForwardingClientCall<>(next.newCall(method, options)) {
-        @Override
-        public void start(Listener<R> listener, Metadata headers) {
-          headers.put(key, value);
-          super.start(new ForwardingClientCallListener<>(listener) {
-            @Override
-            public void onClose(Status status, Metadata received) {
-              trailers.complete(received);
-              super.onClose(status, received);
-            }
-          }, headers);
-        }
-      };
-    }
   }
 }

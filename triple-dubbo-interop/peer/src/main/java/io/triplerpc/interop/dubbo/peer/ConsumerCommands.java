@@ -49,9 +49,10 @@ final class ConsumerCommands {
 
   private static final JSONWriter.Feature[] WRITE = {JSONWriter.Feature.WriteNulls};
 
-  private final Map<String, Object> proxies;
+  /** Dubbo's proxy of each interface. */
+  private final Map<Class<?>, Object> proxies;
 
-  ConsumerCommands(Map<String, Object> proxies) {
+  ConsumerCommands(Map<Class<?>, Object> proxies) {
     this.proxies = proxies;
   }
 
@@ -65,11 +66,11 @@ final class ConsumerCommands {
     Object id = command.get("id");
     List<Object> received = new ArrayList<>();
     try {
-      Object proxy = proxies.get(command.getString("service"));
-      if (proxy == null) {
-        throw new IllegalArgumentException("no reference to " + command.getString("service"));
-      }
-      Method method = method(proxy, command.getString("method"));
+      Class<?> service = proxies.keySet().stream()
+          .filter(type -> type.getName().equals(command.getString("service"))).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("no reference to " + command.getString("service")));
+      Object proxy = proxies.get(service);
+      Method method = method(service, command.getString("method"));
       JSONArray args = command.getJSONArray("args");
       if (args == null) {
         args = new JSONArray();
@@ -120,16 +121,13 @@ final class ConsumerCommands {
     }
   }
 
-  private static Method method(Object proxy, String name) {
-    for (Class<?> type : proxy.getClass().getInterfaces()) {
-      for (Method method : type.getMethods()) {
-        if (method.getName().equals(name) && !Modifier.isStatic(method.getModifiers())
-            && method.getDeclaringClass().getName().startsWith("io.triplerpc.interop.dubbo.api.")) {
-          return method;
-        }
+  private static Method method(Class<?> service, String name) {
+    for (Method method : service.getMethods()) {
+      if (method.getName().equals(name) && !Modifier.isStatic(method.getModifiers()) && !method.isDefault()) {
+        return method;
       }
     }
-    throw new IllegalArgumentException("no method " + name);
+    throw new IllegalArgumentException("no method " + name + " in " + service.getName());
   }
 
   private static boolean isServerStreaming(Method method) {

@@ -95,7 +95,7 @@ public final class DubboPeer {
       ReferenceConfig<ProtoService> proto = refer(ProtoService.class, options);
       bootstrap.reference(plain).reference(proto).start();
       ConsumerCommands consumer = new ConsumerCommands(
-          Map.of(PlainService.class.getName(), plain.get(), ProtoService.class.getName(), proto.get()));
+          Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()));
       protocol.println("READY");
       for (String line = commands.readLine(); line != null; line = commands.readLine()) {
         if (!line.isBlank()) {
