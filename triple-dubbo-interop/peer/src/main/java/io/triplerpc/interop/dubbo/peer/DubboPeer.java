@@ -50,7 +50,9 @@ public final class DubboPeer {
    * interface ignored, as asked; that is expected, so only its errors are kept. Held here because
    * java.util.logging keeps its loggers weakly.
    */
-  private static final Logger[] QUIETED = {Logger.getLogger(""), Logger.getLogger("org.apache.dubbo.common.utils.NetUtils")};
+  private static final Logger ROOT_LOGGER = Logger.getLogger("");
+
+  private static final Logger NET_UTILS_LOGGER = Logger.getLogger("org.apache.dubbo.common.utils.NetUtils");
 
   private static final String SHUTDOWN_WAIT = "dubbo.service.shutdown.wait";
 
@@ -59,8 +61,8 @@ public final class DubboPeer {
   public static void main(String[] args) throws Exception {
     PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     System.setOut(System.err);
-    QUIETED[0].setLevel(Level.WARNING);
-    QUIETED[1].setLevel(Level.SEVERE);
+    ROOT_LOGGER.setLevel(Level.WARNING);
+    NET_UTILS_LOGGER.setLevel(Level.SEVERE);
     PeerOptions options = PeerOptions.parse(args);
     // Dubbo's graceful shutdown waits up to 10 s for calls in flight; a test peer stops in 0.3 s.
     if (System.getProperty(SHUTDOWN_WAIT) == null) {
