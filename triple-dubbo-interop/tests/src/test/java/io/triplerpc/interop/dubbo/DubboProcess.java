@@ -80,6 +80,17 @@ final class DubboProcess implements AutoCloseable {
     return start("consumer", args);
   }
 
+  /**
+   * A Dubbo consumer of the interop services that finds its providers through application-level
+   * discovery on the ZooKeeper at {@code registry} ({@code host:port}), ready for commands (its
+   * providers may not be known yet).
+   */
+  static DubboProcess discoveringConsumer(String registry, String... options) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of(options));
+    args.add("--registry=" + registry);
+    return start("consumer", args);
+  }
+
   private static DubboProcess start(String mode, List<String> options) throws IOException, InterruptedException {
     Path home = Path.of(System.getProperty("dubbo.peer.home", "../peer/target"));
     if (!Files.isDirectory(home.resolve("classes")) || !Files.isDirectory(home.resolve("lib"))) {

@@ -32,10 +32,11 @@ import org.apache.dubbo.config.bootstrap.DubboBootstrap;
  *
  * <ul>
  *   <li>{@code provider}: exports {@link PlainService} and {@link ProtoService} over {@code tri://}
- *       (no registry, QoS off) and prints {@code READY <port>} once the port accepts connections.
- *   <li>{@code consumer}: refers to both at {@code tri://<address>} (direct URL, retries 0), prints
- *       {@code READY}, then reads one JSON command per line from standard input and answers each with
- *       one JSON line, in order ({@link ConsumerCommands} describes both).
+ *       (no registry unless {@code --registry}, QoS off) and prints {@code READY <port>} once the port
+ *       accepts connections (and, with a registry, the instance is registered).
+ *   <li>{@code consumer}: refers to both at {@code tri://<address>} (direct URL, retries 0), or through
+ *       the registry, prints {@code READY}, then reads one JSON command per line from standard input and
+ *       answers each with one JSON line, in order ({@link ConsumerCommands} describes both).
  * </ul>
  *
  * <p>Either exits when its standard input ends, so a test JVM that dies takes its peer with it. Start it
@@ -56,6 +57,8 @@ public final class DubboPeer {
 
   private static final String SHUTDOWN_WAIT = "dubbo.service.shutdown.wait";
 
+  private static final String LOGGER = "dubbo.application.logger";
+
   private DubboPeer() {}
 
   public static void main(String[] args) throws Exception {
@@ -68,15 +71,29 @@ public final class DubboPeer {
     if (System.getProperty(SHUTDOWN_WAIT) == null) {
       System.setProperty(SHUTDOWN_WAIT, "300");
     }
+    // ZooKeeper's client brings slf4j (with no binding): Dubbo keeps logging to java.util.logging.
+    if (System.getProperty(LOGGER) == null) {
+      System.setProperty(LOGGER, "jdk");
+    }
     BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    ApplicationConfig application = new ApplicationConfig("triple-dubbo-interop-" + options.mode());
+    ApplicationConfig application = new ApplicationConfig(
+        options.application() != null ? options.application() : "triple-dubbo-interop-" + options.mode());
     application.setQosEnable(false);
+    if (options.metadataType() != null) {
+      application.setMetadataType(options.metadataType());
+    }
     DubboBootstrap bootstrap = DubboBootstrap.getInstance()
         .application(application)
-        .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE));
+        .registry(options.registry() == null
+            ? new RegistryConfig(RegistryConfig.NO_AVAILABLE)
+            : new RegistryConfig("zookeeper://" + options.registry() + "?registry-type=service"));
     if (options.mode().equals("provider")) {
       int port = options.port() == 0 ? freePort() : options.port();
       ProtocolConfig tri = new ProtocolConfig("tri", port);
+      if (options.registry() != null) {
+        // The address it registers; it still binds every interface.
+        tri.setHost("127.0.0.1");
+      }
       if (options.serialization() != null) {
         tri.setSerialization(options.serialization());
       }
@@ -125,13 +142,20 @@ public final class DubboPeer {
     if (options.serialization() != null) {
       parameters.put("serialization", options.serialization());
     }
-    StringBuilder url = new StringBuilder("tri://").append(options.address()).append('/').append(type.getName());
-    char separator = '?';
-    for (Map.Entry<String, String> parameter : parameters.entrySet()) {
-      url.append(separator).append(parameter.getKey()).append('=').append(parameter.getValue());
-      separator = '&';
+    if (options.address() != null) {
+      StringBuilder url = new StringBuilder("tri://").append(options.address()).append('/').append(type.getName());
+      char separator = '?';
+      for (Map.Entry<String, String> parameter : parameters.entrySet()) {
+        url.append(separator).append(parameter.getKey()).append('=').append(parameter.getValue());
+        separator = '&';
+      }
+      reference.setUrl(url.toString());
+    } else {
+      reference.setParameters(parameters);
+      if (options.providedBy() != null) {
+        reference.setProvidedBy(options.providedBy());
+      }
     }
-    reference.setUrl(url.toString());
     reference.setTimeout(options.timeoutMillis());
     reference.setRetries(0);
     reference.setCheck(false);

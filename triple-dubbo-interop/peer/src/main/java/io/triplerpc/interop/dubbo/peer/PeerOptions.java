@@ -13,7 +13,15 @@ import java.util.List;
  *   <li>{@code --version=v}, {@code --group=g}: on the exports (provider) or references (consumer);
  *   <li>{@code --serialization=hessian2|fastjson2}: provider, the protocol's; consumer, the
  *       references' (a URL parameter);
- *   <li>{@code --prefer-serialization=a,b}: provider, what it advertises to consumers that negotiate.
+ *   <li>{@code --prefer-serialization=a,b}: provider, what it advertises to consumers that negotiate;
+ *   <li>{@code --registry=host:port}: application-level service discovery on that ZooKeeper
+ *       ({@code zookeeper://host:port?registry-type=service}) instead of a direct URL: a provider
+ *       registers (binding 127.0.0.1), a consumer finds its providers there (no {@code --address});
+ *   <li>{@code --application=name}: the application's name (default {@code triple-dubbo-interop-<mode>});
+ *   <li>{@code --metadata-type=local|remote}: provider, where its metadata goes (Dubbo's default: local,
+ *       served by its MetadataService);
+ *   <li>{@code --provided-by=app}: consumer with a registry, the application to call (Dubbo's
+ *       {@code providedBy}) instead of the ones the service's mapping names.
  * </ul>
  */
 record PeerOptions(
@@ -24,7 +32,11 @@ record PeerOptions(
     String version,
     String group,
     String serialization,
-    String preferSerialization) {
+    String preferSerialization,
+    String registry,
+    String application,
+    String metadataType,
+    String providedBy) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -37,6 +49,10 @@ record PeerOptions(
     String group = null;
     String serialization = null;
     String prefer = null;
+    String registry = null;
+    String application = null;
+    String metadataType = null;
+    String providedBy = null;
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       String arg = args[i];
@@ -51,15 +67,20 @@ record PeerOptions(
         case "--group" -> group = value;
         case "--serialization" -> serialization = value;
         case "--prefer-serialization" -> prefer = value;
+        case "--registry" -> registry = value;
+        case "--application" -> application = value;
+        case "--metadata-type" -> metadataType = value;
+        case "--provided-by" -> providedBy = value;
         default -> unknown.add(arg);
       }
     }
     if (!unknown.isEmpty()) {
       throw new IllegalArgumentException("unknown options " + unknown);
     }
-    if (args[0].equals("consumer") && address == null) {
-      throw new IllegalArgumentException("a consumer needs --address=host:port");
+    if (args[0].equals("consumer") && (address == null) == (registry == null)) {
+      throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
-    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer);
+    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, registry,
+        application, metadataType, providedBy);
   }
 }
