@@ -48,7 +48,10 @@ final class DubboFormat {
   static final String METADATA_SERVICE_URL_PARAMS = "dubbo.metadata-service.url-params";
   /** Instance metadata: the MetadataService version the instance serves; "2.0.0" is MetadataServiceV2. */
   static final String METADATA_SERVICE_VERSION = "meta-v";
-  /** Instance metadata: a weight for Dubbo's balancers (which fall back to it from service parameters). */
+  /**
+   * Instance metadata: the instance's weight. Dubbo's consumers look a parameter up in the service's
+   * parameters, then the instance's, so their balancers should find it too.
+   */
   static final String WEIGHT = "weight";
   /** The metadata is served by the instance's MetadataService (Dubbo's default). */
   static final String LOCAL = "local";

@@ -5,8 +5,10 @@ import io.triplerpc.registry.InstanceListener;
 import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.registry.Subscription;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -57,6 +59,8 @@ final class InstanceSubscription implements Subscription {
   private boolean initialized;
   /** The instances as the listener knows them (before initialization: as read so far), by znode name. */
   private final Map<String, ServiceInstance> instances = new HashMap<>();
+  /** The znode names read by earlier caches and not yet compared with the current one's initial read. */
+  private final Set<String> previous = new HashSet<>();
 
   InstanceSubscription(CuratorFramework client, ZnodeLayout layout, String application, String path,
       InstanceListener listener, Executor notifier, Consumer<InstanceSubscription> onClose) {
@@ -121,6 +125,8 @@ final class InstanceSubscription implements Subscription {
     }
     int current = ++generation;
     initialized = false;
+    // What the previous cache read, so that znodes gone meanwhile are reported gone to the layout.
+    previous.addAll(instances.keySet());
     instances.clear();
     cache = CuratorCache.builder(client, path)
         .withStorage(CuratorCacheStorage.dataNotCached())
@@ -193,6 +199,12 @@ final class InstanceSubscription implements Subscription {
       return;
     }
     initialized = true;
+    for (String name : previous) {
+      if (!instances.containsKey(name)) {
+        layout.instanceRemoved(application, name);
+      }
+    }
+    previous.clear();
     List<ServiceInstance> all = List.copyOf(instances.values());
     call(() -> listener.onResync(all));
   }
