@@ -51,6 +51,12 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
   public abstract <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 
   /**
+   * Generic calls of the service named {@code serviceName} (a Dubbo service's interface name), made with
+   * {@code options} (their service version and group select the export, as for a proxy).
+   */
+  public abstract GenericService generic(String serviceName, CallOptions options);
+
+  /**
    * Whether a connection is up now: a volatile read for a client of one address; a client with a
    * cluster looks at each server's connection.
    */

@@ -51,6 +51,16 @@ public final class ServiceAdapters {
       throw new IllegalArgumentException(implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
     }
     List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
+    addDefinitions(definitions, service, implementation);
+    ServiceDescriptor generic = service.genericServed();
+    if (generic != null) {
+      addDefinitions(definitions, generic, new GenericInvoker(service, implementation));
+    }
+    return definitions;
+  }
+
+  private static void addDefinitions(
+      List<ServerMethodDefinition<?, ?>> definitions, ServiceDescriptor service, Object implementation) {
     for (MethodBinding binding : service.methods()) {
       Method method = binding.javaMethod();
       try {
@@ -73,7 +83,6 @@ public final class ServiceAdapters {
       }
       definitions.add(new ServerMethodDefinition<>(binding.descriptor(), handler));
     }
-    return definitions;
   }
 
   private static Object invoke(Method method, Object target, Object... args) {
