@@ -377,7 +377,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       }
       if (code != 200) {
         Status grpc = endOfStream ? GrpcHttp2Headers.statusOf(headers) : null;
-        if (grpc != null && code == -1) {
+        // A trailers-only gRPC answer tells how the call ended in its grpc-status, whatever the HTTP
+        // status (grpc-java reads it so; Apache Dubbo 3.3 sends every error as 500 with grpc-status).
+        // Without grpc-status, or in another content type, the HTTP status is all there is.
+        if (grpc != null && (code == -1
+            || wire == ClientWire.GRPC && GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE)))) {
           return null;
         }
         Status status = code == -1

@@ -145,6 +145,28 @@ class ClientStreamLifecycleTest {
   }
 
   @Test
+  void aTrailersOnlyAnswerWithAnHttpErrorStatusClosesWithItsGrpcStatus() {
+    // Apache Dubbo 3.3 answers errors so: 500, application/grpc, grpc-status in the one header block.
+    connection.startCall("/test.Echo/Unary", listener);
+    int id = connection.server.frames().get(0).streamId();
+    Http2Headers answer = trailers(Status.Code.INVALID_ARGUMENT, "bad name");
+    answer.status("500").add("content-type", "application/grpc");
+    connection.server.sendHeaders(id, answer, true);
+    assertEquals(List.of("close INVALID_ARGUMENT bad name"), events);
+  }
+
+  @Test
+  void anHttpErrorWithAGrpcContentTypeButNoGrpcStatusClosesWithTheMappedStatus() {
+    connection.startCall("/test.Echo/Unary", listener);
+    int id = connection.server.frames().get(0).streamId();
+    Http2Headers answer = new DefaultHttp2Headers().status("503");
+    answer.add("content-type", "application/grpc");
+    connection.server.sendHeaders(id, answer, true);
+    assertEquals(1, events.size(), events.toString());
+    assertTrue(events.get(0).startsWith("close UNAVAILABLE"), events.toString());
+  }
+
+  @Test
   void anHttpErrorInsteadOfGrpcClosesWithTheMappedStatus() {
     connection.startCall("/test.Echo/Unary", listener);
     int id = connection.server.frames().get(0).streamId();

@@ -1,0 +1,161 @@
+package io.triplerpc.interop.dubbo.peer;
+
+import io.triplerpc.interop.dubbo.api.PlainService;
+import io.triplerpc.interop.dubbo.api.ProtoService;
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.config.RegistryConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+
+/**
+ * A plain Apache Dubbo 3.3.6 application for Triple's interop tests, run in a JVM of its own with
+ * Dubbo's class path (see {@link PeerOptions} for the command line).
+ *
+ * <p>Standard output is the protocol and nothing else (whatever Dubbo prints goes to standard error):
+ *
+ * <ul>
+ *   <li>{@code provider}: exports {@link PlainService} and {@link ProtoService} over {@code tri://}
+ *       (no registry, QoS off) and prints {@code READY <port>} once the port accepts connections.
+ *   <li>{@code consumer}: refers to both at {@code tri://<address>} (direct URL, retries 0), prints
+ *       {@code READY}, then reads one JSON command per line from standard input and answers each with
+ *       one JSON line, in order ({@link ConsumerCommands} describes both).
+ * </ul>
+ *
+ * <p>Either exits when its standard input ends, so a test JVM that dies takes its peer with it. Start it
+ * with {@code -Ddubbo.network.interface.ignored=.*}, or a consumer dials this machine's address
+ * instead of 127.0.0.1.
+ */
+public final class DubboPeer {
+
+  /**
+   * Dubbo logs through java.util.logging here (no other logger on its class path): warnings and up.
+   * NetUtils warns with a stack trace each time it looks for the host's address and finds every
+   * interface ignored, as asked; that is expected, so only its errors are kept. Held here because
+   * java.util.logging keeps its loggers weakly.
+   */
+  private static final Logger ROOT_LOGGER = Logger.getLogger("");
+
+  private static final Logger NET_UTILS_LOGGER = Logger.getLogger("org.apache.dubbo.common.utils.NetUtils");
+
+  private static final String SHUTDOWN_WAIT = "dubbo.service.shutdown.wait";
+
+  private DubboPeer() {}
+
+  public static void main(String[] args) throws Exception {
+    PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    System.setOut(System.err);
+    ROOT_LOGGER.setLevel(Level.WARNING);
+    NET_UTILS_LOGGER.setLevel(Level.SEVERE);
+    PeerOptions options = PeerOptions.parse(args);
+    // Dubbo's graceful shutdown waits up to 10 s for calls in flight; a test peer stops in 0.3 s.
+    if (System.getProperty(SHUTDOWN_WAIT) == null) {
+      System.setProperty(SHUTDOWN_WAIT, "300");
+    }
+    BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    ApplicationConfig application = new ApplicationConfig("triple-dubbo-interop-" + options.mode());
+    application.setQosEnable(false);
+    DubboBootstrap bootstrap = DubboBootstrap.getInstance()
+        .application(application)
+        .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE));
+    if (options.mode().equals("provider")) {
+      int port = options.port() == 0 ? freePort() : options.port();
+      ProtocolConfig tri = new ProtocolConfig("tri", port);
+      if (options.serialization() != null) {
+        tri.setSerialization(options.serialization());
+      }
+      if (options.preferSerialization() != null) {
+        tri.setPreferSerialization(options.preferSerialization());
+      }
+      bootstrap.protocol(tri)
+          .service(export(PlainService.class, new DubboPlainService(), options))
+          .service(export(ProtoService.class, new DubboProtoService(), options))
+          .start();
+      waitUntilAccepting(port);
+      protocol.println("READY " + port);
+      while (commands.readLine() != null) {
+        // A provider takes no commands; it lives until its input ends.
+      }
+    } else {
+      ReferenceConfig<PlainService> plain = refer(PlainService.class, options);
+      ReferenceConfig<ProtoService> proto = refer(ProtoService.class, options);
+      bootstrap.reference(plain).reference(proto).start();
+      ConsumerCommands consumer = new ConsumerCommands(
+          Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()));
+      protocol.println("READY");
+      for (String line = commands.readLine(); line != null; line = commands.readLine()) {
+        if (!line.isBlank()) {
+          protocol.println(consumer.execute(line));
+        }
+      }
+    }
+    bootstrap.stop();
+    System.exit(0);
+  }
+
+  private static <T> ServiceConfig<T> export(Class<T> type, T implementation, PeerOptions options) {
+    ServiceConfig<T> service = new ServiceConfig<>();
+    service.setInterface(type);
+    service.setRef(implementation);
+    service.setVersion(options.version());
+    service.setGroup(options.group());
+    return service;
+  }
+
+  private static <T> ReferenceConfig<T> refer(Class<T> type, PeerOptions options) {
+    ReferenceConfig<T> reference = new ReferenceConfig<>();
+    reference.setInterface(type);
+    Map<String, String> parameters = new LinkedHashMap<>();
+    if (options.serialization() != null) {
+      parameters.put("serialization", options.serialization());
+    }
+    StringBuilder url = new StringBuilder("tri://").append(options.address()).append('/').append(type.getName());
+    char separator = '?';
+    for (Map.Entry<String, String> parameter : parameters.entrySet()) {
+      url.append(separator).append(parameter.getKey()).append('=').append(parameter.getValue());
+      separator = '&';
+    }
+    reference.setUrl(url.toString());
+    reference.setTimeout(options.timeoutMillis());
+    reference.setRetries(0);
+    reference.setCheck(false);
+    reference.setVersion(options.version());
+    reference.setGroup(options.group());
+    return reference;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket probe = new ServerSocket(0)) {
+      return probe.getLocalPort();
+    }
+  }
+
+  private static void waitUntilAccepting(int port) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return;
+      } catch (IOException e) {
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+    }
+    throw new IllegalStateException("Dubbo did not open port " + port);
+  }
+}

@@ -1,0 +1,65 @@
+package io.triplerpc.interop.dubbo.peer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The peer's command line: {@code provider|consumer --name=value...}.
+ *
+ * <ul>
+ *   <li>{@code --port=N}: provider, the port to serve on (0 or absent: a free one, reported on READY);
+ *   <li>{@code --address=host:port}: consumer, the Triple server to call (a direct {@code tri://} URL);
+ *   <li>{@code --timeout=ms}: consumer, the references' timeout (default 5000; retries are always 0);
+ *   <li>{@code --version=v}, {@code --group=g}: on the exports (provider) or references (consumer);
+ *   <li>{@code --serialization=hessian2|fastjson2}: provider, the protocol's; consumer, the
+ *       references' (a URL parameter);
+ *   <li>{@code --prefer-serialization=a,b}: provider, what it advertises to consumers that negotiate.
+ * </ul>
+ */
+record PeerOptions(
+    String mode,
+    int port,
+    String address,
+    int timeoutMillis,
+    String version,
+    String group,
+    String serialization,
+    String preferSerialization) {
+
+  static PeerOptions parse(String[] args) {
+    if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
+      throw new IllegalArgumentException("usage: provider|consumer [--name=value...], got " + List.of(args));
+    }
+    int port = 0;
+    String address = null;
+    int timeout = 5000;
+    String version = null;
+    String group = null;
+    String serialization = null;
+    String prefer = null;
+    List<String> unknown = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      String arg = args[i];
+      int eq = arg.indexOf('=');
+      String name = eq < 0 ? arg : arg.substring(0, eq);
+      String value = eq < 0 ? "" : arg.substring(eq + 1);
+      switch (name) {
+        case "--port" -> port = Integer.parseInt(value);
+        case "--address" -> address = value;
+        case "--timeout" -> timeout = Integer.parseInt(value);
+        case "--version" -> version = value;
+        case "--group" -> group = value;
+        case "--serialization" -> serialization = value;
+        case "--prefer-serialization" -> prefer = value;
+        default -> unknown.add(arg);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException("unknown options " + unknown);
+    }
+    if (args[0].equals("consumer") && address == null) {
+      throw new IllegalArgumentException("a consumer needs --address=host:port");
+    }
+    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer);
+  }
+}

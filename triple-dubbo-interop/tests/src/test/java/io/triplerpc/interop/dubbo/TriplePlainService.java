@@ -1,0 +1,138 @@
+package io.triplerpc.interop.dubbo;
+
+import io.triplerpc.ServerContext;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.interop.dubbo.api.Item;
+import io.triplerpc.interop.dubbo.api.Order;
+import io.triplerpc.interop.dubbo.api.OutOfStock;
+import io.triplerpc.interop.dubbo.api.PlainService;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/** {@link PlainService} as a Triple application implements it, with {@link ServerContext} for headers and deadline. */
+final class TriplePlainService implements PlainService {
+
+  private final List<String> events = new CopyOnWriteArrayList<>();
+
+  @Override
+  public Order place(String customer, List<Item> items, boolean express) throws OutOfStock {
+    BigDecimal total = BigDecimal.ZERO;
+    for (Item item : items) {
+      if (item.getName().equals("unobtainium")) {
+        throw new OutOfStock(item.getName(), item.getQuantity());
+      }
+      total = total.add(item.getPrice().multiply(BigDecimal.valueOf(item.getQuantity())));
+    }
+    return new Order(customer, items, express ? Order.Shipping.EXPRESS : Order.Shipping.STANDARD, total, null);
+  }
+
+  @Override
+  public void record(String event) {
+    events.add(event);
+  }
+
+  @Override
+  public List<String> recorded() {
+    return new ArrayList<>(events);
+  }
+
+  @Override
+  public String echo(String value) {
+    return value;
+  }
+
+  @Override
+  public String fail(String message) {
+    throw new IllegalStateException(message);
+  }
+
+  @Override
+  public String attachment(String key) {
+    ServerContext context = ServerContext.current();
+    String value = context.requestHeaders().get(key);
+    if (value != null) {
+      context.responseTrailers().put(key + "-echo", value);
+    }
+    return value;
+  }
+
+  @Override
+  public long timeout() {
+    long nanos = ServerContext.current().remainingNanos();
+    return nanos == Long.MAX_VALUE ? -1 : TimeUnit.NANOSECONDS.toMillis(nanos);
+  }
+
+  @Override
+  public String sleep(long millis) {
+    try {
+      TimeUnit.MILLISECONDS.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "slept " + millis;
+  }
+
+  @Override
+  public void countdown(Item item, StreamObserver<Item> out) {
+    for (int i = 1; i <= item.getQuantity(); i++) {
+      out.onNext(new Item(item.getName() + "#" + i, 1, item.getPrice()));
+    }
+    out.onCompleted();
+  }
+
+  @Override
+  public StreamObserver<Item> collect(StreamObserver<Order> out) {
+    return new StreamObserver<>() {
+      private final List<Item> items = new ArrayList<>();
+
+      @Override
+      public void onNext(Item item) {
+        items.add(item);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        out.onError(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        try {
+          out.onNext(place("stream", items, false));
+          out.onCompleted();
+        } catch (OutOfStock e) {
+          out.onError(e);
+        }
+      }
+    };
+  }
+
+  @Override
+  public StreamObserver<Item> shout(StreamObserver<Item> out) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(Item item) {
+        out.onNext(new Item(item.getName().toUpperCase(Locale.ROOT), item.getQuantity(), item.getPrice()));
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        out.onError(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        out.onCompleted();
+      }
+    };
+  }
+
+  @Override
+  public String onlyInTriple() {
+    return "only in Triple";
+  }
+}

@@ -1,0 +1,32 @@
+package io.triplerpc.interop.dubbo.api;
+
+import io.triplerpc.interop.dubbo.proto.EchoReply;
+import io.triplerpc.interop.dubbo.proto.EchoRequest;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleMethod;
+import io.triplerpc.TripleService;
+
+/**
+ * The protobuf half of the interop services on Triple's side: the same name, methods and behaviour as
+ * the Dubbo peer's {@code ProtoService}, with Triple's {@link StreamObserver} and {@link #clientStream}
+ * marked client streaming. Messages travel as plain protobuf.
+ */
+@TripleService
+public interface ProtoService {
+
+  /**
+   * {@code "unary:" + text}; a text of {@code "invalid"} fails with status INVALID_ARGUMENT, one of
+   * {@code "crash"} with a runtime exception.
+   */
+  EchoReply unary(EchoRequest request);
+
+  /** {@code count} replies {@code text#1..n}, index 1..n. */
+  void serverStream(EchoRequest request, StreamObserver<EchoReply> out);
+
+  /** Client streaming (bidi in Dubbo's shape): one reply, the texts joined with "+", index the count. */
+  @TripleMethod(clientStreaming = true)
+  StreamObserver<EchoRequest> clientStream(StreamObserver<EchoReply> out);
+
+  /** Bidi streaming: a reply {@code "echo:" + text} for each request at once, index 1..n. */
+  StreamObserver<EchoRequest> bidi(StreamObserver<EchoReply> out);
+}
