@@ -14,6 +14,9 @@ import java.util.List;
  *   <li>{@code --serialization=hessian2|fastjson2}: provider, the protocol's; consumer, the
  *       references' (a URL parameter);
  *   <li>{@code --prefer-serialization=a,b}: provider, what it advertises to consumers that negotiate.
+ *   <li>{@code --also-export=version:group:label,...}: provider, more exports of {@code PlainService}
+ *       whose {@code whoami()} answers {@code label} (empty version or group for none); the main export's
+ *       label is {@code default}.
  * </ul>
  */
 record PeerOptions(
@@ -24,7 +27,8 @@ record PeerOptions(
     String version,
     String group,
     String serialization,
-    String preferSerialization) {
+    String preferSerialization,
+    List<String[]> alsoExport) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -37,6 +41,7 @@ record PeerOptions(
     String group = null;
     String serialization = null;
     String prefer = null;
+    List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       String arg = args[i];
@@ -51,6 +56,15 @@ record PeerOptions(
         case "--group" -> group = value;
         case "--serialization" -> serialization = value;
         case "--prefer-serialization" -> prefer = value;
+        case "--also-export" -> {
+          for (String export : value.split(",")) {
+            String[] parts = export.split(":", -1);
+            if (parts.length != 3) {
+              throw new IllegalArgumentException("--also-export takes version:group:label, got " + export);
+            }
+            also.add(parts);
+          }
+        }
         default -> unknown.add(arg);
       }
     }
@@ -60,6 +74,6 @@ record PeerOptions(
     if (args[0].equals("consumer") && address == null) {
       throw new IllegalArgumentException("a consumer needs --address=host:port");
     }
-    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer);
+    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also);
   }
 }
