@@ -60,7 +60,7 @@ class DeserializationSecurityTest {
   static void start() {
     server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(Mailbox.Hessian.class, IMPL)
-        .addService(Mailbox.Json.class, IMPL)
+        .addService(Mailbox.Jackson.class, IMPL)
         .build().start();
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
   }
@@ -72,7 +72,7 @@ class DeserializationSecurityTest {
   }
 
   static Stream<Mailbox> serializations() {
-    return Stream.of(client.proxy(Mailbox.Hessian.class), client.proxy(Mailbox.Json.class));
+    return Stream.of(client.proxy(Mailbox.Hessian.class), client.proxy(Mailbox.Jackson.class));
   }
 
   @Test
@@ -97,11 +97,11 @@ class DeserializationSecurityTest {
     String parcel = "{\"to\":\"bob\",\"item\":{\"@class\":\"" + GADGET + "\",\"command\":\"touch /tmp/pwned\"}}";
     byte[] request = requestWrapper("jackson", parcel.getBytes(StandardCharsets.UTF_8));
 
-    Status status = call(client, "triple.test.MailboxJson", "deliver", request).closed.get(10, TimeUnit.SECONDS);
+    Status status = call(client, "triple.test.MailboxJackson", "deliver", request).closed.get(10, TimeUnit.SECONDS);
 
     assertEquals(Status.Code.INVALID_ARGUMENT, status.code(), status.toString());
     assertTrue(status.description().startsWith("class " + GADGET + " is not allowed to be deserialized for "
-        + "service triple.test.MailboxJson"), status.description());
+        + "service triple.test.MailboxJackson"), status.description());
     assertEquals(List.of(), SideEffects.happened());
   }
 

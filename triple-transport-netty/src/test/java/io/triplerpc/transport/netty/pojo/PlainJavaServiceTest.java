@@ -41,7 +41,7 @@ class PlainJavaServiceTest {
   static void start() {
     server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(Accounts.Hessian.class, IMPL)
-        .addService(Accounts.Json.class, IMPL)
+        .addService(Accounts.Jackson.class, IMPL)
         .build().start();
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
   }
@@ -54,7 +54,7 @@ class PlainJavaServiceTest {
   }
 
   static Stream<Accounts> serializations() {
-    return Stream.of(client.proxy(Accounts.Hessian.class), client.proxy(Accounts.Json.class));
+    return Stream.of(client.proxy(Accounts.Hessian.class), client.proxy(Accounts.Jackson.class));
   }
 
   @ParameterizedTest
