@@ -15,7 +15,7 @@ import java.util.Set;
  */
 public final class SafeJdkClasses {
 
-  /** What a hessian2 or JSON reader may need to materialize the values of any service. */
+  /** What a hessian2, fastjson2 or jackson reader may need to materialize the values of any service. */
   public static final Set<String> NAMES = names();
 
   private SafeJdkClasses() {}

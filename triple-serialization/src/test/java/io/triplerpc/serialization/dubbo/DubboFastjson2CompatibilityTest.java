@@ -56,8 +56,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Triple code path for non-protobuf methods, {@code ReflectionPackableMethod} with
  * {@code serialization=fastjson2}): every value we write is byte for byte what Dubbo writes, Dubbo reads what
  * we write, and we read what Dubbo writes. Dubbo insists on {@link Serializable} classes by default, and in
- * its STRICT mode reads only classes its allow list names; the test allows this package there, as a Dubbo
- * application's service interfaces would.
+ * its STRICT mode reads only classes its allow list names or that lie in the packages of interfaces it
+ * knows; the test allows this package explicitly, so that no test depends on which one ran first.
  */
 class DubboFastjson2CompatibilityTest {
 
