@@ -222,7 +222,7 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     public abstract Builder maxPendingOutboundBytes(long bytes);
 
     /**
-     * Lets responses of plain Java (hessian2, JSON) services hold values of these classes too: exact class
+     * Lets responses of plain Java (hessian2, fastjson2, jackson) services hold values of these classes too: exact class
      * names, or package prefixes ending with a dot. By default a response may hold only classes its
      * service's signatures reach and a few JDK value types; see
      * {@link io.triplerpc.serialization.object.AllowedClasses}. Adds to what

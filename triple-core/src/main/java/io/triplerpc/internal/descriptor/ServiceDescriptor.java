@@ -214,7 +214,7 @@ public final class ServiceDescriptor {
   /**
    * The plain Java types whose values {@code method} carries: parameters, result and exceptions, with the
    * element type in place of a {@code StreamObserver} or {@code CompletableFuture}, resolved against
-   * {@code service}. Protobuf messages are left out: they never travel as hessian or JSON objects.
+   * {@code service}. Protobuf messages are left out: they never travel as hessian2, fastjson2 or jackson objects.
    */
   private static List<Type> declaredTypes(Class<?> service, Method method) {
     List<Type> types = new ArrayList<>();
