@@ -13,15 +13,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The peer's {@code --version} and {@code --group} reach Dubbo's exports and references, for the
  * version/group tests to build on: a versioned Dubbo consumer sends Dubbo's {@code tri-service-version}
- * and {@code tri-service-group} headers, and a versioned Dubbo provider answers a call that carries
- * them (added by hand here, as any gRPC client would), and, by Dubbo's fallback, others.
+ * and {@code tri-service-group} headers (which the Triple server, serving that export, sees as request
+ * metadata), and a versioned Dubbo provider answers a call that carries them (added by hand here, as any
+ * gRPC client would), and, by Dubbo's fallback, others.
  */
 class DubboPeerOptionsTest {
 
   @Test
   void aVersionedDubboConsumerSendsItsVersionAndGroupAsHeaders() throws Exception {
     TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(PlainService.class, new TriplePlainService()).build().start();
+        .addService(PlainService.class, new TriplePlainService(), "1.0.0", "g1").build().start();
     try (DubboProcess dubbo = DubboProcess.consumer("127.0.0.1:" + server.port(), "--version=1.0.0", "--group=g1")) {
       assertEquals("1.0.0", result(dubbo.call(PlainService.class, "attachment", "tri-service-version"), String.class));
       assertEquals("g1", result(dubbo.call(PlainService.class, "attachment", "tri-service-group"), String.class));
