@@ -93,7 +93,8 @@ final class DubboProcess implements AutoCloseable {
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         // Otherwise Dubbo's consumer replaces 127.0.0.1 in the direct URL with the host's address.
         "-Ddubbo.network.interface.ignored=.*",
-        "-cp", home.resolve("classes") + File.pathSeparator + home.resolve("lib") + File.separator + "*",
+        "-cp", home.resolve("classes") + File.pathSeparator + apiClasses() + File.pathSeparator
+            + home.resolve("lib") + File.separator + "*",
         "io.triplerpc.interop.dubbo.peer.DubboPeer", mode));
     command.addAll(options);
     Path log = Path.of("target", "dubbo-" + mode + "-" + STARTED.incrementAndGet() + ".log");
@@ -109,6 +110,15 @@ final class DubboProcess implements AutoCloseable {
       peer.port = Integer.parseInt(ready.substring("READY ".length()).trim());
     }
     return peer;
+  }
+
+  /** The shared values' classes (triple-dubbo-interop/api), which the peer runs with as they are built. */
+  private static Path apiClasses() {
+    Path classes = Path.of(System.getProperty("dubbo.api.classes", "../api/target/classes"));
+    if (!Files.isDirectory(classes)) {
+      fail("the shared values are not built at " + classes.toAbsolutePath() + " (build triple-dubbo-interop/api)");
+    }
+    return classes;
   }
 
   /** The provider's port. */
