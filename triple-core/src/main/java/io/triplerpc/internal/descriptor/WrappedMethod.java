@@ -126,6 +126,76 @@ public final class WrappedMethod {
     return request instanceof InSerialization<?> ? ((InSerialization<?>) request).serialization() : null;
   }
 
+  /**
+   * The serializations a server reads the requests of the method whose request codec is {@code requestCodec},
+   * its own first, comma-separated as a registry advertises them ({@code "hessian2,fastjson2,jackson"});
+   * null if the method is not a plain Java one.
+   */
+  public static String servedSerializations(MessageCodec<?> requestCodec) {
+    WrapperCodec<?> requests = requestsOf(requestCodec);
+    if (requests == null) {
+      return null;
+    }
+    StringBuilder names = new StringBuilder();
+    for (ObjectSerialization serialization : requests.serializations()) {
+      names.append(names.length() == 0 ? "" : ",").append(serialization.name());
+    }
+    return names.toString();
+  }
+
+  /**
+   * The serialization a client writes requests in, through {@code requestCodec}, to a server that reads
+   * {@code preferred} (comma-separated, most preferred first): null, for the method's own, when the server
+   * reads it, nothing is preferred, or the method is not a plain Java one; else the first preferred one the
+   * method can write, or null if there is none.
+   */
+  public static ObjectSerialization requestSerializationFor(MessageCodec<?> requestCodec, String preferred) {
+    WrapperCodec<?> requests = preferred == null ? null : requestsOf(requestCodec);
+    if (requests == null) {
+      return null;
+    }
+    List<ObjectSerialization> writable = requests.serializations();
+    if (listed(preferred, writable.get(0).name())) {
+      return null;
+    }
+    for (String name : preferred.split(",")) {
+      for (ObjectSerialization serialization : writable) {
+        if (serialization.name().equals(name.trim())) {
+          return serialization;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether the comma-separated {@code names} holds {@code name}, without splitting them. */
+  private static boolean listed(String names, String name) {
+    for (int at = names.indexOf(name); at >= 0; at = names.indexOf(name, at + 1)) {
+      int end = at + name.length();
+      boolean startsItem = at == 0 || names.charAt(at - 1) == ',' || names.charAt(at - 1) == ' ';
+      boolean endsItem = end == names.length() || names.charAt(end) == ',' || names.charAt(end) == ' ';
+      if (startsItem && endsItem) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A client's message that {@link #requestSerializationFor} says to write in {@code serialization}. */
+  public static Object inSerialization(Object message, ObjectSerialization serialization) {
+    return new InSerialization<>(message, serialization);
+  }
+
+  private static WrapperCodec<?> requestsOf(MessageCodec<?> requestCodec) {
+    if (requestCodec instanceof Arguments) {
+      return ((Arguments) requestCodec).arguments;
+    }
+    if (requestCodec instanceof OneArgument) {
+      return ((OneArgument) requestCodec).arguments;
+    }
+    return null;
+  }
+
   /** The exception-code header of such a response, and its value. */
   public static final String EXCEPTION_CODE_HEADER = WrapperCodecs.EXCEPTION_CODE_HEADER;
 
