@@ -9,13 +9,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Per-call settings of a proxy: deadline, compression, credentials, extra interceptors, and the service
- * version and group called. Immutable; each {@code withX} returns a copy.
+ * Per-call settings of a proxy: deadline, compression, credentials, extra interceptors, the service
+ * version and group called, and the serializations plain Java requests may be written in. Immutable; each
+ * {@code withX} returns a copy.
  */
 public final class CallOptions {
 
   /** No deadline, no compression, no extra interceptors. */
-  public static final CallOptions DEFAULT = new CallOptions(0, null, List.of(), null, null, null, null);
+  public static final CallOptions DEFAULT = new CallOptions(new Fields());
 
   private final long timeoutNanos;
   private final String compression;
@@ -24,17 +25,42 @@ public final class CallOptions {
   private final CallCredentials credentials;
   private final String serviceVersion;
   private final String serviceGroup;
+  private final String preferredSerializations;
 
-  private CallOptions(
-      long timeoutNanos, String compression, List<ClientInterceptor> interceptors, Executor executor,
-      CallCredentials credentials, String serviceVersion, String serviceGroup) {
-    this.timeoutNanos = timeoutNanos;
-    this.compression = compression;
-    this.interceptors = interceptors;
-    this.executor = executor;
-    this.credentials = credentials;
-    this.serviceVersion = serviceVersion;
-    this.serviceGroup = serviceGroup;
+  private CallOptions(Fields fields) {
+    this.timeoutNanos = fields.timeoutNanos;
+    this.compression = fields.compression;
+    this.interceptors = fields.interceptors;
+    this.executor = fields.executor;
+    this.credentials = fields.credentials;
+    this.serviceVersion = fields.serviceVersion;
+    this.serviceGroup = fields.serviceGroup;
+    this.preferredSerializations = fields.preferredSerializations;
+  }
+
+  /** The fields of a copy in the making: each {@code withX} changes one, then freezes them in a new instance. */
+  private static final class Fields {
+    long timeoutNanos;
+    String compression;
+    List<ClientInterceptor> interceptors = List.of();
+    Executor executor;
+    CallCredentials credentials;
+    String serviceVersion;
+    String serviceGroup;
+    String preferredSerializations;
+  }
+
+  private Fields copy() {
+    Fields fields = new Fields();
+    fields.timeoutNanos = timeoutNanos;
+    fields.compression = compression;
+    fields.interceptors = interceptors;
+    fields.executor = executor;
+    fields.credentials = credentials;
+    fields.serviceVersion = serviceVersion;
+    fields.serviceGroup = serviceGroup;
+    fields.preferredSerializations = preferredSerializations;
+    return fields;
   }
 
   /**
@@ -52,7 +78,9 @@ public final class CallOptions {
     } catch (ArithmeticException e) {
       nanos = Long.MAX_VALUE;
     }
-    return new CallOptions(nanos, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
+    Fields copy = copy();
+    copy.timeoutNanos = nanos;
+    return new CallOptions(copy);
   }
 
   /** A copy whose calls each have a deadline {@code timeout} in {@code unit} after they start. */
@@ -62,7 +90,9 @@ public final class CallOptions {
 
   /** A copy with no deadline. */
   public CallOptions withoutTimeout() {
-    return new CallOptions(0, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
+    Fields copy = copy();
+    copy.timeoutNanos = 0;
+    return new CallOptions(copy);
   }
 
   /**
@@ -70,7 +100,9 @@ public final class CallOptions {
    * null for none.
    */
   public CallOptions withCompression(String encoding) {
-    return new CallOptions(timeoutNanos, encoding, interceptors, executor, credentials, serviceVersion, serviceGroup);
+    Fields copy = copy();
+    copy.compression = encoding;
+    return new CallOptions(copy);
   }
 
   /** A copy with {@code more} interceptors, run after those already present. */
@@ -79,8 +111,9 @@ public final class CallOptions {
     for (ClientInterceptor interceptor : more) {
       all.add(Objects.requireNonNull(interceptor, "interceptor"));
     }
-    return new CallOptions(timeoutNanos, compression, Collections.unmodifiableList(all), executor, credentials,
-        serviceVersion, serviceGroup);
+    Fields copy = copy();
+    copy.interceptors = Collections.unmodifiableList(all);
+    return new CallOptions(copy);
   }
 
   /**
@@ -88,7 +121,9 @@ public final class CallOptions {
    * executor must run tasks one at a time, in order (a single thread does).
    */
   public CallOptions withExecutor(Executor executor) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
+    Fields copy = copy();
+    copy.executor = executor;
+    return new CallOptions(copy);
   }
 
   /**
@@ -96,7 +131,9 @@ public final class CallOptions {
    * client's.
    */
   public CallOptions withCallCredentials(CallCredentials credentials) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials, serviceVersion, serviceGroup);
+    Fields copy = copy();
+    copy.credentials = credentials;
+    return new CallOptions(copy);
   }
 
   /**
@@ -106,8 +143,9 @@ public final class CallOptions {
    * then names the one the chosen instance serves); null goes back to the annotation's.
    */
   public CallOptions withServiceVersion(String version) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials,
-        checkExportName(version, "version"), serviceGroup);
+    Fields copy = copy();
+    copy.serviceVersion = checkExportName(version, "version");
+    return new CallOptions(copy);
   }
 
   /**
@@ -115,8 +153,9 @@ public final class CallOptions {
    * {@link #withServiceVersion} does for the version.
    */
   public CallOptions withServiceGroup(String group) {
-    return new CallOptions(timeoutNanos, compression, interceptors, executor, credentials, serviceVersion,
-        checkExportName(group, "group"));
+    Fields copy = copy();
+    copy.serviceGroup = checkExportName(group, "group");
+    return new CallOptions(copy);
   }
 
   private static String checkExportName(String value, String what) {
@@ -131,6 +170,24 @@ public final class CallOptions {
       }
     }
     return value;
+  }
+
+  /**
+   * A copy whose plain Java requests are written in one of {@code serializations} (comma-separated names,
+   * such as {@code "fastjson2,hessian2"}, the most preferred first): the interface's own serialization if
+   * listed, else the first listed that the client has; the interface's own if none is. A registry sets it
+   * per call from what the chosen provider advertises (Dubbo's {@code prefer.serialization}); null writes
+   * the interface's own. Protobuf messages are not affected.
+   */
+  public CallOptions withPreferredSerializations(String serializations) {
+    Fields copy = copy();
+    copy.preferredSerializations = serializations;
+    return new CallOptions(copy);
+  }
+
+  /** What {@link #withPreferredSerializations} set, or null. */
+  public String preferredSerializations() {
+    return preferredSerializations;
   }
 
   /** The service version set by {@link #withServiceVersion}, or null for the annotation's. */
@@ -173,6 +230,7 @@ public final class CallOptions {
     return "CallOptions{timeoutNanos=" + timeoutNanos + ", compression=" + compression
         + ", interceptors=" + interceptors.size()
         + (serviceVersion == null ? "" : ", serviceVersion=" + serviceVersion)
-        + (serviceGroup == null ? "" : ", serviceGroup=" + serviceGroup) + '}';
+        + (serviceGroup == null ? "" : ", serviceGroup=" + serviceGroup)
+        + (preferredSerializations == null ? "" : ", preferredSerializations=" + preferredSerializations) + '}';
   }
 }

@@ -51,6 +51,12 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
   public abstract <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 
   /**
+   * Generic calls of the service named {@code serviceName} (a Dubbo service's interface name), made with
+   * {@code options} (their service version and group select the export, as for a proxy).
+   */
+  public abstract GenericService generic(String serviceName, CallOptions options);
+
+  /**
    * Whether a connection is up now: a volatile read for a client of one address; a client with a
    * cluster looks at each server's connection.
    */
@@ -216,7 +222,7 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     public abstract Builder maxPendingOutboundBytes(long bytes);
 
     /**
-     * Lets responses of plain Java (hessian2, JSON) services hold values of these classes too: exact class
+     * Lets responses of plain Java (hessian2, fastjson2, jackson) services hold values of these classes too: exact class
      * names, or package prefixes ending with a dot. By default a response may hold only classes its
      * service's signatures reach and a few JDK value types; see
      * {@link io.triplerpc.serialization.object.AllowedClasses}. Adds to what

@@ -115,7 +115,8 @@ public abstract class TripleServer {
     public abstract <T> Builder addService(Class<T> serviceInterface, T implementation, String version, String group);
 
     /**
-     * Lets requests of this server's plain Java (hessian2, JSON) services hold values of these classes too:
+     * Lets requests of this server's plain Java (hessian2, fastjson2, jackson) services hold values of these
+     * classes too:
      * exact class names, or package prefixes ending with a dot. By default a request may hold only classes
      * its service's signatures reach and a few JDK value types; see
      * {@link io.triplerpc.serialization.object.AllowedClasses}. Applies to every service of this builder,

@@ -45,10 +45,14 @@ public @interface TripleService {
   String group() default "";
 
   /**
-   * How parameters and results that are not protobuf messages travel: {@code "hessian2"} (the
-   * default, hessian-lite) or {@code "json"} (Jackson), inside the request and response wrapper
-   * messages Apache Dubbo 3 Triple uses, so a Dubbo peer interoperates. Protobuf messages always
-   * travel as plain protobuf.
+   * How parameters and results that are not protobuf messages travel, inside the request and response
+   * wrapper messages Apache Dubbo 3 Triple uses: {@code "hessian2"} (the default, hessian-lite) or
+   * {@code "fastjson2"} (fastjson2's binary JSONB), byte for byte as Dubbo 3.3 writes them, so a Dubbo
+   * peer interoperates; or {@code "jackson"} (text JSON through Jackson), which only Triple peers read.
+   * Protobuf messages always travel as plain protobuf.
+   *
+   * <p>This is what a client sends. A server reads requests in any of the three, whichever the request
+   * names, and answers each caller in the serialization it wrote, as Dubbo 3.2+ providers do.
    */
   String serialization() default "";
 }

@@ -13,7 +13,10 @@ import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.FailedClientStream;
+import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.wire.ServiceExports;
+import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.MessageFramer;
@@ -119,7 +122,14 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     this.serializing = callExecutor instanceof SerializingExecutor ? (SerializingExecutor) callExecutor : null;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.requestEncoding = encodingOf(options.compression());
+    this.writeIn = WrappedMethod.requestSerializationFor(method.requestCodec(), options.preferredSerializations());
   }
+
+  /**
+   * The serialization plain Java requests are written in when the server prefers another than the method's
+   * own ({@link CallOptions#withPreferredSerializations}); null for the method's own.
+   */
+  private final ObjectSerialization writeIn;
 
   private static MessageEncoding encodingOf(String compression) {
     try {
@@ -253,7 +263,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       throw new IllegalStateException("sendMessage after halfClose");
     }
     MessageEncoding encoding = messageCompression ? requestEncoding : null;
-    ByteBuf framed = MessageFramer.frame(transport.alloc(), method.requestCodec(), message, encoding);
+    Object written = writeIn == null ? message : WrappedMethod.inSerialization(message, writeIn);
+    @SuppressWarnings("unchecked")
+    ByteBuf framed = MessageFramer.frame(transport.alloc(), (MessageCodec<Object>) method.requestCodec(), written, encoding);
     if (method.type().clientSendsOneMessage()) {
       if (heldRequest != null) {
         framed.release();

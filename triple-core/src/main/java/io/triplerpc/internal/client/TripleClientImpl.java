@@ -5,10 +5,12 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;
 import io.triplerpc.ClientInterceptor;
+import io.triplerpc.GenericService;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleService;
 import io.triplerpc.WriteStats;
+import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
@@ -21,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -131,6 +134,34 @@ final class TripleClientImpl extends TripleClient {
       cluster.prepare(ServiceDescriptor.of(serviceInterface).serviceName(), resolved);
     }
     return TripleInvoker.newProxy(serviceInterface, chain(resolved), resolved, deserializationAllowList);
+  }
+
+  @Override
+  public GenericService generic(String serviceName, CallOptions options) {
+    Objects.requireNonNull(serviceName, "serviceName");
+    CallOptions resolved = withCredentials(Objects.requireNonNull(options, "options"));
+    if (cluster != null) {
+      cluster.prepare(serviceName, resolved);
+    }
+    ServiceDescriptor descriptor = ServiceDescriptor.genericCalls(serviceName, "", deserializationAllowList);
+    GenericInvocation.Calls calls =
+        TripleInvoker.newProxy(GenericInvocation.Calls.class, descriptor, chain(resolved), resolved);
+    return new GenericService() {
+      @Override
+      public Object invoke(String method, String[] parameterTypes, Object... arguments) throws Exception {
+        return calls.$invoke(method, parameterTypes, arguments);
+      }
+
+      @Override
+      public CompletableFuture<Object> invokeAsync(String method, String[] parameterTypes, Object... arguments) {
+        return calls.$invokeAsync(method, parameterTypes, arguments);
+      }
+
+      @Override
+      public String toString() {
+        return "GenericService{" + serviceName + '}';
+      }
+    };
   }
 
   @Override

@@ -92,7 +92,8 @@ public final class TripleInvoker implements InvocationHandler {
     return newProxy(serviceInterface, service, calls, options);
   }
 
-  private static <T> T newProxy(
+  /** A proxy of {@code serviceInterface} as {@code service} describes it (generic calls name another service). */
+  public static <T> T newProxy(
       Class<T> serviceInterface, ServiceDescriptor service, ClientCallFactory calls, CallOptions options) {
     TripleInvoker invoker = new TripleInvoker(service, calls, options);
     Object proxy = Proxy.newProxyInstance(

@@ -55,10 +55,17 @@ public final class ServiceDescriptor {
   private final String serviceName;
   private final List<MethodBinding> methods;
   private final Map<Method, MethodBinding> byJavaMethod;
+  /** The serialization the annotation names, empty for the default. */
+  private final String serialization;
+  /** The classes the service's plain Java values may be of. */
+  private final AllowedClasses allowed;
 
-  private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods) {
+  private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods,
+      String serialization, AllowedClasses allowed) {
     this.serviceInterface = serviceInterface;
     this.serviceName = serviceName;
+    this.serialization = serialization;
+    this.allowed = allowed;
     this.methods = Collections.unmodifiableList(methods);
     Map<Method, MethodBinding> map = new HashMap<>();
     for (MethodBinding binding : methods) {
@@ -149,7 +156,49 @@ public final class ServiceDescriptor {
       bindings.add(binding);
     }
     bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
-    return new ServiceDescriptor(type, serviceName, bindings);
+    return new ServiceDescriptor(type, serviceName, bindings, annotation.serialization(), allowed);
+  }
+
+  /** The classes this service's plain Java values may be of. */
+  public AllowedClasses allowedClasses() {
+    return allowed;
+  }
+
+  /**
+   * The generic calls of this service ({@link GenericInvocation.Served}'s methods, named as this service),
+   * in its serialization, whose exceptions travel as this service's do; null if it has no unary plain Java
+   * method to reach.
+   */
+  public ServiceDescriptor genericServed() {
+    boolean reachable = false;
+    for (MethodBinding binding : methods) {
+      reachable |= binding.wrapped() != null && binding.wrapped().isUnary();
+      if (GenericInvocation.isGeneric(binding.descriptor().methodName())) {
+        return null;
+      }
+    }
+    return reachable ? generic(GenericInvocation.Served.class, serviceName, serialization, allowed) : null;
+  }
+
+  /**
+   * A client's generic calls of {@code serviceName}, whose results may be of the JDK value types and what
+   * {@code allowList} allows.
+   */
+  public static ServiceDescriptor genericCalls(String serviceName, String serialization,
+      DeserializationAllowList allowList) {
+    AllowedClasses allowed = AllowedClasses.forTypes("generic calls of " + serviceName, List.of(),
+        GenericInvocation.class.getClassLoader(), allowList);
+    return generic(GenericInvocation.Calls.class, serviceName, serialization, allowed);
+  }
+
+  private static ServiceDescriptor generic(
+      Class<?> type, String serviceName, String serialization, AllowedClasses allowed) {
+    List<MethodBinding> bindings = new ArrayList<>();
+    for (Method method : type.getMethods()) {
+      bindings.add(bind(type, serviceName, serialization, method, allowed));
+    }
+    bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
+    return new ServiceDescriptor(type, serviceName, bindings, serialization, allowed);
   }
 
   /** Whether {@code method} is one of Object's, perhaps redeclared by the interface (toString()). */
@@ -165,7 +214,7 @@ public final class ServiceDescriptor {
   /**
    * The plain Java types whose values {@code method} carries: parameters, result and exceptions, with the
    * element type in place of a {@code StreamObserver} or {@code CompletableFuture}, resolved against
-   * {@code service}. Protobuf messages are left out: they never travel as hessian or JSON objects.
+   * {@code service}. Protobuf messages are left out: they never travel as hessian2, fastjson2 or jackson objects.
    */
   private static List<Type> declaredTypes(Class<?> service, Method method) {
     List<Type> types = new ArrayList<>();

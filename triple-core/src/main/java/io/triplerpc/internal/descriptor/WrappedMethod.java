@@ -5,6 +5,8 @@ import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.wrapper.InSerialization;
+import io.triplerpc.serialization.wrapper.WrapperCodec;
 import io.triplerpc.serialization.wrapper.WrapperCodecs;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +18,15 @@ import java.util.List;
 
 /**
  * A method whose parameters or result are plain Java types: its values travel in the wrapper
- * messages of Apache Dubbo 3 Triple ({@link WrapperCodecs}), serialized with hessian2 or JSON.
+ * messages of Apache Dubbo 3 Triple ({@link WrapperCodecs}), serialized with hessian2, fastjson2 or
+ * jackson.
+ *
+ * <p>A client writes the method's own serialization (the service's {@code @TripleService(serialization)}).
+ * A server reads whichever serialization a request's wrapper names and answers in it, as Dubbo's servers
+ * do: its request codec reads each message as an {@link InSerialization}, and what it sends back is a
+ * {@link #reply} or {@link #thrown} that names the serialization to write. Those are the messages a
+ * server interceptor sees for such a method; a bare value sent in their place is written in the method's
+ * own serialization.
  *
  * <p>Unary calls carry the whole argument list in one request and, in the response, either the result
  * or an exception the method declares; which one is said by the {@value WrapperCodecs#EXCEPTION_CODE_HEADER}
@@ -39,24 +49,29 @@ public final class WrappedMethod {
     this.unary = unary;
   }
 
-  /** A unary method: the request is its argument array, the response a {@link RawResponse} once read. */
-  @SuppressWarnings("unchecked")
+  /**
+   * A unary method: the request is its argument array (read as an {@link InSerialization} of it), the
+   * response a {@link RawResponse} once read.
+   */
   static WrappedMethod unary(
       Class<?> service, Method method, ObjectSerialization serialization, AllowedClasses allowed) {
     WrapperCodecs codecs = WrapperCodecs.forMethod(service, method, serialization, allowed);
-    MessageCodec<?> arguments = codecs.arguments();
-    return new WrappedMethod(codecs, (MessageCodec<Object>) arguments, new UnaryResponseCodec(codecs), true);
+    return new WrappedMethod(codecs, new Arguments(codecs.arguments()), new UnaryResponseCodec(codecs), true);
   }
 
-  /** A streaming method: each request message holds one {@code requestType} value, each response one result. */
+  /**
+   * A streaming method: each request message holds one {@code requestType} value (read as an
+   * {@link InSerialization} of it), each response one result.
+   */
   static WrappedMethod streaming(Class<?> service, Method method, ObjectSerialization serialization,
       Type requestType, Type responseType, AllowedClasses allowed) {
     String where = service.getName() + "." + method.getName();
     ClassLoader loader = service.getClassLoader();
-    MessageCodec<Object[]> one =
+    WrapperCodec<Object[]> one =
         WrapperCodecs.requestCodec(where, serialization, loader, List.of(requestType), allowed);
     return new WrappedMethod(WrapperCodecs.forMethod(service, method, serialization, allowed),
-        new OneArgument(one), WrapperCodecs.responseCodec(where, serialization, loader, responseType, allowed),
+        new OneArgument(one),
+        new StreamResponses(WrapperCodecs.responseCodec(where, serialization, loader, responseType, allowed)),
         false);
   }
 
@@ -82,9 +97,103 @@ public final class WrappedMethod {
     return thrown instanceof Exception && !(thrown instanceof StatusException);
   }
 
-  /** What the server sends for an exception the method declares, with the exception-code header. */
-  public static Object thrown(Throwable exception) {
-    return new Thrown(exception);
+  /**
+   * What the server sends for {@code value}, a result of the method, to a caller that wrote in
+   * {@code serialization} (null for the method's own).
+   */
+  public static Object reply(Object value, ObjectSerialization serialization) {
+    return new Reply(value, false, serialization);
+  }
+
+  /**
+   * What the server sends for an exception the service threw, with the exception-code header, to a caller
+   * that wrote in {@code serialization} (null for the method's own).
+   */
+  public static Object thrown(Throwable exception, ObjectSerialization serialization) {
+    return new Reply(exception, true, serialization);
+  }
+
+  /**
+   * The value of a request message as the service method takes it, and the serialization it came in
+   * (null when it came as JSON, or from a protobuf method); see {@link InSerialization}.
+   */
+  public static Object valueOf(Object request) {
+    return request instanceof InSerialization<?> ? ((InSerialization<?>) request).value() : request;
+  }
+
+  /** The serialization a request message came in, or null if it names none (JSON, protobuf). */
+  public static ObjectSerialization serializationOf(Object request) {
+    return request instanceof InSerialization<?> ? ((InSerialization<?>) request).serialization() : null;
+  }
+
+  /**
+   * The serializations a server reads the requests of the method whose request codec is {@code requestCodec},
+   * its own first, comma-separated as a registry advertises them ({@code "hessian2,fastjson2,jackson"});
+   * null if the method is not a plain Java one.
+   */
+  public static String servedSerializations(MessageCodec<?> requestCodec) {
+    WrapperCodec<?> requests = requestsOf(requestCodec);
+    if (requests == null) {
+      return null;
+    }
+    StringBuilder names = new StringBuilder();
+    for (ObjectSerialization serialization : requests.serializations()) {
+      names.append(names.length() == 0 ? "" : ",").append(serialization.name());
+    }
+    return names.toString();
+  }
+
+  /**
+   * The serialization a client writes requests in, through {@code requestCodec}, to a server that reads
+   * {@code preferred} (comma-separated, most preferred first): null, for the method's own, when the server
+   * reads it, nothing is preferred, or the method is not a plain Java one; else the first preferred one the
+   * method can write, or null if there is none.
+   */
+  public static ObjectSerialization requestSerializationFor(MessageCodec<?> requestCodec, String preferred) {
+    WrapperCodec<?> requests = preferred == null ? null : requestsOf(requestCodec);
+    if (requests == null) {
+      return null;
+    }
+    List<ObjectSerialization> writable = requests.serializations();
+    if (listed(preferred, writable.get(0).name())) {
+      return null;
+    }
+    for (String name : preferred.split(",")) {
+      for (ObjectSerialization serialization : writable) {
+        if (serialization.name().equals(name.trim())) {
+          return serialization;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether the comma-separated {@code names} holds {@code name}, without splitting them. */
+  private static boolean listed(String names, String name) {
+    for (int at = names.indexOf(name); at >= 0; at = names.indexOf(name, at + 1)) {
+      int end = at + name.length();
+      boolean startsItem = at == 0 || names.charAt(at - 1) == ',' || names.charAt(at - 1) == ' ';
+      boolean endsItem = end == names.length() || names.charAt(end) == ',' || names.charAt(end) == ' ';
+      if (startsItem && endsItem) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A client's message that {@link #requestSerializationFor} says to write in {@code serialization}. */
+  public static Object inSerialization(Object message, ObjectSerialization serialization) {
+    return new InSerialization<>(message, serialization);
+  }
+
+  private static WrapperCodec<?> requestsOf(MessageCodec<?> requestCodec) {
+    if (requestCodec instanceof Arguments) {
+      return ((Arguments) requestCodec).arguments;
+    }
+    if (requestCodec instanceof OneArgument) {
+      return ((OneArgument) requestCodec).arguments;
+    }
+    return null;
   }
 
   /** The exception-code header of such a response, and its value. */
@@ -128,9 +237,24 @@ public final class WrappedMethod {
     }
   }
 
-  private record Thrown(Throwable exception) {}
+  /** A result or a thrown exception, and the serialization to write it in (null for the method's own). */
+  private record Reply(Object value, boolean thrown, ObjectSerialization serialization) {}
 
-  /** Writes results and thrown exceptions; reads the bytes, for the client to decode once it saw the headers. */
+  /** Writes {@code value} with {@code codec}, in the serialization a {@link Reply} names, if it names one. */
+  @SuppressWarnings("unchecked")
+  private static <T> void writeIn(WrapperCodec<T> codec, Object value, ObjectSerialization serialization,
+      OutputStream out) throws IOException {
+    if (serialization == null) {
+      codec.write((T) value, out);
+    } else {
+      codec.write((T) value, serialization, out);
+    }
+  }
+
+  /**
+   * Writes results and thrown exceptions, each in the serialization its {@link Reply} names; reads the bytes,
+   * for the client to decode once it saw the headers.
+   */
   private static final class UnaryResponseCodec implements MessageCodec<Object> {
     private final WrapperCodecs codecs;
     /** Whether bodies are JSON (Connect unary, curl) rather than the wrapper. */
@@ -169,10 +293,18 @@ public final class WrappedMethod {
 
     @Override
     public void write(Object value, OutputStream out) throws IOException {
-      if (value instanceof Thrown) {
-        (json ? codecs.jsonException() : codecs.exception()).write(((Thrown) value).exception(), out);
+      Reply reply = value instanceof Reply ? (Reply) value : new Reply(value, false, null);
+      if (json) {
+        // JSON bodies are jackson's whatever the method's serialization.
+        if (reply.thrown()) {
+          codecs.jsonException().write((Throwable) reply.value(), out);
+        } else {
+          codecs.jsonResult().write(reply.value(), out);
+        }
+      } else if (reply.thrown()) {
+        writeIn(codecs.exception(), reply.value(), reply.serialization(), out);
       } else {
-        (json ? codecs.jsonResult() : codecs.result()).write(value, out);
+        writeIn(codecs.result(), reply.value(), reply.serialization(), out);
       }
     }
 
@@ -194,11 +326,72 @@ public final class WrappedMethod {
     }
   }
 
-  /** One value as a one-argument request wrapper. */
-  private static final class OneArgument implements MessageCodec<Object> {
-    private final MessageCodec<Object[]> arguments;
+  /**
+   * A unary method's arguments: written from an argument array (a client's) or an {@link InSerialization}
+   * of one, read (by a server) as an {@link InSerialization}; as JSON (Connect unary, curl), the argument
+   * array alone.
+   */
+  private static final class Arguments implements MessageCodec<Object> {
+    private final WrapperCodec<Object[]> arguments;
 
-    OneArgument(MessageCodec<Object[]> arguments) {
+    Arguments(WrapperCodec<Object[]> arguments) {
+      this.arguments = arguments;
+    }
+
+    @Override
+    public String subtype() {
+      return arguments.subtype();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public MessageCodec<Object> withSubtype(String subtype) {
+      if (subtype.equals(subtype())) {
+        return this;
+      }
+      MessageCodec<?> other = arguments.withSubtype(subtype);
+      return (MessageCodec<Object>) other;
+    }
+
+    @Override
+    public int serializedSize(Object value) {
+      return -1;
+    }
+
+    @Override
+    public void write(Object value, OutputStream out) throws IOException {
+      if (value instanceof InSerialization<?>) {
+        InSerialization<?> in = (InSerialization<?>) value;
+        arguments.write((Object[]) in.value(), in.serialization(), out);
+      } else {
+        arguments.write((Object[]) value, out);
+      }
+    }
+
+    @Override
+    public Object read(InputStream in) throws IOException {
+      return arguments.readInSerialization(in);
+    }
+
+    @Override
+    public Object read(ByteBuffer source) throws IOException {
+      return arguments.readInSerialization(source);
+    }
+
+    @Override
+    public String toString() {
+      return arguments.toString();
+    }
+  }
+
+  /**
+   * One value as a one-argument request wrapper: written from the value (a client's) or an
+   * {@link InSerialization} of it, read (by a server) as an {@link InSerialization}.
+   */
+  private static final class OneArgument implements MessageCodec<Object> {
+    private final WrapperCodec<Object[]> arguments;
+
+    OneArgument(WrapperCodec<Object[]> arguments) {
       this.arguments = arguments;
     }
 
@@ -214,22 +407,78 @@ public final class WrappedMethod {
 
     @Override
     public void write(Object value, OutputStream out) throws IOException {
-      arguments.write(new Object[] {value}, out);
+      if (value instanceof InSerialization<?>) {
+        InSerialization<?> in = (InSerialization<?>) value;
+        arguments.write(new Object[] {in.value()}, in.serialization(), out);
+      } else {
+        arguments.write(new Object[] {value}, out);
+      }
     }
 
     @Override
     public Object read(InputStream in) throws IOException {
-      return arguments.read(in)[0];
+      return first(arguments.readInSerialization(in));
     }
 
     @Override
     public Object read(ByteBuffer source) throws IOException {
-      return arguments.read(source)[0];
+      return first(arguments.readInSerialization(source));
+    }
+
+    private static InSerialization<Object> first(InSerialization<Object[]> read) {
+      return new InSerialization<>(read.value()[0], read.serialization());
     }
 
     @Override
     public String toString() {
       return arguments.toString();
+    }
+  }
+
+  /**
+   * A streaming method's responses: each written in the serialization its {@link Reply} names (the caller's),
+   * read (by a client) as the value.
+   */
+  private static final class StreamResponses implements MessageCodec<Object> {
+    private final WrapperCodec<Object> responses;
+
+    StreamResponses(WrapperCodec<Object> responses) {
+      this.responses = responses;
+    }
+
+    @Override
+    public String subtype() {
+      return responses.subtype();
+    }
+
+    @Override
+    public int serializedSize(Object value) {
+      return -1;
+    }
+
+    @Override
+    public void write(Object value, OutputStream out) throws IOException {
+      if (value instanceof Reply) {
+        Reply reply = (Reply) value;
+        writeIn(responses, reply.value(), reply.serialization(), out);
+      } else {
+        responses.write(value, out);
+      }
+    }
+
+    @Override
+    public Object read(InputStream in) throws IOException {
+      return responses.read(in);
+    }
+
+    @Override
+    public Object read(ByteBuffer source) throws IOException {
+      return responses.read(source);
+    }
+
+    @Override
+    public String toString() {
+      return responses.toString();
     }
   }
 }

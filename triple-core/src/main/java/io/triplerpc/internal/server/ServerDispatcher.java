@@ -9,6 +9,7 @@ import io.triplerpc.MethodType;
 import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.Status;
+import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.internal.stream.ServerStream;
@@ -48,6 +49,12 @@ public final class ServerDispatcher implements ServerTransportListener {
       int maxInboundMessageSize) {
     Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
     Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
+    Map<String, List<MethodDescriptor<?, ?>>> genericTargets = new HashMap<>();
+    for (ServerMethodDefinition<?, ?> definition : definitions) {
+      if (!GenericInvocation.isGeneric(definition.method().methodName())) {
+        genericTargets.computeIfAbsent(definition.method().serviceName(), s -> new ArrayList<>()).add(definition.method());
+      }
+    }
     for (ServerMethodDefinition<?, ?> definition : definitions) {
       AsciiString path = AsciiString.of(definition.method().path());
       Map<ExportKey, Served> exports = byPath.computeIfAbsent(path, p -> new LinkedHashMap<>());
@@ -56,7 +63,10 @@ public final class ServerDispatcher implements ServerTransportListener {
         throw new IllegalArgumentException("Two services serve " + path + " with "
             + ServiceExports.describe(key.version, key.group));
       }
-      MethodAccess methodAccess = MethodAccess.of(policy, definition.method());
+      MethodAccess methodAccess = GenericInvocation.isGeneric(definition.method().methodName())
+          ? MethodAccess.ofGeneric(policy, definition.method(),
+              genericTargets.getOrDefault(definition.method().serviceName(), List.of()))
+          : MethodAccess.of(policy, definition.method());
       if (methodAccess != null) {
         accessByPath.put(path, methodAccess);
       }

@@ -12,6 +12,7 @@ import io.triplerpc.internal.descriptor.MethodBinding;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.serialization.object.DeserializationAllowList;
+import io.triplerpc.serialization.object.ObjectSerialization;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -19,7 +20,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
-/** Turns a service implementation into one call handler per method, by the shape of its signature. */
+/**
+ * Turns a service implementation into one call handler per method, by the shape of its signature. A method
+ * with plain Java types answers each caller in the serialization its requests came in (see
+ * {@link WrappedMethod}).
+ */
 public final class ServiceAdapters {
 
   private ServiceAdapters() {}
@@ -51,6 +56,16 @@ public final class ServiceAdapters {
       throw new IllegalArgumentException(implementation.getClass().getName() + " does not implement " + serviceInterface.getName());
     }
     List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
+    addDefinitions(definitions, service, implementation);
+    ServiceDescriptor generic = service.genericServed();
+    if (generic != null) {
+      addDefinitions(definitions, generic, new GenericInvoker(service, implementation));
+    }
+    return definitions;
+  }
+
+  private static void addDefinitions(
+      List<ServerMethodDefinition<?, ?>> definitions, ServiceDescriptor service, Object implementation) {
     for (MethodBinding binding : service.methods()) {
       Method method = binding.javaMethod();
       try {
@@ -66,14 +81,13 @@ public final class ServiceAdapters {
           handler = (call, headers) -> new SingleRequestListener(call, binding, implementation);
           break;
         case REQUEST_STREAMING:
-          handler = (call, headers) -> streamingRequests(call, method, implementation);
+          handler = (call, headers) -> streamingRequests(call, binding, implementation);
           break;
         default:
           throw new AssertionError(binding.shape());
       }
       definitions.add(new ServerMethodDefinition<>(binding.descriptor(), handler));
     }
-    return definitions;
   }
 
   private static Object invoke(Method method, Object target, Object... args) {
@@ -107,7 +121,7 @@ public final class ServiceAdapters {
       this.call = call;
       this.binding = binding;
       this.implementation = implementation;
-      this.responses = new ResponseObserver<>(call);
+      this.responses = new ResponseObserver<>(call, binding.wrapped());
     }
 
     @Override
@@ -118,7 +132,8 @@ public final class ServiceAdapters {
             "Too many requests: " + binding.descriptor().type() + " method takes one"), new Metadata());
         return;
       }
-      request = message;
+      request = WrappedMethod.valueOf(message);
+      responses.answerIn(WrappedMethod.serializationOf(message));
       hasRequest = true;
     }
 
@@ -211,7 +226,7 @@ public final class ServiceAdapters {
       }
       if (wrapped.travels(thrown)) {
         Metadata headers = new Metadata().put(WrappedMethod.EXCEPTION_CODE_HEADER, WrappedMethod.EXCEPTION_CODE);
-        responses.sendThrown(headers, WrappedMethod.thrown(thrown));
+        responses.sendThrown(headers, thrown);
       } else {
         responses.onError(thrown);
       }
@@ -230,8 +245,9 @@ public final class ServiceAdapters {
 
   @SuppressWarnings("unchecked")
   private static ServerCall.Listener<Object> streamingRequests(
-      ServerCall<Object, Object> call, Method method, Object implementation) {
-    ResponseObserver<Object> responses = new ResponseObserver<>(call);
+      ServerCall<Object, Object> call, MethodBinding binding, Object implementation) {
+    Method method = binding.javaMethod();
+    ResponseObserver<Object> responses = new ResponseObserver<>(call, binding.wrapped());
     StreamObserver<Object> requests = (StreamObserver<Object>) invoke(method, implementation, responses);
     if (requests == null) {
       throw Status.INTERNAL.withDescription(method.getName() + " returned no request observer").asException();
@@ -241,7 +257,8 @@ public final class ServiceAdapters {
 
       @Override
       public void onMessage(Object message) {
-        requests.onNext(message);
+        responses.answerIn(WrappedMethod.serializationOf(message));
+        requests.onNext(WrappedMethod.valueOf(message));
         call.request(1);
       }
 
@@ -270,14 +287,29 @@ public final class ServiceAdapters {
   private static final class ResponseObserver<R> implements ServerCallStreamObserver<R> {
 
     private final ServerCall<?, R> call;
+    /** The method's plain Java codecs, or null for a protobuf method, whose responses go as they are. */
+    private final WrappedMethod wrapped;
+    /**
+     * The serialization the caller's requests came in, which responses are written in; null until a request
+     * names one (responses then go in the method's own). Set by the call's executor, read by any thread.
+     */
+    private volatile ObjectSerialization answerIn;
     private boolean headersSent;
     private boolean completed;
     private volatile boolean cancelled;
     private volatile Runnable onReadyHandler;
     private volatile Runnable onCancelHandler;
 
-    ResponseObserver(ServerCall<?, R> call) {
+    ResponseObserver(ServerCall<?, R> call, WrappedMethod wrapped) {
       this.call = call;
+      this.wrapped = wrapped;
+    }
+
+    /** Answers in {@code serialization} from now on, unless it is null (a request that names none). */
+    void answerIn(ObjectSerialization serialization) {
+      if (serialization != null && serialization != answerIn) {
+        answerIn = serialization;
+      }
     }
 
     void cancelled() {
@@ -310,19 +342,23 @@ public final class ServiceAdapters {
         headersSent = true;
         call.sendHeaders(new Metadata());
       }
-      call.sendMessage(value);
+      call.sendMessage(wrapped == null ? value : reply(WrappedMethod.reply(value, answerIn)));
     }
 
-    /** Ends the call with {@code thrown}, an exception the method declares, as its one response. */
     @SuppressWarnings("unchecked")
-    void sendThrown(Metadata headers, Object thrown) {
+    private R reply(Object reply) {
+      return (R) reply;
+    }
+
+    /** Ends the call with {@code thrown}, an exception the service threw, as its one response. */
+    void sendThrown(Metadata headers, Throwable thrown) {
       if (completed || isCancelled()) {
         return;
       }
       completed = true;
       headersSent = true;
       call.sendHeaders(headers);
-      call.sendMessage((R) thrown);
+      call.sendMessage(reply(WrappedMethod.thrown(thrown, answerIn)));
       call.close(Status.OK, new Metadata());
     }
 

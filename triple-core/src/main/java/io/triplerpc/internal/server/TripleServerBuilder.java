@@ -8,6 +8,7 @@ import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
@@ -120,8 +121,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     ServerInfo.Service known = services.get(key);
     List<String> methods = new ArrayList<>(known == null ? List.of() : known.methods());
     methods.add(method.methodName());
-    services.put(key, new ServerInfo.Service(
-        method.serviceName(), methods, method.requestCodec().subtype(), version, group));
+    // Plain Java services advertise the serializations they read, their own first (a Dubbo provider's
+    // prefer.serialization); protobuf ones their codec. A service with both kinds advertises the former.
+    String served = WrappedMethod.servedSerializations(method.requestCodec());
+    String serialization = served != null ? served
+        : known != null ? known.serialization() : method.requestCodec().subtype();
+    services.put(key, new ServerInfo.Service(method.serviceName(), methods, serialization, version, group));
   }
 
   @Override

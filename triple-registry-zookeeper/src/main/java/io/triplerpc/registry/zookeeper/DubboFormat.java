@@ -62,8 +62,8 @@ final class DubboFormat {
   /** Dubbo's name of the Triple protocol. */
   static final String TRIPLE_PROTOCOL = "tri";
   /**
-   * A service parameter of Triple's own: the serialization in Triple's name, so that a Triple consumer
-   * reads back exactly what a Triple provider serves (Dubbo has no name for protobuf, and ignores it).
+   * A service parameter of Triple's own: the serializations in Triple's form, so that a Triple consumer
+   * reads back exactly what a Triple provider serves (Dubbo has no protobuf or jackson, and ignores it).
    */
   static final String TRIPLE_SERIALIZATION = "triple.serialization";
 
@@ -233,10 +233,10 @@ final class DubboFormat {
       if (!service.group().isEmpty()) {
         params.put("group", service.group());
       }
-      String serialization = dubboSerialization(service.serialization());
-      if (serialization != null) {
-        params.put("serialization", serialization);
-        params.put("prefer.serialization", serialization);
+      List<String> serializations = dubboSerializations(service.serialization());
+      if (!serializations.isEmpty()) {
+        params.put("serialization", serializations.get(0));
+        params.put("prefer.serialization", String.join(",", serializations));
       }
       params.put(TRIPLE_SERIALIZATION, service.serialization());
       params.put("generic", "false");
@@ -330,33 +330,44 @@ final class DubboFormat {
     return key.toString();
   }
 
-  /** The name Dubbo gives Triple's serialization, or null when Dubbo has none (protobuf is not one of its). */
-  static String dubboSerialization(String triple) {
-    switch (triple) {
-      case "hessian2":
-      case "fastjson2":
-        return triple;
-      default:
-        return null;
+  /**
+   * Of the serializations a Triple service reads (comma-separated, its own first), those Dubbo 3.3 has,
+   * in order: what Dubbo's consumers may choose from ({@code prefer.serialization}). Empty for protobuf
+   * services (protobuf is not one of Dubbo's serializations; its messages travel as protobuf anyway)
+   * and for Triple's jackson alone.
+   */
+  static List<String> dubboSerializations(String triple) {
+    List<String> dubbo = new ArrayList<>();
+    for (String name : split(triple)) {
+      if ((name.equals("hessian2") || name.equals("fastjson2")) && !dubbo.contains(name)) {
+        dubbo.add(name);
+      }
     }
+    return dubbo;
   }
 
   /**
-   * The serialization a Dubbo service uses, in Triple's name: Triple's own parameter if a Triple
-   * provider wrote it, else Dubbo's {@code serialization}, else the first it prefers, else hessian2
-   * (Dubbo's default).
+   * The serializations a Dubbo service reads, in Triple's form (comma-separated, most preferred first,
+   * as a Triple consumer chooses from): Triple's own parameter if a Triple provider wrote it, else
+   * Dubbo's {@code prefer.serialization}, else its {@code serialization}, else hessian2 (Dubbo's default).
    */
   private static String tripleSerialization(Map<String, String> params) {
     String own = params.get(TRIPLE_SERIALIZATION);
     if (own != null && !own.isEmpty()) {
       return own;
     }
-    String serialization = params.get("serialization");
-    if (serialization == null || serialization.isEmpty()) {
-      List<String> preferred = split(params.get("prefer.serialization"));
-      serialization = preferred.isEmpty() ? "hessian2" : preferred.get(0);
+    List<String> preferred = split(params.get("prefer.serialization"));
+    if (preferred.isEmpty()) {
+      preferred = split(params.get("serialization"));
     }
-    return serialization.equals("protobuf") ? "proto" : serialization;
+    if (preferred.isEmpty()) {
+      return "hessian2";
+    }
+    List<String> names = new ArrayList<>(preferred.size());
+    for (String name : preferred) {
+      names.add(name.equals("protobuf") ? "proto" : name);
+    }
+    return String.join(",", names);
   }
 
   /** A comma-separated list, trimmed, empty items left out, as Dubbo splits its parameters. */

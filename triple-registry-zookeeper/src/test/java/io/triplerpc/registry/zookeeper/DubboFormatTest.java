@@ -75,8 +75,8 @@ class DubboFormatTest {
     MetadataInfo metadata = DubboFormat.decodeMetadata(DubboCapture.REMOTE, plain.name(), plain.bytes());
     assertEquals(plain.name(), metadata.revision(), "Dubbo's revision is taken as it is");
     assertFalse(metadata.hashed());
-    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2", "", "")),
-        metadata.services(), "the first serialization Dubbo prefers (hessian2,fastjson2)");
+    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2,fastjson2",
+        "", "")), metadata.services(), "the serializations Dubbo prefers, in its order");
 
     DubboCapture.Znode grouped = DubboCapture.report(DubboCapture.REMOTE_VERSION_GROUP);
     MetadataInfo versioned =
@@ -91,14 +91,13 @@ class DubboFormatTest {
   @Test
   void readsMetadataServiceAnswersKeepingOnlyTriServices() throws Exception {
     MetadataInfoV2 local = parseV2(DubboCapture.metadataServiceAnswer(DubboCapture.LOCAL));
-    assertEquals(
-        List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2", "1.0.0", "g1")),
-        DubboFormat.toTriple(DubboCapture.LOCAL, local.getVersion(), services(local)).services());
+    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2,fastjson2",
+        "1.0.0", "g1")), DubboFormat.toTriple(DubboCapture.LOCAL, local.getVersion(), services(local)).services());
 
     MetadataInfoV2 two = parseV2(DubboCapture.metadataServiceAnswer(DubboCapture.TWO_PROTOCOLS));
     assertEquals(2, two.getServicesCount(), "Dubbo lists the service once per protocol");
-    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2", "", "")),
-        DubboFormat.toTriple(DubboCapture.TWO_PROTOCOLS, two.getVersion(), services(two)).services(),
+    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2,fastjson2",
+        "", "")), DubboFormat.toTriple(DubboCapture.TWO_PROTOCOLS, two.getVersion(), services(two)).services(),
         "the dubbo protocol's entry is left out");
   }
 
@@ -140,7 +139,9 @@ class DubboFormatTest {
   @Test
   void writesTripleMetadataInTheShapeDubboWrites() throws Exception {
     MetadataInfo metadata = MetadataInfo.of("triple-app", List.of(
-        new ServerInfo.Service(DubboCapture.SERVICE, List.of("hello", "add"), "hessian2", "1.0.0", "g1"),
+        new ServerInfo.Service(DubboCapture.SERVICE, List.of("hello", "add"), "hessian2,fastjson2,jackson", "1.0.0",
+            "g1"),
+        new ServerInfo.Service("shop.Orders", List.of("place"), "jackson", "", ""),
         new ServerInfo.Service("triple.demo.Greeter", List.of("SayHello"), "proto", "", "")));
     JsonNode written = JSON.readTree(DubboFormat.encodeMetadata(metadata));
     JsonNode dubbo = JSON.readTree(DubboCapture.report(DubboCapture.REMOTE_VERSION_GROUP).bytes());
@@ -148,7 +149,7 @@ class DubboFormatTest {
     assertEquals(fieldNames(dubbo), fieldNames(written));
     assertEquals("triple-app", written.get("app").asText());
     assertEquals(metadata.revision(), written.get("revision").asText());
-    assertEquals(new TreeSet<>(List.of("g1/org.example.Greeter:1.0.0:tri", "triple.demo.Greeter:tri")),
+    assertEquals(new TreeSet<>(List.of("g1/org.example.Greeter:1.0.0:tri", "shop.Orders:tri", "triple.demo.Greeter:tri")),
         fieldNames(written.get("services")));
     JsonNode versioned = written.get("services").get("g1/org.example.Greeter:1.0.0:tri");
     assertEquals(fieldNames(dubbo.get("services").get("g1/org.example.Greeter:1.0.0:tri")), fieldNames(versioned),
@@ -158,12 +159,15 @@ class DubboFormatTest {
     assertEquals(0, versioned.get("port").asInt(), "each instance's own port");
     JsonNode params = versioned.get("params");
     assertEquals("hello,add", params.get("methods").asText());
-    assertEquals("hessian2", params.get("prefer.serialization").asText());
+    assertEquals("hessian2,fastjson2", params.get("prefer.serialization").asText(), "Dubbo has no jackson");
+    assertEquals("hessian2", params.get("serialization").asText());
     assertEquals("1.0.0", params.get("version").asText());
     assertEquals("g1", params.get("group").asText());
     JsonNode plain = written.get("services").get("triple.demo.Greeter:tri");
     assertFalse(plain.has("version") || plain.has("group"), "absent when empty, as Dubbo writes them");
     assertFalse(plain.get("params").has("prefer.serialization"), "Dubbo has no name for protobuf");
+    assertFalse(written.get("services").get("shop.Orders:tri").get("params").has("prefer.serialization"),
+        "nor any for jackson");
 
     MetadataInfo readBack = DubboFormat.decodeMetadata("triple-app", metadata.revision(),
         DubboFormat.encodeMetadata(metadata));

@@ -169,8 +169,8 @@ class DubboLayoutTest {
 
     MetadataInfo metadata = get(registry.metadata(DubboCapture.LOCAL, FakeDubboProvider.CAPTURED_REVISION));
 
-    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2", "1.0.0",
-        "g1")), metadata.services());
+    assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2,fastjson2",
+        "1.0.0", "g1")), metadata.services());
     assertEquals(1, provider.metadataCalls.get());
     assertNull(dubbo.checkExists().forPath("/dubbo/metadata/" + DubboCapture.LOCAL), "nothing read from a report");
   }

@@ -51,19 +51,59 @@ public final class ServiceDirectory {
   }
 
   /**
-   * The options of a call to {@code endpoint}: as given, unless they ask for any version or group, when
-   * they name the export the endpoint's metadata lists, so that the server routes the call to it.
+   * The options of a call to {@code endpoint}: with the serializations its export reads (so that a plain
+   * Java call writes one it reads, as Dubbo's consumers follow a provider's {@code prefer.serialization}),
+   * and, when they ask for any version or group, naming the export the endpoint's metadata lists, so that
+   * the server routes the call to it. As given when the endpoint's metadata says neither.
    */
   CallOptions toExportOf(Endpoint endpoint, CallOptions options) {
-    if (!version.equals("*") && !group.equals("*")) {
-      return options;
-    }
     RevisionGroup revision = endpoint.group;
+    boolean wildcard = version.equals("*") || group.equals("*");
+    if (!wildcard) {
+      String served = options.preferredSerializations() == null ? servedSerializations(revision) : null;
+      return served == null ? options : options.withPreferredSerializations(served);
+    }
     MetadataInfo metadata = revision == null ? null : revision.metadata;
     ServerInfo.Service export = metadata == null ? null : metadata.export(serviceName, version, group);
-    return export == null
-        ? options.withServiceVersion("").withServiceGroup("")
-        : options.withServiceVersion(export.version()).withServiceGroup(export.group());
+    if (export == null) {
+      return options.withServiceVersion("").withServiceGroup("");
+    }
+    CallOptions named = options.withServiceVersion(export.version()).withServiceGroup(export.group());
+    String served = options.preferredSerializations() == null ? serializationsAt(revision) : null;
+    return served == null ? named : named.withPreferredSerializations(served);
+  }
+
+  /** The serializations the export this directory calls reads at {@code revision}, as its metadata lists them. */
+  private String servedSerializations(RevisionGroup revision) {
+    Served known = served;
+    for (int i = 0; i < known.groups.length; i++) {
+      if (known.groups[i] == revision) {
+        return known.serializations[i];
+      }
+    }
+    return serializationsAt(revision);
+  }
+
+  /** Null for a protobuf export: its messages travel as protobuf whatever a provider prefers. */
+  private String serializationsAt(RevisionGroup revision) {
+    MetadataInfo metadata = revision == null ? null : revision.metadata;
+    ServerInfo.Service export = metadata == null ? null : metadata.export(serviceName, version, group);
+    String serialization = export == null ? null : export.serialization();
+    return serialization == null || serialization.isEmpty() || serialization.equals("proto")
+        || serialization.equals("protobuf") ? null : serialization;
+  }
+
+  /** What each linked group's export reads, found once when it is linked rather than per call. */
+  private record Served(RevisionGroup[] groups, String[] serializations) {}
+
+  private volatile Served served = new Served(NONE, new String[0]);
+
+  private void remember(RevisionGroup[] linked) {
+    String[] serializations = new String[linked.length];
+    for (int i = 0; i < linked.length; i++) {
+      serializations[i] = serializationsAt(linked[i]);
+    }
+    served = new Served(linked, serializations);
   }
 
   /** Writers hold the owning cluster's lock. */
@@ -77,6 +117,7 @@ public final class ServiceDirectory {
     RevisionGroup[] more = Arrays.copyOf(g, g.length + 1);
     more[g.length] = group;
     groups = more;
+    remember(more);
   }
 
   synchronized void unlink(RevisionGroup group) {
@@ -87,6 +128,7 @@ public final class ServiceDirectory {
         System.arraycopy(g, 0, fewer, 0, i);
         System.arraycopy(g, i + 1, fewer, i, g.length - i - 1);
         groups = fewer;
+        remember(fewer);
         return;
       }
     }

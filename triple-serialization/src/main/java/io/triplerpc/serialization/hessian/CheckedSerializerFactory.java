@@ -44,6 +44,9 @@ final class CheckedSerializerFactory extends SerializerFactory {
 
   @Override
   public Deserializer getDeserializer(String type) throws HessianProtocolException {
+    if (type != null && DubboGenericExceptionDeserializer.NAMES.contains(type)) {
+      return DubboGenericExceptionDeserializer.INSTANCE;
+    }
     if (type != null && !type.isEmpty() && !isBasic(type) && !ENUM_SET.contains(type) && !allowed.allows(type)) {
       throw new Refused(allowed.refusal(type));
     }

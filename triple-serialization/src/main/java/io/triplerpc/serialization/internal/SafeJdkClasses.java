@@ -15,7 +15,7 @@ import java.util.Set;
  */
 public final class SafeJdkClasses {
 
-  /** What a hessian2 or JSON reader may need to materialize the values of any service. */
+  /** What a hessian2, fastjson2 or jackson reader may need to materialize the values of any service. */
   public static final Set<String> NAMES = names();
 
   private SafeJdkClasses() {}
@@ -39,6 +39,8 @@ public final class SafeJdkClasses {
     add(names, "java.util.", "List", "Set", "Map", "Collection", "SortedSet", "SortedMap", "NavigableSet",
         "NavigableMap", "Deque", "Queue", "ArrayList", "LinkedList", "Vector", "ArrayDeque", "HashMap",
         "LinkedHashMap", "TreeMap", "HashSet", "LinkedHashSet", "TreeSet", "Arrays$ArrayList");
+    // fastjson2 names an EnumSet by its JDK class; it reads it as the declared set of the enum named.
+    add(names, "java.util.", "EnumSet", "RegularEnumSet", "JumboEnumSet");
     add(names, "java.util.Collections$", "EmptyList", "EmptySet", "EmptyMap", "SingletonList", "SingletonSet",
         "SingletonMap", "UnmodifiableCollection", "UnmodifiableList", "UnmodifiableRandomAccessList",
         "UnmodifiableSet", "UnmodifiableSortedSet", "UnmodifiableNavigableSet", "UnmodifiableMap",

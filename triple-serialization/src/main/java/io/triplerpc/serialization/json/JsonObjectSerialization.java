@@ -21,9 +21,12 @@ import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
 
 /**
- * JSON through Jackson, for services that want a readable wire format. On the wrapper's wire it is named
- * {@code "jackson"}, as Dubbo's Jackson serialization (dubbo-spi-extensions) names its bytes, which this
- * reads (it writes one JSON value per argument and a newline) and which reads this.
+ * Text JSON through Jackson ({@code "jackson"}), for services that want a readable wire format between
+ * Triple peers. It is not Dubbo 3.3's JSON: Dubbo 3.3.6 has no Jackson serialization, and its JSON-family
+ * one is fastjson2's binary JSONB ({@link io.triplerpc.serialization.fastjson2.Fastjson2ObjectSerialization}).
+ * On the wrapper's wire it is named {@code "jackson"}, as the Jackson serialization of dubbo-spi-extensions
+ * names its bytes, which this reads (it writes one JSON value per argument and a newline) and which reads
+ * this.
  *
  * <p>The mapping aims at the same values hessian carries: fields are properties whatever their access (so
  * a POJO needs no getters), {@code java.time} values are ISO-8601 strings with their zone kept, {@code
@@ -53,7 +56,7 @@ public final class JsonObjectSerialization implements ObjectSerialization {
 
   @Override
   public String name() {
-    return ObjectSerializations.JSON;
+    return ObjectSerializations.JACKSON;
   }
 
   @Override
@@ -63,7 +66,7 @@ public final class JsonObjectSerialization implements ObjectSerialization {
 
   @Override
   public boolean readsWireName(String serializeType) {
-    return WIRE_NAME.equals(serializeType) || ObjectSerializations.JSON.equals(serializeType);
+    return WIRE_NAME.equals(serializeType);
   }
 
   @Override

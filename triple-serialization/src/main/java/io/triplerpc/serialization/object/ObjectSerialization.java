@@ -14,15 +14,15 @@ import java.lang.reflect.Type;
 public interface ObjectSerialization {
 
   /**
-   * The name a service selects this serialization by, such as {@code "hessian2"} or {@code "json"}; see
+   * The name a service selects this serialization by, such as {@code "hessian2"} or {@code "fastjson2"}; see
    * {@link ObjectSerializations}.
    */
   String name();
 
   /**
    * What this serialization writes into a wrapper's {@code serializeType}: the name Apache Dubbo uses for
-   * the same bytes ({@code "hessian4"} for hessian2, {@code "jackson"} for Jackson JSON), so a Dubbo peer
-   * reads them.
+   * the same bytes ({@code "hessian4"} for hessian2, {@code "fastjson2"}; {@code "jackson"} for Jackson JSON,
+   * as dubbo-spi-extensions names it), so a Dubbo peer reads them.
    */
   String wireName();
 

@@ -6,16 +6,22 @@ import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
 /**
- * Selects an {@link ObjectSerialization} by name, as a service's configuration names it (later
- * {@code @TripleService(serialization = "hessian2")}).
+ * Selects an {@link ObjectSerialization} by name, as a service's configuration names it
+ * ({@code @TripleService(serialization = "fastjson2")}).
  */
 public final class ObjectSerializations {
 
   /** Hessian 2 through hessian-lite, the default for non-protobuf services, as in Dubbo. */
   public static final String HESSIAN2 = "hessian2";
 
-  /** JSON through Jackson. */
-  public static final String JSON = "json";
+  /** fastjson2's binary JSONB, as Dubbo 3.3 writes it; Dubbo's other serialization. */
+  public static final String FASTJSON2 = "fastjson2";
+
+  /**
+   * Text JSON through Jackson, readable with curl; Triple's own, which Dubbo 3.3 does not have (its JSON-family
+   * serialization is {@value #FASTJSON2}).
+   */
+  public static final String JACKSON = "jackson";
 
   /** The serialization a non-protobuf service uses when it names none. */
   public static final String DEFAULT = HESSIAN2;
@@ -34,8 +40,8 @@ public final class ObjectSerializations {
 
   /**
    * Returns the installed serialization whose {@link ObjectSerialization#name() name} or
-   * {@link ObjectSerialization#wireName() wire name} is {@code name}, ignoring case; so {@code "hessian2"},
-   * {@code "hessian4"}, {@code "json"} and {@code "jackson"} all select one.
+   * {@link ObjectSerialization#wireName() wire name} is {@code name}, ignoring case; so {@code "hessian2"} and
+   * {@code "hessian4"} select the same one.
    *
    * @throws IllegalArgumentException if none matches, listing what is installed
    */

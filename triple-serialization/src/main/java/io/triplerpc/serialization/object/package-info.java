@@ -1,6 +1,6 @@
 /**
  * Serialization of plain Java values (not protobuf messages) for services that declare ordinary Java
- * types: an {@link io.triplerpc.serialization.object.ObjectSerialization} per format (hessian2, JSON),
+ * types: an {@link io.triplerpc.serialization.object.ObjectSerialization} per format (hessian2, fastjson2, jackson),
  * selected by name through {@link io.triplerpc.serialization.object.ObjectSerializations}, hands out one
  * {@link io.triplerpc.serialization.object.ObjectCodec} per declared type.
  */

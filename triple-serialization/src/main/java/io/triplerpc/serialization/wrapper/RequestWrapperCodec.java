@@ -19,12 +19,13 @@ import java.util.List;
 /**
  * A method's argument list as a {@code TripleRequestWrapper}: each argument serialized on its own, with the
  * serialization's wire name and {@code Class.getName()} of each declared parameter type, as Dubbo writes it.
+ * It reads the arguments in whichever of the method's serializations the wrapper names.
  *
  * <p>Writing serializes the arguments into the thread's {@link Scratch} buffer, then writes the wrapper
- * around them: the {@code serializeType} and {@code argTypes} fields never change for a method, so their
- * bytes are encoded once here.
+ * around them: the {@code serializeType} and {@code argTypes} fields never change for a method and a
+ * serialization, so their bytes are encoded once here.
  */
-final class RequestWrapperCodec implements MessageCodec<Object[]> {
+final class RequestWrapperCodec implements WrapperCodec<Object[]> {
 
   private static final Object[] NO_ARGUMENTS = {};
 
@@ -32,33 +33,41 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   private final ClassLoader classLoader;
   private final List<Type> types;
   private final AllowedClasses allowed;
-  private final ObjectSerialization serialization;
-  private final ObjectCodec[] codecs;
+  private final Accepted accepted;
+  /** The argument codecs of each accepted serialization, in its order. */
+  private final ObjectCodec[][] codecs;
+  /** The encoded field 1, {@code serializeType}, of each accepted serialization; it comes first. */
+  private final byte[][] serializeTypeFields;
   private final Class<?>[] rawTypes;
   private final List<String> argTypes;
-  /** The encoded field 1, {@code serializeType}, which comes first. */
-  private final byte[] serializeTypeField;
   /** The encoded fields 3, {@code argTypes}, which come last. */
   private final byte[] argTypesFields;
 
-  RequestWrapperCodec(String where, ObjectSerialization serialization, ClassLoader classLoader, List<Type> types,
+  RequestWrapperCodec(String where, Accepted accepted, ClassLoader classLoader, List<Type> types,
       AllowedClasses allowed) {
     this.where = where;
     this.classLoader = classLoader;
     this.types = List.copyOf(types);
     this.allowed = allowed;
-    this.serialization = serialization;
-    this.codecs = new ObjectCodec[types.size()];
+    this.accepted = accepted;
     this.rawTypes = new Class<?>[types.size()];
     List<String> names = new ArrayList<>(types.size());
-    for (int i = 0; i < codecs.length; i++) {
-      codecs[i] = serialization.codecFor(types.get(i), classLoader, allowed);
+    for (int i = 0; i < rawTypes.length; i++) {
       rawTypes[i] = Types.rawClass(types.get(i));
       names.add(rawTypes[i].getName());
     }
+    this.codecs = new ObjectCodec[accepted.size()][];
+    this.serializeTypeFields = new byte[accepted.size()][];
+    for (int s = 0; s < accepted.size(); s++) {
+      ObjectSerialization serialization = accepted.get(s);
+      codecs[s] = new ObjectCodec[types.size()];
+      for (int i = 0; i < rawTypes.length; i++) {
+        codecs[s][i] = serialization.codecFor(types.get(i), classLoader, allowed);
+      }
+      serializeTypeFields[s] =
+          TripleRequestWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
+    }
     this.argTypes = List.copyOf(names);
-    this.serializeTypeField =
-        TripleRequestWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
     this.argTypesFields = TripleRequestWrapper.newBuilder().addAllArgTypes(argTypes).build().toByteArray();
   }
 
@@ -67,13 +76,18 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
     return WrapperCodecs.SUBTYPE;
   }
 
+  @Override
+  public List<ObjectSerialization> serializations() {
+    return accepted.asList();
+  }
+
   /** The arguments as one JSON body for {@code "json"} (Connect unary, curl); this for the wrapper's own. */
   @Override
   public MessageCodec<Object[]> withSubtype(String subtype) {
     if (JsonArguments.SUBTYPE.equals(subtype)) {
       return new JsonArguments(where, classLoader, types, allowed);
     }
-    return MessageCodec.super.withSubtype(subtype);
+    return WrapperCodec.super.withSubtype(subtype);
   }
 
   @Override
@@ -83,23 +97,33 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
 
   @Override
   public void write(Object[] arguments, OutputStream out) throws IOException {
+    write(arguments, 0, out);
+  }
+
+  @Override
+  public void write(Object[] arguments, ObjectSerialization serialization, OutputStream out) throws IOException {
+    write(arguments, accepted.indexOf(serialization), out);
+  }
+
+  private void write(Object[] arguments, int serialization, OutputStream out) throws IOException {
     Object[] values = arguments == null ? NO_ARGUMENTS : arguments;
-    if (values.length != codecs.length) {
+    ObjectCodec[] inSerialization = codecs[serialization];
+    if (values.length != inSerialization.length) {
       throw new IllegalArgumentException(
-          where + " takes " + codecs.length + " argument(s), " + values.length + " given");
+          where + " takes " + inSerialization.length + " argument(s), " + values.length + " given");
     }
     Scratch scratch = Scratch.acquire();
     try {
       int[] ends = new int[values.length];
       for (int i = 0; i < values.length; i++) {
         try {
-          codecs[i].write(values[i], scratch);
+          inSerialization[i].write(values[i], scratch);
         } catch (IOException e) {
           throw new IOException(where + ": argument " + i + ": " + e.getMessage(), e);
         }
         ends[i] = scratch.size();
       }
-      out.write(serializeTypeField);
+      out.write(serializeTypeFields[serialization]);
       int start = 0;
       for (int end : ends) {
         WireFormat.writeField2(out, scratch.array(), start, end - start);
@@ -112,7 +136,7 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   }
 
   @Override
-  public Object[] read(InputStream in) throws IOException {
+  public InSerialization<Object[]> readInSerialization(InputStream in) throws IOException {
     TripleRequestWrapper wrapper;
     try {
       wrapper = TripleRequestWrapper.parseFrom(in);
@@ -123,7 +147,7 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
   }
 
   @Override
-  public Object[] read(ByteBuffer source) throws IOException {
+  public InSerialization<Object[]> readInSerialization(ByteBuffer source) throws IOException {
     TripleRequestWrapper wrapper;
     try {
       wrapper = TripleRequestWrapper.parseFrom(WireFormat.input(source));
@@ -133,15 +157,17 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
     return decode(wrapper);
   }
 
-  private Object[] decode(TripleRequestWrapper wrapper) throws IOException {
+  private InSerialization<Object[]> decode(TripleRequestWrapper wrapper) throws IOException {
     String serializeType = wrapper.getSerializeType();
-    if (!serialization.readsWireName(serializeType)) {
-      throw new IOException(where + " reads " + serialization.name() + " arguments (serializeType '"
-          + serialization.wireName() + "'), but the request's serializeType is '" + serializeType + "'");
+    int serialization = accepted.indexOfWireName(serializeType);
+    if (serialization < 0) {
+      throw accepted.unknown(where, "arguments", serializeType);
     }
     int count = wrapper.getArgsCount();
-    if (count != codecs.length) {
-      throw new IOException(where + " takes " + codecs.length + " argument(s), but the request carries " + count);
+    ObjectCodec[] inSerialization = codecs[serialization];
+    if (count != inSerialization.length) {
+      throw new IOException(
+          where + " takes " + inSerialization.length + " argument(s), but the request carries " + count);
     }
     if (!typesMatch(wrapper.getArgTypesList())) {
       throw new IOException(where + " declares argument types " + argTypes + ", but the request says "
@@ -151,7 +177,7 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
     for (int i = 0; i < count; i++) {
       Object value;
       try {
-        value = codecs[i].read(wrapper.getArgs(i).newInput());
+        value = inSerialization[i].read(wrapper.getArgs(i).newInput());
       } catch (ClassNotAllowedException e) {
         // Already names the class and the service, and becomes the call's status as it is.
         throw e;
@@ -163,7 +189,7 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
       }
       values[i] = value;
     }
-    return values;
+    return new InSerialization<>(values, accepted.get(serialization));
   }
 
   /**
@@ -179,6 +205,6 @@ final class RequestWrapperCodec implements MessageCodec<Object[]> {
 
   @Override
   public String toString() {
-    return "RequestWrapperCodec{" + where + ", " + serialization.name() + '}';
+    return "RequestWrapperCodec{" + where + ", " + accepted + '}';
   }
 }

@@ -1,7 +1,6 @@
 package io.triplerpc.serialization.wrapper;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.internal.Types;
 import io.triplerpc.serialization.internal.wrapper.TripleResponseWrapper;
 import io.triplerpc.serialization.object.AllowedClasses;
@@ -13,28 +12,31 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * A method's result, or an exception its service threw, as a {@code TripleResponseWrapper}: the value
  * serialized on its own, the serialization's wire name, and {@code Class.getName()} of the method's
  * declared result type. Dubbo writes that same type name for results and for exceptions, and its readers
- * ignore it; so does this one.
+ * ignore it; so does this one. It reads the value in whichever of the method's serializations the wrapper
+ * names.
  *
  * @param <T> {@code Object} for results, {@link Throwable} for exceptions
  */
-final class ResponseWrapperCodec<T> implements MessageCodec<T> {
+final class ResponseWrapperCodec<T> implements WrapperCodec<T> {
 
   private final String where;
   private final String what;
-  private final ObjectSerialization serialization;
+  private final Accepted accepted;
   private final Class<T> valueClass;
-  private final ObjectCodec codec;
+  /** The value's codec in each accepted serialization, in its order. */
+  private final ObjectCodec[] codecs;
   /** Whether a {@code null} read is an error: for exceptions and primitive results. */
   private final boolean nonNull;
   /** Whether the method returns nothing; its data (a serialized null) is not looked at. */
   private final boolean isVoid;
-  /** The encoded field 1, {@code serializeType}, which comes first. */
-  private final byte[] serializeTypeField;
+  /** The encoded field 1, {@code serializeType}, of each accepted serialization; it comes first. */
+  private final byte[][] serializeTypeFields;
   /** The encoded field 3, {@code type}, which comes last. */
   private final byte[] typeField;
 
@@ -42,18 +44,23 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
    * @param resultType the method's declared result type, which names the wrapper's {@code type}
    * @param valueType what the data holds: {@code resultType} for results, {@code Throwable} for exceptions
    */
-  ResponseWrapperCodec(String where, ObjectSerialization serialization, ClassLoader classLoader, Type resultType,
+  ResponseWrapperCodec(String where, Accepted accepted, ClassLoader classLoader, Type resultType,
       Class<T> valueClass, Type valueType, AllowedClasses allowed) {
     this.where = where;
-    this.serialization = serialization;
+    this.accepted = accepted;
     this.valueClass = valueClass;
     Class<?> rawResult = Types.rawClass(resultType);
     this.isVoid = valueClass == Object.class && (rawResult == void.class || rawResult == Void.class);
     this.what = valueClass == Throwable.class ? "exception" : "result";
-    this.codec = serialization.codecFor(isVoid ? Object.class : valueType, classLoader, allowed);
     this.nonNull = valueClass == Throwable.class || rawResult.isPrimitive() && !isVoid;
-    this.serializeTypeField =
-        TripleResponseWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
+    this.codecs = new ObjectCodec[accepted.size()];
+    this.serializeTypeFields = new byte[accepted.size()][];
+    for (int s = 0; s < accepted.size(); s++) {
+      ObjectSerialization serialization = accepted.get(s);
+      codecs[s] = serialization.codecFor(isVoid ? Object.class : valueType, classLoader, allowed);
+      serializeTypeFields[s] =
+          TripleResponseWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
+    }
     this.typeField = TripleResponseWrapper.newBuilder().setType(rawResult.getName()).build().toByteArray();
   }
 
@@ -63,20 +70,34 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
   }
 
   @Override
+  public List<ObjectSerialization> serializations() {
+    return accepted.asList();
+  }
+
+  @Override
   public int serializedSize(T value) {
     return -1;
   }
 
   @Override
   public void write(T value, OutputStream out) throws IOException {
+    write(value, 0, out);
+  }
+
+  @Override
+  public void write(T value, ObjectSerialization serialization, OutputStream out) throws IOException {
+    write(value, accepted.indexOf(serialization), out);
+  }
+
+  private void write(T value, int serialization, OutputStream out) throws IOException {
     Scratch scratch = Scratch.acquire();
     try {
       try {
-        codec.write(isVoid ? null : value, scratch);
+        codecs[serialization].write(isVoid ? null : value, scratch);
       } catch (IOException e) {
         throw new IOException(where + ": " + what + ": " + e.getMessage(), e);
       }
-      out.write(serializeTypeField);
+      out.write(serializeTypeFields[serialization]);
       WireFormat.writeField2(out, scratch.array(), 0, scratch.size());
       out.write(typeField);
     } finally {
@@ -85,7 +106,7 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
   }
 
   @Override
-  public T read(InputStream in) throws IOException {
+  public InSerialization<T> readInSerialization(InputStream in) throws IOException {
     TripleResponseWrapper wrapper;
     try {
       wrapper = TripleResponseWrapper.parseFrom(in);
@@ -96,7 +117,7 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
   }
 
   @Override
-  public T read(ByteBuffer source) throws IOException {
+  public InSerialization<T> readInSerialization(ByteBuffer source) throws IOException {
     TripleResponseWrapper wrapper;
     try {
       wrapper = TripleResponseWrapper.parseFrom(WireFormat.input(source));
@@ -106,15 +127,15 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
     return decode(wrapper);
   }
 
-  private T decode(TripleResponseWrapper wrapper) throws IOException {
+  private InSerialization<T> decode(TripleResponseWrapper wrapper) throws IOException {
     String serializeType = wrapper.getSerializeType();
-    if (!serialization.readsWireName(serializeType)) {
-      throw new IOException(where + " reads a " + serialization.name() + " " + what + " (serializeType '"
-          + serialization.wireName() + "'), but the response's serializeType is '" + serializeType + "'");
+    int serialization = accepted.indexOfWireName(serializeType);
+    if (serialization < 0) {
+      throw accepted.unknown(where, what, serializeType);
     }
     Object value;
     try {
-      value = codec.read(wrapper.getData().newInput());
+      value = codecs[serialization].read(wrapper.getData().newInput());
     } catch (ClassNotAllowedException e) {
       // Already names the class and the service, and becomes the call's status as it is.
       throw e;
@@ -122,16 +143,15 @@ final class ResponseWrapperCodec<T> implements MessageCodec<T> {
       throw new IOException(where + ": " + what + ": " + e.getMessage(), e);
     }
     if (isVoid) {
-      return null;
-    }
-    if (value == null && nonNull) {
+      value = null;
+    } else if (value == null && nonNull) {
       throw new IOException(where + ": the response carries a null " + what + ", which the method cannot return");
     }
-    return valueClass.cast(value);
+    return new InSerialization<>(valueClass.cast(value), accepted.get(serialization));
   }
 
   @Override
   public String toString() {
-    return "ResponseWrapperCodec{" + where + ", " + what + ", " + serialization.name() + '}';
+    return "ResponseWrapperCodec{" + where + ", " + what + ", " + accepted + '}';
   }
 }

@@ -20,6 +20,11 @@ import java.util.concurrent.CompletionStage;
  * its result and the exceptions it throws travel in the wrapper messages Apache Dubbo 3's Triple uses for
  * non-protobuf interfaces, so a Dubbo peer calls and serves the same method.
  *
+ * <p>Every codec reads each installed object serialization (hessian2, fastjson2, jackson), whichever the
+ * wrapper's {@code serializeType} names, and writes the method's own unless told another: a server reads
+ * requests with {@link WrapperCodec#readInSerialization} and answers in the caller's serialization, as
+ * Dubbo 3.2+ providers do.
+ *
  * <p>On the wire (Dubbo 3.3, {@code dubbo-rpc-triple}'s {@code ReflectionPackableMethod} and
  * {@code triple_wrapper.proto}):
  * <ul>
@@ -57,12 +62,12 @@ public final class WrapperCodecs {
   /** The result and a thrown exception as JSON bodies (Connect unary, curl). */
   private final MessageCodec<Object> jsonResult;
   private final MessageCodec<Throwable> jsonException;
-  private final MessageCodec<Object[]> arguments;
-  private final MessageCodec<Object> result;
-  private final MessageCodec<Throwable> exception;
+  private final WrapperCodec<Object[]> arguments;
+  private final WrapperCodec<Object> result;
+  private final WrapperCodec<Throwable> exception;
 
-  private WrapperCodecs(Method method, ObjectSerialization serialization, MessageCodec<Object[]> arguments,
-      MessageCodec<Object> result, MessageCodec<Throwable> exception, MessageCodec<Object> jsonResult,
+  private WrapperCodecs(Method method, ObjectSerialization serialization, WrapperCodec<Object[]> arguments,
+      WrapperCodec<Object> result, WrapperCodec<Throwable> exception, MessageCodec<Object> jsonResult,
       MessageCodec<Throwable> jsonException) {
     this.method = method;
     this.serialization = serialization;
@@ -93,7 +98,8 @@ public final class WrapperCodecs {
 
   /**
    * The codecs of unary {@code method} of {@code service}: {@code R m(A, B, ...)} or
-   * {@code CompletableFuture<R> m(A, B, ...)} (the result is then {@code R}). Type variables of generic
+   * {@code CompletableFuture<R> m(A, B, ...)} (the result is then {@code R}). They write
+   * {@code serialization} unless told another, and read every installed one. Type variables of generic
    * supertypes of {@code service} are resolved, so a {@code UserRepository extends Repository<User>} reads
    * {@code User}s; classes named on the wire are loaded by {@code service}'s class loader, and only those
    * {@code allowed} allows are instantiated.
@@ -116,11 +122,11 @@ public final class WrapperCodecs {
     }
     Type resultType = resultType(service, method);
     ClassLoader loader = service.getClassLoader();
+    Accepted accepted = Accepted.writing(serialization);
     return new WrapperCodecs(method, serialization,
-        new RequestWrapperCodec(where, serialization, loader, parameters, allowed),
-        new ResponseWrapperCodec<>(where, serialization, loader, resultType, Object.class, resultType, allowed),
-        new ResponseWrapperCodec<>(
-            where, serialization, loader, resultType, Throwable.class, Throwable.class, allowed),
+        new RequestWrapperCodec(where, accepted, loader, parameters, allowed),
+        new ResponseWrapperCodec<>(where, accepted, loader, resultType, Object.class, resultType, allowed),
+        new ResponseWrapperCodec<>(where, accepted, loader, resultType, Throwable.class, Throwable.class, allowed),
         new JsonValue<>(where, loader, isVoid(resultType) ? Object.class : resultType, Object.class, allowed),
         new JsonValue<>(where, loader, Throwable.class, Throwable.class, allowed));
   }
@@ -154,30 +160,33 @@ public final class WrapperCodecs {
 
   /**
    * A request codec for an explicit list of parameter types, for call shapes {@link #forMethod} does not
-   * take apart: each message of a streaming call is a wrapper of one argument, as in Dubbo. It instantiates
-   * only what {@code allowed} allows.
+   * take apart: each message of a streaming call is a wrapper of one argument, as in Dubbo. It writes
+   * {@code serialization} unless told another, reads every installed one, and instantiates only what
+   * {@code allowed} allows.
    *
    * @param where names the method in error messages
    */
-  public static MessageCodec<Object[]> requestCodec(String where, ObjectSerialization serialization,
+  public static WrapperCodec<Object[]> requestCodec(String where, ObjectSerialization serialization,
       ClassLoader classLoader, List<Type> parameterTypes, AllowedClasses allowed) {
-    return new RequestWrapperCodec(requireNonNull(where, "where"), requireNonNull(serialization, "serialization"),
-        classLoader, List.copyOf(parameterTypes), requireNonNull(allowed, "allowed"));
-  }
-
-  /**
-   * A response codec for an explicit result type, such as the element type of a response stream; it
-   * instantiates only what {@code allowed} allows.
-   */
-  public static MessageCodec<Object> responseCodec(String where, ObjectSerialization serialization,
-      ClassLoader classLoader, Type resultType, AllowedClasses allowed) {
-    return new ResponseWrapperCodec<>(requireNonNull(where, "where"),
-        requireNonNull(serialization, "serialization"), classLoader, resultType, Object.class, resultType,
+    return new RequestWrapperCodec(requireNonNull(where, "where"),
+        Accepted.writing(requireNonNull(serialization, "serialization")), classLoader, List.copyOf(parameterTypes),
         requireNonNull(allowed, "allowed"));
   }
 
+  /**
+   * A response codec for an explicit result type, such as the element type of a response stream; it writes
+   * {@code serialization} unless told another, reads every installed one, and instantiates only what
+   * {@code allowed} allows.
+   */
+  public static WrapperCodec<Object> responseCodec(String where, ObjectSerialization serialization,
+      ClassLoader classLoader, Type resultType, AllowedClasses allowed) {
+    return new ResponseWrapperCodec<>(requireNonNull(where, "where"),
+        Accepted.writing(requireNonNull(serialization, "serialization")), classLoader, resultType, Object.class,
+        resultType, requireNonNull(allowed, "allowed"));
+  }
+
   /** The codec of a method's argument list; {@code null} or an empty array for a method without parameters. */
-  public MessageCodec<Object[]> arguments() {
+  public WrapperCodec<Object[]> arguments() {
     return arguments;
   }
 
@@ -196,16 +205,17 @@ public final class WrapperCodecs {
   }
 
   /** The codec of the method's result; {@code null} for a {@code void} method. */
-  public MessageCodec<Object> result() {
+  public WrapperCodec<Object> result() {
     return result;
   }
 
   /**
    * The codec of an exception the service threw, checked or runtime: its class, message, cause chain and
-   * stack trace as far as the serialization carries them (hessian: every field; JSON: class, message,
-   * cause, suppressed exceptions, stack trace and the application fields of the exception class).
+   * stack trace as far as the serialization carries them (hessian2 and fastjson2: every field; jackson:
+   * class, message, cause, suppressed exceptions, stack trace and the application fields of the exception
+   * class).
    */
-  public MessageCodec<Throwable> exception() {
+  public WrapperCodec<Throwable> exception() {
     return exception;
   }
 
@@ -234,9 +244,14 @@ public final class WrapperCodecs {
     return method;
   }
 
-  /** The serialization of every value. */
+  /** The serialization the codecs write unless told another: the method's own. */
   public ObjectSerialization serialization() {
     return serialization;
+  }
+
+  /** The serializations the codecs read, {@link #serialization()} first. */
+  public List<ObjectSerialization> serializations() {
+    return arguments.serializations();
   }
 
   @Override

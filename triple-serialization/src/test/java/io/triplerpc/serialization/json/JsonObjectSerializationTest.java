@@ -46,9 +46,9 @@ class JsonObjectSerializationTest {
   }
 
   @Test
-  void itIsSelectedAsJsonAndNamedAsDubbosJacksonSerialization() {
-    assertSame(JsonObjectSerialization.class, ObjectSerializations.named("json").getClass());
+  void itIsSelectedAndNamedAsJackson() {
     assertSame(JsonObjectSerialization.class, ObjectSerializations.named("jackson").getClass());
+    assertEquals("jackson", json.name());
     assertEquals("jackson", json.wireName());
     assertTrue(json.readsWireName("jackson"));
     assertFalse(json.readsWireName("fastjson2"), "Dubbo's fastjson2 writes JSONB, a binary format");

@@ -53,7 +53,9 @@ public class Order {
     order.due = LocalDate.of(2024, 2, 29).plusDays(seed);
     order.pickup = LocalDateTime.of(2024, 3, 1, 12, 30, 15, 1_000).plusMinutes(seed);
     order.window = Duration.ofHours(2).plusMillis(seed);
-    order.delivery = ZonedDateTime.of(2024, 10, 27, 2, 30, 0, 0, java.time.ZoneId.of("Europe/Paris")).plusHours(seed);
+    // Daylight saving ends that night in Paris: 02:30 happens twice. Only seeds of 25 and more move past it; a
+    // time inside the repeated hour is tested on its own (fastjson2's JSONB keeps no offset to tell them apart).
+    order.delivery = ZonedDateTime.of(2024, 10, 27, 3, 30, 0, 0, java.time.ZoneId.of("Europe/Paris")).plusHours(seed);
     order.color = Color.values()[(int) (seed % 3)];
     order.address = new Address("1 Main St", "Springfield", 12345);
     order.pet = new Dog("Rex" + seed, 3, "collie", List.of("sit", "roll"));

@@ -190,6 +190,22 @@ class ObjectSerializationRoundTripTest {
 
   @ParameterizedTest
   @MethodSource("serializations")
+  void aZonedDateTimeInTheRepeatedHourOfADaylightSavingChange(ObjectSerialization serialization) throws IOException {
+    ZonedDateTime first = ZonedDateTime.of(2024, 10, 27, 2, 30, 0, 0, ZoneId.of("Europe/Paris"));
+    ZonedDateTime second = first.withLaterOffsetAtOverlap();
+    ObjectCodec codec = serialization.codecFor(ZonedDateTime.class, LOADER);
+    assertEquals(first, roundTrip(codec, first));
+    if (serialization.name().equals(ObjectSerializations.FASTJSON2)) {
+      // JSONB writes the local date-time and the zone, no offset, as Dubbo does: the later of two equal local
+      // times reads as the earlier one, an hour off.
+      assertEquals(first, roundTrip(codec, second));
+    } else {
+      assertEquals(second, roundTrip(codec, second));
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("serializations")
   void aNullDeclaredOptionalReadsAsEmpty(ObjectSerialization serialization) throws IOException {
     ObjectCodec codec = serialization.codecFor(new TypeToken<Optional<String>>() {}.type(), LOADER);
     assertEquals(Optional.empty(), roundTrip(codec, null));
@@ -209,7 +225,7 @@ class ObjectSerializationRoundTripTest {
     assertEquals("no more apples", copy.getMessage());
     assertEquals(new BigDecimal("2.50"), copy.missing());
     Throwable cause = copy.getCause();
-    if (serialization.name().equals(ObjectSerializations.JSON)) {
+    if (serialization.name().equals(ObjectSerializations.JACKSON)) {
       // Jackson cannot construct UncheckedIOException (no no-argument or String constructor).
       RemoteServiceException standIn = assertInstanceOf(RemoteServiceException.class, cause);
       assertEquals(UncheckedIOException.class.getName(), standIn.remoteClassName());
@@ -230,7 +246,7 @@ class ObjectSerializationRoundTripTest {
 
   @org.junit.jupiter.api.Test
   void jsonKeepsTheClassAndTheMessageOfAnExceptionWithoutAStringConstructor() throws IOException {
-    ObjectCodec codec = ObjectSerializations.named("json")
+    ObjectCodec codec = ObjectSerializations.named("jackson")
         .codecFor(Throwable.class, LOADER, throwing(NoMessageConstructorException.class));
     Object read = roundTrip(codec, new NoMessageConstructorException(7));
     NoMessageConstructorException copy = assertInstanceOf(NoMessageConstructorException.class, read);

@@ -32,7 +32,7 @@ class GadgetRefusalTest {
   private static final String GADGET = "io.triplerpc.serialization.security.Gadget";
 
   private final ObjectSerialization hessian = ObjectSerializations.named("hessian2");
-  private final ObjectSerialization json = ObjectSerializations.named("json");
+  private final ObjectSerialization json = ObjectSerializations.named("jackson");
 
   @BeforeEach
   void resetTripwire() {

@@ -292,7 +292,7 @@ class WrapperCodecsTest {
 
   @Test
   void jsonArgumentsAreReadableJson() throws Exception {
-    WrapperCodecs codecs = shop("total", ObjectSerializations.named("json"));
+    WrapperCodecs codecs = shop("total", ObjectSerializations.named("jackson"));
     TripleRequestWrapper wrapper = TripleRequestWrapper.parseFrom(
         encode(codecs.arguments(), new BigDecimal("1.50"), BigInteger.TEN));
     assertEquals("jackson", wrapper.getSerializeType());

@@ -71,7 +71,7 @@ public final class RegistryScale {
     List<ServiceDirectory> directories = new ArrayList<>();
     for (List<String> names : serviceNames) {
       for (String name : names) {
-        directories.add(cluster.directory(name));
+        directories.add(cluster.directory(name, ScaleSource.VERSION, ""));
       }
     }
     long syncStart = System.nanoTime();
@@ -191,7 +191,7 @@ public final class RegistryScale {
     }
     for (int a = 0; a < apps; a++) {
       for (String name : serviceNames.get(a)) {
-        int size = cluster.directory(name).size();
+        int size = cluster.directory(name, ScaleSource.VERSION, "").size();
         check(size == expectedSize[a], name + " has " + size + " instances, expected " + expectedSize[a]);
       }
     }
@@ -229,7 +229,7 @@ public final class RegistryScale {
     long start = System.nanoTime();
     listener.onResync(first);
     long firstMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    check(cluster.directory(names.get(0)).size() == size, "first resync size");
+    check(cluster.directory(names.get(0), ScaleSource.VERSION, "").size() == size, "first resync size");
     first = null;
 
     int churn = size / 100;
@@ -241,7 +241,7 @@ public final class RegistryScale {
     start = System.nanoTime();
     listener.onResync(again);
     long againMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    check(cluster.directory(names.get(0)).size() == size, "second resync size");
+    check(cluster.directory(names.get(0), ScaleSource.VERSION, "").size() == size, "second resync size");
     cluster.close();
     return new long[] {firstMillis, againMillis};
   }

@@ -25,6 +25,9 @@ final class ScaleSource implements Registry {
   private final Map<String, String> applicationOf = new ConcurrentHashMap<>();
   final Map<String, InstanceListener> listeners = new ConcurrentHashMap<>();
 
+  /** The version every declared service is served in, as in Dubbo's push test; consumers ask for it. */
+  static final String VERSION = "1.0.0";
+
   /** Declares {@code application} with {@code services} services; returns their names. */
   List<String> declare(String application, int services) {
     List<ServerInfo.Service> list = new ArrayList<>();
@@ -32,7 +35,7 @@ final class ScaleSource implements Registry {
     for (int s = 0; s < services; s++) {
       String name = "org.example." + application + ".Service" + s;
       names.add(name);
-      list.add(new ServerInfo.Service(name, List.of("get", "list", "create", "update", "delete"), "hessian2", "1.0.0", ""));
+      list.add(new ServerInfo.Service(name, List.of("get", "list", "create", "update", "delete"), "hessian2", VERSION, ""));
       applicationOf.put(name, application);
     }
     MetadataInfo info = MetadataInfo.of(application, list);

@@ -163,12 +163,20 @@ class DubboConsumerToTripleServerTest {
     assertTrue(timeout > 2000 && timeout <= 3000, () -> "Triple saw a deadline " + timeout + " ms away");
   }
 
+  /**
+   * Both sides keep the deadline, so whichever timer fires first ends the call: Dubbo's own (its timeout,
+   * code 2, caused by a TimeoutException) or Triple's, which resets the stream with DEADLINE_EXCEEDED. On
+   * a loaded machine either may win.
+   */
   @Test
-  void aCallPastItsTimeoutFailsWithDubbosTimeout() throws Exception {
+  void aCallPastItsTimeoutFailsWithDubbosTimeoutOrTheServersDeadline() throws Exception {
     JsonNode answer = failed(dubbo.callWith(PlainService.class, "sleep", Map.of(), 300, 3000));
     assertEquals("org.apache.dubbo.rpc.RpcException", answer.path("exception").asText(), answer::toString);
-    assertEquals(RPC_TIMEOUT, answer.path("rpcCode").asInt(), answer::toString);
-    assertEquals("java.util.concurrent.TimeoutException", answer.path("cause").asText(), answer::toString);
+    if (answer.path("rpcCode").asInt() == RPC_TIMEOUT) {
+      assertEquals("java.util.concurrent.TimeoutException", answer.path("cause").asText(), answer::toString);
+    } else {
+      assertEquals("DEADLINE_EXCEEDED", answer.path("status").asText(), answer::toString);
+    }
   }
 
   @Test

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The peer's {@code --version} and {@code --group} reach Dubbo's exports and references, for the
  * version/group tests to build on: a versioned Dubbo consumer sends Dubbo's {@code tri-service-version}
- * and {@code tri-service-group} headers, and a versioned Dubbo provider answers a call that carries
- * them (added by hand here: Triple's client does not send them yet), and, by Dubbo's fallback, others.
+ * and {@code tri-service-group} headers (which the Triple server, serving that export, sees as request
+ * metadata), and a versioned Dubbo provider answers a call that carries them (added by hand here, as any
+ * gRPC client would), and, by Dubbo's fallback, others.
  */
 class DubboPeerOptionsTest {
 

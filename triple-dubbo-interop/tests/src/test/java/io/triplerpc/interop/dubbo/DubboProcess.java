@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Dubbo peer (triple-dubbo-interop/peer) in a JVM of its own, with Dubbo's class path: started by
  * a test class, ended in its {@code @AfterAll}. Its standard output is read line by line on a thread
- * of its own; its standard error (Dubbo's log) goes to {@code target/dubbo-<mode>.log}, whose end is
+ * of its own; its standard error (Dubbo's log) goes to {@code target/dubbo-<mode>-<n>.log}, whose end is
  * quoted when something fails. The peer exits when its standard input closes, so a test JVM that dies
  * leaves no Dubbo behind.
  *
@@ -51,6 +51,8 @@ final class DubboProcess implements AutoCloseable {
   private static final String END = "\0end";
   private static final long START_SECONDS = 60;
   private static final long ANSWER_SECONDS = 30;
+  /** Peers started by this JVM, to give each its own log. */
+  private static final java.util.concurrent.atomic.AtomicInteger STARTED = new java.util.concurrent.atomic.AtomicInteger();
 
   private final Process process;
   private final Writer input;
@@ -102,10 +104,11 @@ final class DubboProcess implements AutoCloseable {
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         // Otherwise Dubbo's consumer replaces 127.0.0.1 in the direct URL with the host's address.
         "-Ddubbo.network.interface.ignored=.*",
-        "-cp", home.resolve("classes") + File.pathSeparator + home.resolve("lib") + File.separator + "*",
+        "-cp", home.resolve("classes") + File.pathSeparator + apiClasses() + File.pathSeparator
+            + home.resolve("lib") + File.separator + "*",
         "io.triplerpc.interop.dubbo.peer.DubboPeer", mode));
     command.addAll(options);
-    Path log = Path.of("target", "dubbo-" + mode + ".log");
+    Path log = Path.of("target", "dubbo-" + mode + "-" + STARTED.incrementAndGet() + ".log");
     Files.createDirectories(log.getParent());
     Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
     DubboProcess peer = new DubboProcess(process, log);
@@ -118,6 +121,15 @@ final class DubboProcess implements AutoCloseable {
       peer.port = Integer.parseInt(ready.substring("READY ".length()).trim());
     }
     return peer;
+  }
+
+  /** The shared values' classes (triple-dubbo-interop/api), which the peer runs with as they are built. */
+  private static Path apiClasses() {
+    Path classes = Path.of(System.getProperty("dubbo.api.classes", "../api/target/classes"));
+    if (!Files.isDirectory(classes)) {
+      fail("the shared values are not built at " + classes.toAbsolutePath() + " (build triple-dubbo-interop/api)");
+    }
+    return classes;
   }
 
   /** The provider's port. */
@@ -154,6 +166,30 @@ final class DubboProcess implements AutoCloseable {
     if (timeoutMillis > 0) {
       command.put("timeoutMillis", timeoutMillis);
     }
+    return send(id, command);
+  }
+
+  /**
+   * Calls {@code method} of {@code service} through the consumer's generic reference
+   * ({@code GenericService.$invoke}), with parameter type names {@code types} (null for none) and
+   * {@code args} in generic form (maps, lists, scalars).
+   */
+  JsonNode generic(Class<?> service, String method, String[] types, Object... args)
+      throws IOException, InterruptedException {
+    int id = ++nextId;
+    ObjectNode command = JSON.createObjectNode();
+    command.put("id", id);
+    command.put("generic", true);
+    command.put("service", service.getName());
+    command.put("method", method);
+    if (types != null) {
+      command.set("types", JSON.valueToTree(types));
+    }
+    command.set("args", JSON.valueToTree(args));
+    return send(id, command);
+  }
+
+  private JsonNode send(int id, ObjectNode command) throws IOException, InterruptedException {
     input.write(JSON.writeValueAsString(command));
     input.write('\n');
     input.flush();

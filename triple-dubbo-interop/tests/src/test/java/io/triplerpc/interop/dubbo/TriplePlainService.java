@@ -17,6 +17,20 @@ import java.util.concurrent.TimeUnit;
 final class TriplePlainService implements PlainService {
 
   private final List<String> events = new CopyOnWriteArrayList<>();
+  private final String label;
+
+  TriplePlainService() {
+    this("default");
+  }
+
+  TriplePlainService(String label) {
+    this.label = label;
+  }
+
+  @Override
+  public String whoami() {
+    return label;
+  }
 
   @Override
   public Order place(String customer, List<Item> items, boolean express) throws OutOfStock {

@@ -149,6 +149,11 @@ class HeartbeatClockTest {
     }
 
     @Override
+    public io.triplerpc.GenericService generic(String serviceName, CallOptions options) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     public boolean isConnectionActive() {
       return true;
     }

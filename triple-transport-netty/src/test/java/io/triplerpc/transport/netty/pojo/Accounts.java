@@ -11,16 +11,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-/** A plain Java service: no protobuf anywhere. Served twice, with hessian2 and with JSON. */
+/** A plain Java service: no protobuf anywhere. Served three times, with hessian2, fastjson2 and jackson. */
 public interface Accounts extends Repository<Accounts.Account> {
 
   /** Hessian2, the default. */
   @TripleService(name = "triple.test.Accounts")
   interface Hessian extends Accounts {}
 
-  /** The same service with JSON. */
-  @TripleService(name = "triple.test.AccountsJson", serialization = "json")
-  interface Json extends Accounts {}
+  /** The same service with fastjson2, Dubbo's other serialization. */
+  @TripleService(name = "triple.test.AccountsFastjson2", serialization = "fastjson2")
+  interface Fastjson2 extends Accounts {}
+
+  /** The same service with Jackson's JSON. */
+  @TripleService(name = "triple.test.AccountsJackson", serialization = "jackson")
+  interface Jackson extends Accounts {}
 
   enum Tier { BASIC, GOLD }
 

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Serves both variants of {@link Accounts}. */
-final class AccountsImpl implements Accounts.Hessian, Accounts.Json {
+final class AccountsImpl implements Accounts.Hessian, Accounts.Fastjson2, Accounts.Jackson {
 
   static final Account ALICE = new Account("a1", "Alice", Tier.GOLD, new BigDecimal("1234.5600"),
       LocalDate.of(2020, 2, 29), Instant.parse("2026-11-23T10:15:30.123456789Z"), List.of("vip", "early"),

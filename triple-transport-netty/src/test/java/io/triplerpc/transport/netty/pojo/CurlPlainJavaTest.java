@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * curl calls plain Java services, hessian2 and JSON alike (Connect unary with a JSON body): one
+ * curl calls plain Java services, whatever their serialization (Connect unary with a JSON body): one
  * parameter takes the value, several a JSON array of them, none an empty body; the result comes back
  * as JSON, and a body of the wrong shape is a clear 400.
  */
@@ -29,7 +29,8 @@ class CurlPlainJavaTest {
   static void start() {
     server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(Accounts.Hessian.class, new AccountsImpl())
-        .addService(Accounts.Json.class, new AccountsImpl())
+        .addService(Accounts.Fastjson2.class, new AccountsImpl())
+        .addService(Accounts.Jackson.class, new AccountsImpl())
         .build()
         .start();
   }
@@ -55,7 +56,7 @@ class CurlPlainJavaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsJson"})
+  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsFastjson2", "triple.test.AccountsJackson"})
   void oneParameterTakesTheValue(String service) throws Exception {
     String[] answer = post(service, "find", "\"b2\"");
     assertEquals("200", answer[0], answer[1]);
@@ -63,7 +64,7 @@ class CurlPlainJavaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsJson"})
+  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsFastjson2", "triple.test.AccountsJackson"})
   void severalParametersTakeAJsonArray(String service) throws Exception {
     String[] answer = post(service, "transfer",
         "[{\"from\":\"a1\",\"to\":\"b2\",\"amount\":34.56,\"note\":\"rent\"}, false]");
@@ -72,7 +73,7 @@ class CurlPlainJavaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsJson"})
+  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsFastjson2", "triple.test.AccountsJackson"})
   void aDeclaredExceptionIsAnErrorNamingItsClassAndMessage(String service) throws Exception {
     String[] answer = post(service, "transfer", "[{\"from\":\"b2\",\"to\":\"a1\",\"amount\":100,\"note\":\"rent\"}, false]");
     assertEquals("500", answer[0], answer[1]);
@@ -81,7 +82,7 @@ class CurlPlainJavaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsJson"})
+  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsFastjson2", "triple.test.AccountsJackson"})
   void noParametersTakeAnEmptyBody(String service) throws Exception {
     String[] answer = post(service, "count", "");
     assertEquals("200", answer[0], answer[1]);
@@ -89,7 +90,7 @@ class CurlPlainJavaTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsJson"})
+  @ValueSource(strings = {"triple.test.Accounts", "triple.test.AccountsFastjson2", "triple.test.AccountsJackson"})
   void aBodyOfTheWrongShapeIsAClear400(String service) throws Exception {
     String[] wrongCount = post(service, "transfer", "[{\"from\":\"a1\"}]");
     assertEquals("400", wrongCount[0], wrongCount[1]);

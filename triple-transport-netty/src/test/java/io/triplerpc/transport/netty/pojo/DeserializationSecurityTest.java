@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.alibaba.com.caucho.hessian.io.Hessian2Output;
+import com.alibaba.fastjson2.JSONWriter;
 import com.google.protobuf.ByteString;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
@@ -30,6 +31,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +62,8 @@ class DeserializationSecurityTest {
   static void start() {
     server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(Mailbox.Hessian.class, IMPL)
-        .addService(Mailbox.Json.class, IMPL)
+        .addService(Mailbox.Fastjson2.class, IMPL)
+        .addService(Mailbox.Jackson.class, IMPL)
         .build().start();
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
   }
@@ -72,7 +75,8 @@ class DeserializationSecurityTest {
   }
 
   static Stream<Mailbox> serializations() {
-    return Stream.of(client.proxy(Mailbox.Hessian.class), client.proxy(Mailbox.Json.class));
+    return Stream.of(client.proxy(Mailbox.Hessian.class), client.proxy(Mailbox.Fastjson2.class),
+        client.proxy(Mailbox.Jackson.class));
   }
 
   @Test
@@ -97,12 +101,47 @@ class DeserializationSecurityTest {
     String parcel = "{\"to\":\"bob\",\"item\":{\"@class\":\"" + GADGET + "\",\"command\":\"touch /tmp/pwned\"}}";
     byte[] request = requestWrapper("jackson", parcel.getBytes(StandardCharsets.UTF_8));
 
-    Status status = call(client, "triple.test.MailboxJson", "deliver", request).closed.get(10, TimeUnit.SECONDS);
+    Status status = call(client, "triple.test.MailboxJackson", "deliver", request).closed.get(10, TimeUnit.SECONDS);
 
     assertEquals(Status.Code.INVALID_ARGUMENT, status.code(), status.toString());
     assertTrue(status.description().startsWith("class " + GADGET + " is not allowed to be deserialized for "
-        + "service triple.test.MailboxJson"), status.description());
+        + "service triple.test.MailboxJackson"), status.description());
     assertEquals(List.of(), SideEffects.happened());
+  }
+
+  @Test
+  void aFastjson2GadgetInARequestIsRefusedBeforeAnyOfItsCodeRuns() throws Exception {
+    int before = IMPL.delivered.get();
+    byte[] parcel;
+    try (JSONWriter out = JSONWriter.ofJSONB()) {
+      // {"@type": Parcel, "to": "bob", "contents": {"@type": GADGET, "command": ...}}, as fastjson2 writes it.
+      out.writeTypeName(Parcel.class.getName());
+      out.startObject();
+      out.writeName("to");
+      out.writeString("bob");
+      out.writeName("contents");
+      out.writeTypeName(GADGET);
+      out.startObject();
+      out.writeName("command");
+      out.writeString("touch /tmp/pwned");
+      out.endObject();
+      out.endObject();
+      parcel = out.getBytes();
+    }
+    byte[] framed = ByteBuffer.allocate(4 + parcel.length).putInt(parcel.length).put(parcel).array();
+    // To the hessian2 service: a server reads every serialization, whichever the request names.
+    for (String service : List.of("triple.test.Mailbox", "triple.test.MailboxFastjson2")) {
+      Status status = call(client, service, "deliver", requestWrapper("fastjson2", framed))
+          .closed.get(10, TimeUnit.SECONDS);
+
+      assertEquals(Status.Code.INVALID_ARGUMENT, status.code(), status.toString());
+      assertTrue(status.description().startsWith("class " + GADGET + " is not allowed to be deserialized for "
+          + "service " + service), status.description());
+      assertTrue(status.description().contains("allowDeserialization(\"" + GADGET + "\")"), status.description());
+    }
+    assertEquals(List.of(), SideEffects.happened(), "no code of the gadget ran, not even its static initializer");
+    assertEquals(before, IMPL.delivered.get(), "the service was not called");
+    assertEquals("bob:-:-:0:0", client.proxy(Mailbox.Fastjson2.class).deliver(parcel("bob")));
   }
 
   @Test

@@ -15,8 +15,11 @@ public interface Mailbox {
   @TripleService(name = "triple.test.Mailbox")
   interface Hessian extends Mailbox {}
 
-  @TripleService(name = "triple.test.MailboxJson", serialization = "json")
-  interface Json extends Mailbox {}
+  @TripleService(name = "triple.test.MailboxFastjson2", serialization = "fastjson2")
+  interface Fastjson2 extends Mailbox {}
+
+  @TripleService(name = "triple.test.MailboxJackson", serialization = "jackson")
+  interface Jackson extends Mailbox {}
 
   /** Returns a summary of what arrived: recipient, the contents' class, item and shelf counts. */
   String deliver(Parcel parcel) throws Undeliverable;

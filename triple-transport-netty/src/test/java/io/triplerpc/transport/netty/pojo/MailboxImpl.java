@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Serves both variants of {@link Mailbox}, counting the parcels it received. */
-final class MailboxImpl implements Mailbox.Hessian, Mailbox.Json {
+final class MailboxImpl implements Mailbox.Hessian, Mailbox.Fastjson2, Mailbox.Jackson {
 
   final AtomicInteger delivered = new AtomicInteger();
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * A plain Java interface (records, POJOs with inheritance, enums, collections, Optional, java.time,
  * BigDecimal, nulls, generics, checked and runtime exceptions) served and called over a real socket,
- * with hessian2 and with JSON, in Dubbo's wrapper messages.
+ * with hessian2, fastjson2 and jackson, in Dubbo's wrapper messages.
  */
 class PlainJavaServiceTest {
 
@@ -41,7 +41,8 @@ class PlainJavaServiceTest {
   static void start() {
     server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(Accounts.Hessian.class, IMPL)
-        .addService(Accounts.Json.class, IMPL)
+        .addService(Accounts.Fastjson2.class, IMPL)
+        .addService(Accounts.Jackson.class, IMPL)
         .build().start();
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
   }
@@ -54,7 +55,8 @@ class PlainJavaServiceTest {
   }
 
   static Stream<Accounts> serializations() {
-    return Stream.of(client.proxy(Accounts.Hessian.class), client.proxy(Accounts.Json.class));
+    return Stream.of(client.proxy(Accounts.Hessian.class), client.proxy(Accounts.Fastjson2.class),
+        client.proxy(Accounts.Jackson.class));
   }
 
   @ParameterizedTest

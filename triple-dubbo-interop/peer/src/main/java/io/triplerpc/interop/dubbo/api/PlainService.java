@@ -28,6 +28,9 @@ public interface PlainService {
   /** {@code value} as given: null in, null out. */
   String echo(String value);
 
+  /** The label of the implementation that answered: which export (version, group) a call reached. */
+  String whoami();
+
   /** Throws {@code IllegalStateException(message)}, a runtime exception no method declares. */
   String fail(String message);
 

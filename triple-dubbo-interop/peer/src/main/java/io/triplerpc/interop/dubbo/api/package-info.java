@@ -1,6 +1,6 @@
 /**
- * The interop services as the Dubbo application declares them: plain Java types (hessian2) and
- * protobuf messages. Triple's tests declare the same names on their side; only the names, the shapes
- * and the documented behaviour are shared, never a class file.
+ * The interop services as the Dubbo application declares them: plain Java types (hessian2, from the
+ * shared triple-dubbo-interop-api) and protobuf messages. Triple's tests declare the same interfaces on
+ * their side; the names, shapes and documented behaviour are what the two share.
  */
 package io.triplerpc.interop.dubbo.api;

@@ -13,6 +13,7 @@ import java.lang.reflect.Type;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.rpc.RpcContext;
 import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.StatusRpcException;
+import org.apache.dubbo.rpc.service.GenericService;
 
 /**
  * Runs the consumer's commands: one JSON object per line in, one per line out, in order.
@@ -51,9 +53,12 @@ final class ConsumerCommands {
 
   /** Dubbo's proxy of each interface. */
   private final Map<Class<?>, Object> proxies;
+  /** Dubbo's generic reference to each interface, by name. */
+  private final Map<String, GenericService> generic;
 
-  ConsumerCommands(Map<Class<?>, Object> proxies) {
+  ConsumerCommands(Map<Class<?>, Object> proxies, Map<String, GenericService> generic) {
     this.proxies = proxies;
+    this.generic = generic;
   }
 
   String execute(String line) {
@@ -65,6 +70,9 @@ final class ConsumerCommands {
     }
     Object id = command.get("id");
     List<Object> received = new ArrayList<>();
+    if (command.getBooleanValue("generic")) {
+      return invokeGeneric(id, command);
+    }
     try {
       Class<?> service = proxies.keySet().stream()
           .filter(type -> type.getName().equals(command.getString("service"))).findFirst()
@@ -119,6 +127,55 @@ final class ConsumerCommands {
     } finally {
       RpcContext.getClientAttachment().clearAttachments();
     }
+  }
+
+  /**
+   * A generic call: {@code {"id":1,"generic":true,"service":"<interface>","method":"<name>","types":[...],
+   * "args":[...]}} through Dubbo's {@link GenericService#$invoke}, the arguments as plain maps, lists and
+   * scalars (as a gateway holds them); the answer's result is what $invoke returned, as JSON.
+   */
+  private String invokeGeneric(Object id, JSONObject command) {
+    try {
+      GenericService service = generic.get(command.getString("service"));
+      if (service == null) {
+        throw new IllegalArgumentException("no generic reference to " + command.getString("service"));
+      }
+      JSONArray types = command.getJSONArray("types");
+      JSONArray args = command.getJSONArray("args");
+      Object[] arguments = args == null ? new Object[0] : (Object[]) plain(args.toArray());
+      Object result = service.$invoke(command.getString("method"),
+          types == null ? null : types.toArray(String.class), arguments);
+      Map<String, Object> answer = new LinkedHashMap<>();
+      answer.put("id", id);
+      answer.put("ok", true);
+      answer.put("result", result);
+      answer.put("resultClass", result == null ? null : result.getClass().getName());
+      return JSON.toJSONString(answer, WRITE);
+    } catch (Throwable t) {
+      return JSON.toJSONString(failure(id, t, List.of()), WRITE);
+    }
+  }
+
+  /** fastjson2's JSON objects and arrays as the JDK's maps and lists, which any peer may read. */
+  private static Object plain(Object value) {
+    if (value instanceof Map<?, ?> map) {
+      Map<Object, Object> copy = new HashMap<>();
+      map.forEach((key, entry) -> copy.put(key, plain(entry)));
+      return copy;
+    }
+    if (value instanceof List<?> list) {
+      List<Object> copy = new ArrayList<>();
+      list.forEach(element -> copy.add(plain(element)));
+      return copy;
+    }
+    if (value instanceof Object[] array) {
+      Object[] copy = new Object[array.length];
+      for (int i = 0; i < array.length; i++) {
+        copy[i] = plain(array[i]);
+      }
+      return copy;
+    }
+    return value;
   }
 
   private static Method method(Class<?> service, String name) {

@@ -23,6 +23,7 @@ import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.rpc.service.GenericService;
 
 /**
  * A plain Apache Dubbo 3.3.6 application for Triple's interop tests, run in a JVM of its own with
@@ -101,9 +102,12 @@ public final class DubboPeer {
         tri.setPreferSerialization(options.preferSerialization());
       }
       bootstrap.protocol(tri)
-          .service(export(PlainService.class, new DubboPlainService(), options))
-          .service(export(ProtoService.class, new DubboProtoService(), options))
-          .start();
+          .service(export(PlainService.class, new DubboPlainService("default"), options.version(), options.group()))
+          .service(export(ProtoService.class, new DubboProtoService(), options.version(), options.group()));
+      for (String[] also : options.alsoExport()) {
+        bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));
+      }
+      bootstrap.start();
       waitUntilAccepting(port);
       protocol.println("READY " + port);
       while (commands.readLine() != null) {
@@ -112,9 +116,11 @@ public final class DubboPeer {
     } else {
       ReferenceConfig<PlainService> plain = refer(PlainService.class, options);
       ReferenceConfig<ProtoService> proto = refer(ProtoService.class, options);
-      bootstrap.reference(plain).reference(proto).start();
+      ReferenceConfig<GenericService> generic = referGeneric(PlainService.class.getName(), options);
+      bootstrap.reference(plain).reference(proto).reference(generic).start();
       ConsumerCommands consumer = new ConsumerCommands(
-          Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()));
+          Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()),
+          Map.of(PlainService.class.getName(), generic.get()));
       protocol.println("READY");
       for (String line = commands.readLine(); line != null; line = commands.readLine()) {
         if (!line.isBlank()) {
@@ -126,24 +132,38 @@ public final class DubboPeer {
     System.exit(0);
   }
 
-  private static <T> ServiceConfig<T> export(Class<T> type, T implementation, PeerOptions options) {
+  private static <T> ServiceConfig<T> export(Class<T> type, T implementation, String version, String group) {
     ServiceConfig<T> service = new ServiceConfig<>();
     service.setInterface(type);
     service.setRef(implementation);
-    service.setVersion(options.version());
-    service.setGroup(options.group());
+    service.setVersion(version == null || version.isEmpty() ? null : version);
+    service.setGroup(group == null || group.isEmpty() ? null : group);
     return service;
   }
 
   private static <T> ReferenceConfig<T> refer(Class<T> type, PeerOptions options) {
     ReferenceConfig<T> reference = new ReferenceConfig<>();
     reference.setInterface(type);
+    configure(reference, type.getName(), options);
+    return reference;
+  }
+
+  /** A generic reference ({@code GenericService.$invoke}) to the interface named {@code name}. */
+  private static ReferenceConfig<GenericService> referGeneric(String name, PeerOptions options) {
+    ReferenceConfig<GenericService> reference = new ReferenceConfig<>();
+    reference.setInterface(name);
+    reference.setGeneric("true");
+    configure(reference, name, options);
+    return reference;
+  }
+
+  private static void configure(ReferenceConfig<?> reference, String name, PeerOptions options) {
     Map<String, String> parameters = new LinkedHashMap<>();
     if (options.serialization() != null) {
       parameters.put("serialization", options.serialization());
     }
     if (options.address() != null) {
-      StringBuilder url = new StringBuilder("tri://").append(options.address()).append('/').append(type.getName());
+      StringBuilder url = new StringBuilder("tri://").append(options.address()).append('/').append(name);
       char separator = '?';
       for (Map.Entry<String, String> parameter : parameters.entrySet()) {
         url.append(separator).append(parameter.getKey()).append('=').append(parameter.getValue());
@@ -161,7 +181,6 @@ public final class DubboPeer {
     reference.setCheck(false);
     reference.setVersion(options.version());
     reference.setGroup(options.group());
-    return reference;
   }
 
   private static int freePort() throws IOException {

@@ -19,6 +19,16 @@ import org.apache.dubbo.rpc.RpcContext;
 final class DubboPlainService implements PlainService {
 
   private final List<String> events = new CopyOnWriteArrayList<>();
+  private final String label;
+
+  DubboPlainService(String label) {
+    this.label = label;
+  }
+
+  @Override
+  public String whoami() {
+    return label;
+  }
 
   @Override
   public Order place(String customer, List<Item> items, boolean express) throws OutOfStock {

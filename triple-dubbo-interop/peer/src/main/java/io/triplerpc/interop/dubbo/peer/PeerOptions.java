@@ -14,6 +14,9 @@ import java.util.List;
  *   <li>{@code --serialization=hessian2|fastjson2}: provider, the protocol's; consumer, the
  *       references' (a URL parameter);
  *   <li>{@code --prefer-serialization=a,b}: provider, what it advertises to consumers that negotiate;
+ *   <li>{@code --also-export=version:group:label,...}: provider, more exports of {@code PlainService}
+ *       whose {@code whoami()} answers {@code label} (empty version or group for none); the main export's
+ *       label is {@code default};
  *   <li>{@code --registry=host:port}: application-level service discovery on that ZooKeeper
  *       ({@code zookeeper://host:port?registry-type=service}) instead of a direct URL: a provider
  *       registers (binding 127.0.0.1), a consumer finds its providers there (no {@code --address});
@@ -33,6 +36,7 @@ record PeerOptions(
     String group,
     String serialization,
     String preferSerialization,
+    List<String[]> alsoExport,
     String registry,
     String application,
     String metadataType,
@@ -53,6 +57,7 @@ record PeerOptions(
     String application = null;
     String metadataType = null;
     String providedBy = null;
+    List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       String arg = args[i];
@@ -71,6 +76,15 @@ record PeerOptions(
         case "--application" -> application = value;
         case "--metadata-type" -> metadataType = value;
         case "--provided-by" -> providedBy = value;
+        case "--also-export" -> {
+          for (String export : value.split(",")) {
+            String[] parts = export.split(":", -1);
+            if (parts.length != 3) {
+              throw new IllegalArgumentException("--also-export takes version:group:label, got " + export);
+            }
+            also.add(parts);
+          }
+        }
         default -> unknown.add(arg);
       }
     }
@@ -80,7 +94,7 @@ record PeerOptions(
     if (args[0].equals("consumer") && (address == null) == (registry == null)) {
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
-    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, registry,
+    return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
         application, metadataType, providedBy);
   }
 }
