@@ -8,6 +8,7 @@ import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
@@ -105,7 +106,10 @@ public final class TripleServerBuilder extends TripleServer.Builder {
         ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
     for (ServerMethodDefinition<?, ?> definition : added) {
       definitions.add(definition.exportedAs(version, group));
-      describe(definition.method(), version, group);
+      // A registry lists the interface's methods; generic calls reach them through $invoke, as with Dubbo.
+      if (!GenericInvocation.isGeneric(definition.method().methodName())) {
+        describe(definition.method(), version, group);
+      }
     }
     return this;
   }

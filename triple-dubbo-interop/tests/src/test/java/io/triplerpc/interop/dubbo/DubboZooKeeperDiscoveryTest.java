@@ -12,12 +12,17 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.StreamObserver;
+import io.triplerpc.interop.dubbo.api.Item;
+import io.triplerpc.interop.dubbo.api.Order;
 import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.ProtoService;
+import io.triplerpc.interop.dubbo.proto.EchoReply;
 import io.triplerpc.interop.dubbo.proto.EchoRequest;
 import io.triplerpc.registry.Registration;
 import io.triplerpc.registry.zookeeper.ZooKeeperRegistry;
 import io.triplerpc.testing.AwaitPeers;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +44,10 @@ import org.junit.jupiter.api.Test;
 class DubboZooKeeperDiscoveryTest {
 
   private static final Duration PEERS = Duration.ofSeconds(60);
+  private static final Item APPLE = new Item("apple", 2, new BigDecimal("1.50"));
+  private static final Item PEAR = new Item("pear", 1, new BigDecimal("0.75"));
+  private static final Order PLACED =
+      new Order("ada", List.of(APPLE, PEAR), Order.Shipping.EXPRESS, new BigDecimal("3.75"), null);
 
   private TestingServer zooKeeper;
   private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -129,6 +138,72 @@ class DubboZooKeeperDiscoveryTest {
         throw e;
       }
       return false;
+    }
+  }
+
+  /**
+   * Every call type, in protobuf, hessian2 and fastjson2, with the peers found only through ZooKeeper:
+   * a Triple consumer calls a Dubbo provider, and Dubbo consumers (one per serialization) call a Triple
+   * provider.
+   */
+  @Test
+  void everyCallTypeAndSerializationThroughSharedDiscovery() throws Exception {
+    dubboProvider("dubbo-app", "--prefer-serialization=fastjson2,hessian2");
+    TripleClient client = tripleConsumer();
+    CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10));
+    ProtoService proto = client.proxy(ProtoService.class, options);
+    AwaitPeers.until(() -> tripleCallSucceeds(() -> proto.unary(EchoRequest.newBuilder().setText("x").build())),
+        PEERS, "Triple finds the Dubbo provider");
+    Observed<EchoReply> ticks = new Observed<>();
+    proto.serverStream(EchoRequest.newBuilder().setText("tick").setCount(2).build(), ticks);
+    assertEquals(List.of("tick#1", "tick#2"), ticks.messages().stream().map(EchoReply::getText).toList());
+    Observed<EchoReply> joined = new Observed<>();
+    StreamObserver<EchoRequest> parts = proto.clientStream(joined);
+    parts.onNext(EchoRequest.newBuilder().setText("a").build());
+    parts.onNext(EchoRequest.newBuilder().setText("b").build());
+    parts.onCompleted();
+    assertEquals("a+b", joined.messages().get(0).getText());
+    Observed<EchoReply> echoed = new Observed<>();
+    StreamObserver<EchoRequest> said = proto.bidi(echoed);
+    said.onNext(EchoRequest.newBuilder().setText("hi").build());
+    said.onCompleted();
+    assertEquals("echo:hi", echoed.messages().get(0).getText());
+    for (PlainService plain : List.of(client.proxy(PlainService.class, options),
+        client.proxy(DubboFastjson2Test.PlainInFastjson2.class, options))) {
+      assertEquals(PLACED, plain.place("ada", List.of(APPLE, PEAR), true));
+      Observed<Item> counted = new Observed<>();
+      plain.countdown(new Item("box", 1, BigDecimal.TEN), counted);
+      assertEquals(List.of(new Item("box#1", 1, BigDecimal.TEN)), counted.messages());
+      Observed<Order> collected = new Observed<>();
+      StreamObserver<Item> items = plain.collect(collected);
+      items.onNext(APPLE);
+      items.onCompleted();
+      assertEquals("stream", collected.messages().get(0).getCustomer());
+      Observed<Item> shouted = new Observed<>();
+      StreamObserver<Item> shouting = plain.shout(shouted);
+      shouting.onNext(PEAR);
+      shouting.onCompleted();
+      assertEquals("PEAR", shouted.messages().get(0).getName());
+    }
+
+    tripleProvider("triple-app", new TriplePlainService(), "", "");
+    for (String serialization : List.of("hessian2", "fastjson2")) {
+      DubboProcess consumer = dubboConsumer("--serialization=" + serialization);
+      AwaitPeers.until(() -> dubboCallSucceeds(consumer, "echo", "x"), PEERS, "Dubbo finds the Triple provider");
+      JsonNode unary = consumer.call(ProtoService.class, "unary", EchoRequest.newBuilder().setText("p").build());
+      assertTrue(unary.path("ok").asBoolean(), unary::toString);
+      assertTrue(consumer.call(ProtoService.class, "serverStream",
+          EchoRequest.newBuilder().setText("t").setCount(2).build()).path("result").size() == 2);
+      assertTrue(consumer.call(ProtoService.class, "clientStream", EchoRequest.newBuilder().setText("a").build(),
+          EchoRequest.newBuilder().setText("b").build()).path("ok").asBoolean());
+      assertTrue(consumer.call(ProtoService.class, "bidi", EchoRequest.newBuilder().setText("c").build())
+          .path("ok").asBoolean());
+      assertEquals(PLACED, result(consumer.call(PlainService.class, "place", "ada", List.of(APPLE, PEAR), true),
+          Order.class), serialization);
+      assertEquals(List.of(new Item("box#1", 1, BigDecimal.TEN)), List.of(result(
+          consumer.call(PlainService.class, "countdown", new Item("box", 1, BigDecimal.TEN)), Item[].class)));
+      assertEquals("stream", result(consumer.call(PlainService.class, "collect", APPLE), Order[].class)[0].getCustomer());
+      assertEquals("PEAR", result(consumer.call(PlainService.class, "shout", PEAR), Item[].class)[0].getName());
     }
   }
 
