@@ -1,5 +1,9 @@
 package io.triplerpc.registry.zookeeper;
 
+import static io.triplerpc.registry.zookeeper.JsonFields.integer;
+import static io.triplerpc.registry.zookeeper.JsonFields.optionalText;
+import static io.triplerpc.registry.zookeeper.JsonFields.text;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -431,34 +435,6 @@ final class DubboFormat {
       map.put(entry.getKey(), value.asText());
     }
     return map;
-  }
-
-  private static String text(JsonNode node, String name) {
-    JsonNode value = node.get(name);
-    if (value == null || !value.isTextual() || value.asText().isEmpty()) {
-      throw new IllegalArgumentException(name + " is not a non-empty string");
-    }
-    return value.asText();
-  }
-
-  private static String optionalText(JsonNode node, String name) {
-    JsonNode value = node.get(name);
-    if (value == null || value.isNull()) {
-      return "";
-    }
-    if (!value.isTextual()) {
-      throw new IllegalArgumentException(name + " is not a string");
-    }
-    return value.asText();
-  }
-
-  private static int integer(JsonNode node, String name, int min, int max) {
-    JsonNode value = node.get(name);
-    if (value == null || !value.isIntegralNumber() || !value.canConvertToInt()
-        || value.asInt() < min || value.asInt() > max) {
-      throw new IllegalArgumentException(name + " is not an integer in [" + min + ", " + max + "]");
-    }
-    return value.asInt();
   }
 
   private static int parsePort(String text, String where) {
