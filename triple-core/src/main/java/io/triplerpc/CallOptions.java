@@ -26,6 +26,7 @@ public final class CallOptions {
   private final String serviceVersion;
   private final String serviceGroup;
   private final String preferredSerializations;
+  private final boolean propagation;
 
   private CallOptions(Fields fields) {
     this.timeoutNanos = fields.timeoutNanos;
@@ -36,6 +37,7 @@ public final class CallOptions {
     this.serviceVersion = fields.serviceVersion;
     this.serviceGroup = fields.serviceGroup;
     this.preferredSerializations = fields.preferredSerializations;
+    this.propagation = fields.propagation;
   }
 
   /** The fields of a copy in the making: each {@code withX} changes one, then freezes them in a new instance. */
@@ -48,6 +50,7 @@ public final class CallOptions {
     String serviceVersion;
     String serviceGroup;
     String preferredSerializations;
+    boolean propagation = true;
   }
 
   private Fields copy() {
@@ -60,6 +63,7 @@ public final class CallOptions {
     fields.serviceVersion = serviceVersion;
     fields.serviceGroup = serviceGroup;
     fields.preferredSerializations = preferredSerializations;
+    fields.propagation = propagation;
     return fields;
   }
 
@@ -185,6 +189,21 @@ public final class CallOptions {
     return new CallOptions(copy);
   }
 
+  /**
+   * A copy whose calls, made while a service handles a call, do not inherit that call's deadline nor end
+   * when it ends (see {@link ServerContext}): for work that must outlive the call that started it.
+   */
+  public CallOptions withoutPropagation() {
+    Fields copy = copy();
+    copy.propagation = false;
+    return new CallOptions(copy);
+  }
+
+  /** Whether calls inherit the deadline and cancellation of the server call being handled; true unless turned off. */
+  public boolean propagation() {
+    return propagation;
+  }
+
   /** What {@link #withPreferredSerializations} set, or null. */
   public String preferredSerializations() {
     return preferredSerializations;
@@ -231,6 +250,7 @@ public final class CallOptions {
         + ", interceptors=" + interceptors.size()
         + (serviceVersion == null ? "" : ", serviceVersion=" + serviceVersion)
         + (serviceGroup == null ? "" : ", serviceGroup=" + serviceGroup)
-        + (preferredSerializations == null ? "" : ", preferredSerializations=" + preferredSerializations) + '}';
+        + (preferredSerializations == null ? "" : ", preferredSerializations=" + preferredSerializations)
+        + (propagation ? "" : ", withoutPropagation") + '}';
   }
 }

@@ -2,13 +2,20 @@ package io.triplerpc;
 
 import java.net.SocketAddress;
 import java.security.Principal;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 
 /**
  * The call a service method is handling, for methods that need more than their arguments: request
  * headers, response headers and trailers, cancellation, the time left, compression, who is calling.
  *
  * <p>Available through {@link #current()} on the thread that runs a service method, while it runs
- * (and while a request observer it returned receives a value). Not thread-safe.
+ * (and while a request observer it returned receives a value), and on threads the service hands work to
+ * through {@link #wrap(Executor)}. Not thread-safe.
+ *
+ * <p>Calls a service makes while it handles a call inherit its deadline (their own, if shorter, still
+ * applies) and are cancelled when the call ends or is cancelled, as with grpc-java's {@code Context};
+ * {@link CallOptions#withoutPropagation()} opts a call out.
  */
 public abstract class ServerContext {
 
@@ -27,6 +34,38 @@ public abstract class ServerContext {
       throw new IllegalStateException("ServerContext.current() called outside a service method");
     }
     return context;
+  }
+
+  /**
+   * {@code executor}, running each task with the context current where the task was handed to it (if
+   * any): so that calls a service makes on its own threads still inherit the call's deadline and
+   * cancellation, as they do on the service thread.
+   */
+  public static Executor wrap(Executor executor) {
+    Objects.requireNonNull(executor, "executor");
+    return task -> executor.execute(wrap(task));
+  }
+
+  /** {@code task}, to run with the context current now (if any) current while it runs, on any thread. */
+  public static Runnable wrap(Runnable task) {
+    Objects.requireNonNull(task, "task");
+    ServerContext captured = CURRENT.get();
+    if (captured == null) {
+      return task;
+    }
+    return () -> {
+      ServerContext previous = attach(captured);
+      try {
+        task.run();
+      } finally {
+        detach(previous);
+      }
+    };
+  }
+
+  /** The context current on this thread, or null: for subclasses that propagate it. */
+  protected static ServerContext peek() {
+    return CURRENT.get();
   }
 
   /** Makes {@code context} current on this thread and returns the one it replaces (may be null). */

@@ -146,6 +146,17 @@ public abstract class TripleServer {
     public abstract Builder accessPolicy(AccessPolicy policy);
 
     /**
+     * Lets at most {@code limit} calls of each method of {@code serviceOrMethod} ({@code pkg.Service} for
+     * each of its methods, {@code pkg.Service/Method} for one, which wins over its service's) run at once;
+     * a call past the limit fails at once with {@link Status#RESOURCE_EXHAUSTED} (HTTP 429 for Connect and
+     * curl) instead of waiting, as Dubbo's {@code executes} does. A call counts from its start until it
+     * ends. Names that are not served are refused at {@code build()}.
+     *
+     * @throws IllegalArgumentException if {@code limit} is not positive or the name is malformed
+     */
+    public abstract Builder maxConcurrentCalls(String serviceOrMethod, int limit);
+
+    /**
      * Lets pages of the policy's origins call the server from browsers (Connect, gRPC-Web): preflights
      * answered, CORS headers on responses. None by default: browsers keep other origins out.
      */

@@ -60,12 +60,12 @@ final class TripleClientImpl extends TripleClient {
     if (clusterFactory == null) {
       this.transport = transportFactory.newTransport(address, options);
       this.cluster = null;
-      this.base = ClientCallFactories.base(transport, callbacks, maxInbound);
+      this.base = new PropagatingCalls(ClientCallFactories.base(transport, callbacks, maxInbound));
     } else {
       this.transport = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
           server, transportFactory.newTransport(server, options), callbacks, maxInbound));
-      this.base = cluster;
+      this.base = new PropagatingCalls(cluster);
     }
   }
 

@@ -6,10 +6,15 @@ import io.triplerpc.PeerInfo;
 import io.triplerpc.ServerContext;
 import java.net.SocketAddress;
 import java.security.Principal;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
-/** The {@link ServerContext} of one call; touched only on the call's executor, except {@link #cancelled}. */
-final class ServerCallContext extends ServerContext {
+/**
+ * The {@link ServerContext} of one call; touched only on the call's executor, except its cancellation,
+ * deadline and end listeners, which calls made for it use from any thread.
+ */
+public final class ServerCallContext extends ServerContext {
 
   private final ServerCallImpl<?, ?> call;
   private final Metadata requestHeaders;
@@ -22,12 +27,73 @@ final class ServerCallContext extends ServerContext {
   private boolean requestCompressed;
   /** Set once the call was authenticated, before the handler starts. */
   private Principal principal;
+  /** What to run when the call ends: the cancellation of calls made for it. Guarded by this. */
+  private Set<Runnable> endListeners;
+  private boolean ended;
+  /** Set before the call starts, on the event loop that also ends it; see {@link #onEnd}. */
+  private Runnable onEnd;
 
   ServerCallContext(ServerCallImpl<?, ?> call, Metadata requestHeaders, long timeoutNanos, LongSupplier clock) {
     this.call = call;
     this.requestHeaders = requestHeaders;
     this.clock = clock;
     this.deadlineNanoTime = timeoutNanos > 0 ? clock.getAsLong() + timeoutNanos : Long.MAX_VALUE;
+  }
+
+  /** The context of the server call this thread handles (or was handed work by), or null. */
+  public static ServerCallContext currentOrNull() {
+    ServerContext current = peek();
+    return current instanceof ServerCallContext ? (ServerCallContext) current : null;
+  }
+
+  /**
+   * Runs {@code listener} when this call ends (cancelled, past its deadline, or completed), once; at once
+   * if it has. For calls made while handling it.
+   */
+  public void whenEnded(Runnable listener) {
+    synchronized (this) {
+      if (!ended) {
+        if (endListeners == null) {
+          endListeners = new LinkedHashSet<>();
+        }
+        endListeners.add(listener);
+        return;
+      }
+    }
+    listener.run();
+  }
+
+  /** Forgets {@code listener}, whose call ended first. */
+  public synchronized void forget(Runnable listener) {
+    if (endListeners != null) {
+      endListeners.remove(listener);
+    }
+  }
+
+  /** Runs {@code task} once when the call ends; set before the call starts. */
+  void onEnd(Runnable task) {
+    this.onEnd = task;
+  }
+
+  /** The call ended: runs {@link #onEnd} and tells the calls made for it, once. */
+  void ended() {
+    Runnable[] listeners;
+    synchronized (this) {
+      if (ended) {
+        return;
+      }
+      ended = true;
+      listeners = endListeners == null ? null : endListeners.toArray(new Runnable[0]);
+      endListeners = null;
+    }
+    if (onEnd != null) {
+      onEnd.run();
+    }
+    if (listeners != null) {
+      for (Runnable listener : listeners) {
+        listener.run();
+      }
+    }
   }
 
   /** Makes this context current on the calling thread; returns the one to restore. */

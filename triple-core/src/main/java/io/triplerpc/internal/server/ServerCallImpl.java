@@ -384,10 +384,16 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     });
   }
 
+  /** Runs {@code onEnd} once when the call ends (cancelled or completed): a concurrency limit's release. */
+  void whenEnded(Runnable onEnd) {
+    context.onEnd(onEnd);
+  }
+
   @Override
   public void onCancel(Status status) {
     cancelled = true;
     cancelDeadline();
+    context.ended();
     if (authenticating == 1 && AUTHENTICATING.compareAndSet(this, 1, 0)) {
       // The caller is gone: no need to wait for its verdict (which may never come) to release what it sent.
       callExecutor.resume(() -> listener = new Listener<>() {});
@@ -405,6 +411,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   @Override
   public void onComplete() {
     cancelDeadline();
+    context.ended();
     Listener<Q> current = listener;
     if (current != null && !OVERRIDES_ON_COMPLETE.get(current.getClass())) {
       // Nobody listens: waking a worker to run an empty method cost a thread hand-off per call.

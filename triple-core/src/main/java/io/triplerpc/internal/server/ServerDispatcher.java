@@ -47,6 +47,20 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
+    this(definitions, interceptors, policy, Map.of(), executor, maxInboundMessageSize);
+  }
+
+  /**
+   * @param policy who may call what, or null to let anyone call anything
+   * @param concurrencyLimits calls each method may run at once, by service (each of its methods) or method
+   */
+  public ServerDispatcher(
+      List<ServerMethodDefinition<?, ?>> definitions,
+      List<ServerInterceptor> interceptors,
+      AccessPolicy policy,
+      Map<String, Integer> concurrencyLimits,
+      Executor executor,
+      int maxInboundMessageSize) {
     Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
     Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
     Map<String, List<MethodDescriptor<?, ?>>> genericTargets = new HashMap<>();
@@ -72,7 +86,14 @@ public final class ServerDispatcher implements ServerTransportListener {
       }
     }
     Map<AsciiString, Route> map = new HashMap<>();
-    byPath.forEach((path, exports) -> map.put(path, new Route(exports)));
+    byPath.forEach((path, exports) -> {
+      MethodDescriptor<?, ?> method = exports.values().iterator().next().definition.method();
+      Integer limit = concurrencyLimits.get(method.fullMethodName());
+      if (limit == null) {
+        limit = concurrencyLimits.get(method.serviceName());
+      }
+      map.put(path, new Route(exports, limit == null ? null : new CallLimit(method.fullMethodName(), limit)));
+    });
     this.routes = map;
     this.access = accessByPath;
     this.executor = executor;
@@ -100,13 +121,48 @@ public final class ServerDispatcher implements ServerTransportListener {
     }
   }
 
+  /** How many calls of one method run now, against its fixed limit: every export of the method counts. */
+  private static final class CallLimit extends java.util.concurrent.atomic.AtomicInteger implements Runnable {
+    private static final long serialVersionUID = 1L;
+    private final String method;
+    private final int max;
+
+    CallLimit(String method, int max) {
+      this.method = method;
+      this.max = max;
+    }
+
+    boolean tryAcquire() {
+      for (int now = get(); now < max; now = get()) {
+        if (compareAndSet(now, now + 1)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** The call ended. */
+    @Override
+    public void run() {
+      decrementAndGet();
+    }
+
+    Status refusal() {
+      return Status.RESOURCE_EXHAUSTED.withDescription(
+          method + " already runs " + max + " calls, its limit (maxConcurrentCalls)");
+    }
+  }
+
   /** The exports of one path: the one a call without version and group reaches, and each by name. */
   private static final class Route {
     final Served defaultExport;
     /** Null when the only export is the one without version and group. */
     final Map<ExportKey, Served> named;
+    /** The method's concurrency limit, or null for none. */
+    final CallLimit limit;
 
-    Route(Map<ExportKey, Served> exports) {
+    Route(Map<ExportKey, Served> exports, CallLimit limit) {
+      this.limit = limit;
       Served unnamed = exports.get(new ExportKey("", ""));
       this.defaultExport = unnamed != null ? unnamed : exports.values().iterator().next();
       this.named = unnamed != null && exports.size() == 1 ? null : Map.copyOf(exports);
@@ -185,9 +241,9 @@ public final class ServerDispatcher implements ServerTransportListener {
     }
     MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
     if (request.unframed() || request.codec() != null) {
-      return startInCodec(served, methodAccess, stream, request);
+      return startInCodec(served, methodAccess, route.limit, stream, request);
     }
-    return start(definition, methodAccess, stream, request);
+    return start(definition, methodAccess, route.limit, stream, request);
   }
 
   private static String unknownExport(Route route, InboundRequest request) {
@@ -203,7 +259,7 @@ public final class ServerDispatcher implements ServerTransportListener {
    * chain and executor, with that codec's descriptor.
    */
   private ServerStreamListener startInCodec(
-      Served served, MethodAccess methodAccess, ServerStream stream, InboundRequest request) {
+      Served served, MethodAccess methodAccess, CallLimit limit, ServerStream stream, InboundRequest request) {
     ServerMethodDefinition<?, ?> ownDefinition = served.definition;
     MethodType type = ownDefinition.method().type();
     if (request.unframed() && (!type.clientSendsOneMessage() || !type.serverSendsOneMessage())) {
@@ -213,14 +269,14 @@ public final class ServerDispatcher implements ServerTransportListener {
               + "application/connect+json or application/connect+proto)"));
     }
     if (request.codec() == null) {
-      return start(ownDefinition, methodAccess, stream, request);
+      return start(ownDefinition, methodAccess, limit, stream, request);
     }
     ServerMethodDefinition<?, ?> definition = served.inCodec(request.codec());
     if (definition == null) {
       return reject(stream, Status.INVALID_ARGUMENT.withDescription(
           ownDefinition.method().fullMethodName() + " does not take " + request.codec() + " messages"));
     }
-    return start(definition, methodAccess, stream, request);
+    return start(definition, methodAccess, limit, stream, request);
   }
 
   private static ServerStreamListener reject(ServerStream stream, Status status) {
@@ -232,10 +288,17 @@ public final class ServerDispatcher implements ServerTransportListener {
     return path.length() > 0 && path.charAt(0) == '/' ? path.subSequence(1, path.length()).toString() : path.toString();
   }
 
-  private <Q, R> ServerStreamListener start(
-      ServerMethodDefinition<Q, R> definition, MethodAccess methodAccess, ServerStream stream, InboundRequest request) {
+  private <Q, R> ServerStreamListener start(ServerMethodDefinition<Q, R> definition, MethodAccess methodAccess,
+      CallLimit limit, ServerStream stream, InboundRequest request) {
+    if (limit != null && !limit.tryAcquire()) {
+      stream.closeRefused(limit.refusal(), 429);
+      return IgnoringListener.INSTANCE;
+    }
     ServerCallImpl<Q, R> call =
         new ServerCallImpl<>(stream, definition.method(), request, executor, maxInboundMessageSize);
+    if (limit != null) {
+      call.whenEnded(limit);
+    }
     call.start(definition.handler(), methodAccess);
     return call;
   }

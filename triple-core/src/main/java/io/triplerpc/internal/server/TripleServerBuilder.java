@@ -43,6 +43,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
   private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
+  private final Map<String, Integer> concurrencyLimits = new LinkedHashMap<>();
   private Executor executor;
   private AccessPolicy accessPolicy;
   private CorsPolicy cors;
@@ -164,6 +165,22 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   @Override
   public TripleServerBuilder accessPolicy(AccessPolicy policy) {
     this.accessPolicy = Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder maxConcurrentCalls(String serviceOrMethod, int limit) {
+    Objects.requireNonNull(serviceOrMethod, "serviceOrMethod");
+    int slash = serviceOrMethod.indexOf('/');
+    if (serviceOrMethod.isEmpty() || slash == 0 || slash == serviceOrMethod.length() - 1
+        || serviceOrMethod.indexOf('/', slash + 1) >= 0) {
+      throw new IllegalArgumentException("Expected a service (pkg.Service) or a method (pkg.Service/Method): "
+          + serviceOrMethod);
+    }
+    if (limit <= 0) {
+      throw new IllegalArgumentException("maxConcurrentCalls of " + serviceOrMethod + " must be positive: " + limit);
+    }
+    concurrencyLimits.put(serviceOrMethod, limit);
     return this;
   }
 
@@ -342,6 +359,6 @@ public final class TripleServerBuilder extends TripleServer.Builder {
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
-        accessPolicy, executor, List.copyOf(services.values()), registrations);
+        accessPolicy, Map.copyOf(concurrencyLimits), executor, List.copyOf(services.values()), registrations);
   }
 }

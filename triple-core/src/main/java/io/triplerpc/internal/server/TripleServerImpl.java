@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -53,6 +54,8 @@ final class TripleServerImpl extends TripleServer {
   private final List<ServerMethodDefinition<?, ?>> definitions;
   private final List<ServerInterceptor> interceptors;
   private final AccessPolicy accessPolicy;
+  /** Calls each method may run at once, by service or method name. */
+  private final Map<String, Integer> concurrencyLimits;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   private final HealthServiceImpl health = new HealthServiceImpl();
@@ -67,7 +70,8 @@ final class TripleServerImpl extends TripleServer {
   /** @param executor where services run, or null for a pool of the server's own */
   TripleServerImpl(InetSocketAddress bindAddress, ServerTransportOptions options,
       List<ServerMethodDefinition<?, ?>> definitions, List<ServerInterceptor> interceptors, AccessPolicy accessPolicy,
-      Executor executor, List<ServerInfo.Service> services, List<ServerRegistration> registrations) {
+      Map<String, Integer> concurrencyLimits, Executor executor, List<ServerInfo.Service> services,
+      List<ServerRegistration> registrations) {
     this.bindAddress = bindAddress;
     this.options = options;
     List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(definitions);
@@ -91,8 +95,10 @@ final class TripleServerImpl extends TripleServer {
     this.interceptors = List.copyOf(interceptors);
     this.accessPolicy = accessPolicy;
     if (accessPolicy != null) {
-      checkNamesServed(accessPolicy, this.definitions);
+      checkNamesServed(accessPolicy.names(), "The access policy", this.definitions);
     }
+    checkNamesServed(concurrencyLimits.keySet(), "maxConcurrentCalls", this.definitions);
+    this.concurrencyLimits = concurrencyLimits;
     this.services = List.copyOf(services);
     this.registrations = List.copyOf(registrations);
     this.ownedExecutor = executor == null ? newServiceExecutor() : null;
@@ -110,16 +116,17 @@ final class TripleServerImpl extends TripleServer {
     return false;
   }
 
-  /** A policy naming a service or method the server does not serve has a typo that would go unnoticed. */
-  private static void checkNamesServed(AccessPolicy policy, List<ServerMethodDefinition<?, ?>> definitions) {
+  /** A setting naming a service or method the server does not serve has a typo that would go unnoticed. */
+  private static void checkNamesServed(
+      Set<String> names, String setting, List<ServerMethodDefinition<?, ?>> definitions) {
     Set<String> served = new HashSet<>();
     for (ServerMethodDefinition<?, ?> definition : definitions) {
       served.add(definition.method().serviceName());
       served.add(definition.method().fullMethodName());
     }
-    for (String name : policy.names()) {
+    for (String name : names) {
       if (!served.contains(name)) {
-        throw new IllegalArgumentException("The access policy names " + name + ", which this server does not serve");
+        throw new IllegalArgumentException(setting + " names " + name + ", which this server does not serve");
       }
     }
   }
@@ -133,8 +140,8 @@ final class TripleServerImpl extends TripleServer {
         .findFirst()
         .orElseThrow(() -> new IllegalStateException(
             "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
-    ServerDispatcher dispatcher = new ServerDispatcher(
-        definitions, interceptors, accessPolicy, executor, options.limits().maxInboundMessageSize());
+    ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
+        executor, options.limits().maxInboundMessageSize());
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {
