@@ -151,6 +151,28 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     public abstract Builder callCredentials(CallCredentials credentials);
 
     /**
+     * Retries failed calls of {@code servicesOrMethods} ({@code pkg.Service} or {@code pkg.Service/Method};
+     * none for every call) as {@code policy} says; a method's policy wins over its service's, and a
+     * service's over the one for every call. On single-address and registry clients alike.
+     *
+     * @throws IllegalArgumentException if a name is malformed
+     */
+    public abstract Builder retryPolicy(RetryPolicy policy, String... servicesOrMethods);
+
+    /**
+     * gRPC's retry throttling: the client holds {@code maxTokens} tokens (1 to 1000); each retryable
+     * failure takes one, each success gives back {@code tokenRatio}; calls go again only while more than
+     * half are left, so a failing server is not hammered. Off by default, as in gRPC.
+     */
+    public abstract Builder retryThrottling(int maxTokens, double tokenRatio);
+
+    /**
+     * The request bytes a call keeps to send them again (1 MiB by default) and all calls together (16 MiB);
+     * a call past either is no longer retried.
+     */
+    public abstract Builder retryBufferSize(long perCall, long perClient);
+
+    /**
      * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
      * that its socket has not taken yet, as for a server that sends PINGs and never reads; past it,
      * the connection closes and its calls fail with UNAVAILABLE. 10,000 by default, as Netty's HTTP/2

@@ -1,6 +1,7 @@
 package io.triplerpc.internal.client;
 
 import io.triplerpc.CallCredentials;
+import io.triplerpc.RetryPolicy;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientInterceptor;
 import io.triplerpc.ClientProtocol;
@@ -17,8 +18,10 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
@@ -57,6 +60,13 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private int ioThreads = DEFAULTS.ioThreads();
   private TlsConfig tls = DEFAULTS.tls();
   private ClientProtocol protocol = DEFAULTS.protocol();
+
+  private final Map<String, RetryPolicy> retryPolicies = new LinkedHashMap<>();
+  /** 0 for no throttling. */
+  private int retryMaxTokens;
+  private double retryTokenRatio;
+  private long retryBufferPerCall = 1 << 20;
+  private long retryBufferPerClient = 16 << 20;
 
   /** For {@link java.util.ServiceLoader}; use {@link TripleClient#builder()}. */
   public TripleClientBuilder() {}
@@ -191,6 +201,46 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   }
 
   @Override
+  public TripleClientBuilder retryPolicy(RetryPolicy policy, String... servicesOrMethods) {
+    Objects.requireNonNull(policy, "policy");
+    if (servicesOrMethods.length == 0) {
+      retryPolicies.put("", policy);
+    }
+    for (String name : servicesOrMethods) {
+      Objects.requireNonNull(name, "serviceOrMethod");
+      int slash = name.indexOf('/');
+      if (name.isEmpty() || slash == 0 || slash == name.length() - 1 || name.indexOf('/', slash + 1) >= 0) {
+        throw new IllegalArgumentException("Expected a service (pkg.Service) or a method (pkg.Service/Method): " + name);
+      }
+      retryPolicies.put(name, policy);
+    }
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder retryThrottling(int maxTokens, double tokenRatio) {
+    if (maxTokens < 1 || maxTokens > 1000) {
+      throw new IllegalArgumentException("maxTokens must be in [1, 1000]: " + maxTokens);
+    }
+    if (!(tokenRatio > 0) || Double.isInfinite(tokenRatio)) {
+      throw new IllegalArgumentException("tokenRatio must be positive: " + tokenRatio);
+    }
+    this.retryMaxTokens = maxTokens;
+    this.retryTokenRatio = tokenRatio;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder retryBufferSize(long perCall, long perClient) {
+    if (perCall <= 0 || perClient < perCall) {
+      throw new IllegalArgumentException("retryBufferSize needs 0 < perCall <= perClient: " + perCall + ", " + perClient);
+    }
+    this.retryBufferPerCall = perCall;
+    this.retryBufferPerClient = perClient;
+    return this;
+  }
+
+  @Override
   public TripleClientBuilder maxQueuedControlFrames(int frames) {
     this.maxQueuedControlFrames = Http2Limits.checkLimit(frames, "maxQueuedControlFrames");
     return this;
@@ -266,7 +316,10 @@ public final class TripleClientBuilder extends TripleClient.Builder {
     if (address == null && clusterFactory == null) {
       throw new IllegalStateException("address (or cluster) is required");
     }
+    RetrySettings retries = retryPolicies.isEmpty() ? null : new RetrySettings(retryPolicies,
+        retryMaxTokens == 0 ? null : new RetryingCalls.Throttle(retryMaxTokens, retryTokenRatio),
+        retryBufferPerCall, retryBufferPerClient);
     return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
-        interceptors, credentials, deserializationAllowList);
+        interceptors, credentials, deserializationAllowList, retries);
   }
 }

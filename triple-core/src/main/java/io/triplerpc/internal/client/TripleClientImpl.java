@@ -25,6 +25,10 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The {@link TripleClient}: one address's transport, or a cluster of them. */
@@ -39,6 +43,8 @@ final class TripleClientImpl extends TripleClient {
   /** Credentials of calls whose options bring none, or null. */
   private final CallCredentials credentials;
   private final ClientCallFactory base;
+  /** The scheduler of a registry client's retries, or null. */
+  private final ScheduledExecutorService ownedScheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The classes besides those of a service's signatures its responses may hold; see the builder. */
   private final DeserializationAllowList deserializationAllowList;
@@ -49,7 +55,7 @@ final class TripleClientImpl extends TripleClient {
    */
   TripleClientImpl(InetSocketAddress address, ClusterFactory clusterFactory, ClientTransportOptions options,
       Executor callbackExecutor, CallOptions defaultOptions, List<ClientInterceptor> interceptors,
-      CallCredentials credentials, DeserializationAllowList deserializationAllowList) {
+      CallCredentials credentials, DeserializationAllowList deserializationAllowList, RetrySettings retries) {
     this.transportFactory = loadTransportFactory();
     this.deserializationAllowList = deserializationAllowList;
     Executor callbacks = callbackExecutor != null ? callbackExecutor : ClientCallFactories.newCallbackExecutor();
@@ -60,13 +66,30 @@ final class TripleClientImpl extends TripleClient {
     if (clusterFactory == null) {
       this.transport = transportFactory.newTransport(address, options);
       this.cluster = null;
-      this.base = new PropagatingCalls(ClientCallFactories.base(transport, callbacks, maxInbound));
+      this.ownedScheduler = null;
+      this.base = new PropagatingCalls(retrying(ClientCallFactories.base(transport, callbacks, maxInbound), retries,
+          transport.scheduler(), transport::nanoTime));
     } else {
       this.transport = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
           server, transportFactory.newTransport(server, options), callbacks, maxInbound));
-      this.base = new PropagatingCalls(cluster);
+      this.ownedScheduler = retries == null ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "triple-retry");
+        thread.setDaemon(true);
+        return thread;
+      });
+      this.base = new PropagatingCalls(retrying(cluster, retries, ownedScheduler, System::nanoTime));
     }
+  }
+
+  /** {@code calls}, retried as {@code retries} say, or as they are without any. */
+  private static ClientCallFactory retrying(ClientCallFactory calls, RetrySettings retries,
+      ScheduledExecutorService scheduler, LongSupplier nanoTime) {
+    if (retries == null) {
+      return calls;
+    }
+    return new RetryingCalls(calls, retries.policies(), retries.throttle(), scheduler, nanoTime,
+        () -> ThreadLocalRandom.current().nextDouble(), retries.perCallBufferBytes(), retries.perClientBufferBytes());
   }
 
   /** A {@link Connection} over one address's transport, for clusters. */
@@ -214,6 +237,9 @@ final class TripleClientImpl extends TripleClient {
       transport.shutdown();
     } else {
       cluster.close();
+    }
+    if (ownedScheduler != null) {
+      ownedScheduler.shutdownNow();
     }
     transportFactory.close();
     // The owned callback pool is not shut down here: calls still in flight get their last events
