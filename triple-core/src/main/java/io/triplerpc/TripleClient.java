@@ -155,9 +155,18 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
      * none for every call) as {@code policy} says; a method's policy wins over its service's, and a
      * service's over the one for every call. On single-address and registry clients alike.
      *
-     * @throws IllegalArgumentException if a name is malformed
+     * @throws IllegalArgumentException if a name is malformed or has a hedging policy
      */
     public abstract Builder retryPolicy(RetryPolicy policy, String... servicesOrMethods);
+
+    /**
+     * Hedges calls of {@code servicesOrMethods} (names as for {@link #retryPolicy}) as {@code policy} says:
+     * for idempotent methods, whose attempts a server may all run. A name has a retry or a hedging
+     * policy, not both.
+     *
+     * @throws IllegalArgumentException if a name is malformed or has a retry policy
+     */
+    public abstract Builder hedgingPolicy(HedgingPolicy policy, String... servicesOrMethods);
 
     /**
      * gRPC's retry throttling: the client holds {@code maxTokens} tokens (1 to 1000); each retryable

@@ -4,6 +4,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;
 import io.triplerpc.Metadata;
+import io.triplerpc.HedgingPolicy;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.RetryPolicy;
 import io.triplerpc.Status;
@@ -33,8 +34,9 @@ final class RetryingCalls implements ClientCallFactory {
   static final String PUSHBACK = "grpc-retry-pushback-ms";
 
   private final ClientCallFactory delegate;
-  /** Policies by full method name and by service name; "" for every method. */
+  /** Retry and hedging policies by full method name and by service name; "" for every method. */
   private final Map<String, RetryPolicy> policies;
+  private final Map<String, HedgingPolicy> hedging;
   /** Null when retries are not throttled. */
   private final Throttle throttle;
   private final ScheduledExecutorService scheduler;
@@ -48,8 +50,16 @@ final class RetryingCalls implements ClientCallFactory {
   RetryingCalls(ClientCallFactory delegate, Map<String, RetryPolicy> policies, Throttle throttle,
       ScheduledExecutorService scheduler, LongSupplier nanoTime, DoubleSupplier jitter, long perCallBufferBytes,
       long perClientBufferBytes) {
+    this(delegate, policies, Map.of(), throttle, scheduler, nanoTime, jitter, perCallBufferBytes, perClientBufferBytes);
+  }
+
+  RetryingCalls(ClientCallFactory delegate, Map<String, RetryPolicy> policies, Map<String, HedgingPolicy> hedging,
+      Throttle throttle,
+      ScheduledExecutorService scheduler, LongSupplier nanoTime, DoubleSupplier jitter, long perCallBufferBytes,
+      long perClientBufferBytes) {
     this.delegate = delegate;
     this.policies = Map.copyOf(policies);
+    this.hedging = Map.copyOf(hedging);
     this.throttle = throttle;
     this.scheduler = scheduler;
     this.nanoTime = nanoTime;
@@ -58,16 +68,20 @@ final class RetryingCalls implements ClientCallFactory {
     this.perClientBufferBytes = perClientBufferBytes;
   }
 
+  /** The most specific policy of {@code method}: its own, its service's, or every call's; null for none. */
   @Override
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    RetryPolicy policy = policies.get(method.fullMethodName());
-    if (policy == null) {
-      policy = policies.get(method.serviceName());
+    for (String name : new String[] {method.fullMethodName(), method.serviceName(), ""}) {
+      HedgingPolicy hedge = hedging.get(name);
+      if (hedge != null) {
+        return new HedgingCall<>(method, options, hedge);
+      }
+      RetryPolicy policy = policies.get(name);
+      if (policy != null) {
+        return new RetryingCall<>(method, options, policy);
+      }
     }
-    if (policy == null) {
-      policy = policies.get("");
-    }
-    return policy == null ? delegate.newCall(method, options) : new RetryingCall<>(method, options, policy);
+    return delegate.newCall(method, options);
   }
 
   /**
@@ -397,6 +411,267 @@ final class RetryingCalls implements ClientCallFactory {
         pending = scheduler.schedule(RetryingCall.this::attempt, delay, TimeUnit.NANOSECONDS);
         return true;
       }
+    }
+  }
+
+  /**
+   * One call sent as up to {@code maxAttempts} attempts in parallel, {@code hedgingDelay} apart: the first
+   * to answer wins and the others are cancelled (gRPC's hedging, A6).
+   */
+  private final class HedgingCall<Q, R> extends ClientCall<Q, R> {
+    private final MethodDescriptor<Q, R> method;
+    private final CallOptions options;
+    private final HedgingPolicy policy;
+    private final long startNanos;
+    private final Object lock = new Object();
+    private Listener<R> listener;
+    private Metadata headers;
+    private final List<Q> sent = new ArrayList<>();
+    private final List<ClientCall<Q, R>> live = new ArrayList<>();
+    private int requested;
+    private boolean halfClosed;
+    private boolean closed;
+    private boolean noMoreHedges;
+    private int attempts;
+    /** The attempt that answered first, after which only its events count. */
+    private ClientCall<Q, R> winner;
+    private ScheduledFuture<?> nextHedge;
+
+    HedgingCall(MethodDescriptor<Q, R> method, CallOptions options, HedgingPolicy policy) {
+      this.method = method;
+      this.options = options;
+      this.policy = policy;
+      this.startNanos = nanoTime.getAsLong();
+    }
+
+    @Override
+    public void start(Listener<R> listener, Metadata headers) {
+      synchronized (lock) {
+        this.listener = listener;
+        this.headers = new Metadata().merge(headers);
+        hedge();
+      }
+    }
+
+    /** Starts one more attempt, replaying what was sent, and arms the next. Under the lock. */
+    private void hedge() {
+      nextHedge = null;
+      if (closed || winner != null || attempts >= policy.maxAttempts() || noMoreHedges) {
+        return;
+      }
+      int previous = attempts++;
+      CallOptions attemptOptions = options;
+      if (options.timeoutNanos() > 0) {
+        long left = options.timeoutNanos() - (nanoTime.getAsLong() - startNanos);
+        attemptOptions = options.withTimeout(Math.max(1, left), TimeUnit.NANOSECONDS);
+      }
+      ClientCall<Q, R> call = delegate.newCall(method, attemptOptions);
+      live.add(call);
+      Metadata attemptHeaders = new Metadata().merge(headers);
+      if (previous > 0) {
+        attemptHeaders.put(PREVIOUS_ATTEMPTS, Integer.toString(previous));
+      }
+      call.start(new HedgeListener(call), attemptHeaders);
+      if (requested > 0) {
+        call.request(requested);
+      }
+      for (Q message : sent) {
+        call.sendMessage(message);
+      }
+      if (halfClosed) {
+        call.halfClose();
+      }
+      if (attempts < policy.maxAttempts()) {
+        schedule(policy.hedgingDelay().toNanos());
+      }
+    }
+
+    private void schedule(long delayNanos) {
+      if (nextHedge != null) {
+        nextHedge.cancel(false);
+      }
+      if (options.timeoutNanos() > 0 && options.timeoutNanos() - (nanoTime.getAsLong() - startNanos) <= delayNanos) {
+        return;
+      }
+      nextHedge = scheduler.schedule(() -> {
+        synchronized (lock) {
+          hedge();
+        }
+      }, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void request(int count) {
+      synchronized (lock) {
+        requested += count;
+        live.forEach(call -> call.request(count));
+      }
+    }
+
+    @Override
+    public void sendMessage(Q message) {
+      synchronized (lock) {
+        if (winner == null) {
+          sent.add(message);
+        }
+        live.forEach(call -> call.sendMessage(message));
+      }
+    }
+
+    @Override
+    public void halfClose() {
+      synchronized (lock) {
+        halfClosed = true;
+        live.forEach(ClientCall::halfClose);
+      }
+    }
+
+    @Override
+    public void cancel(String message, Throwable cause) {
+      List<ClientCall<Q, R>> calls;
+      synchronized (lock) {
+        if (closed) {
+          return;
+        }
+        noMoreHedges = true;
+        if (nextHedge != null) {
+          nextHedge.cancel(false);
+          nextHedge = null;
+        }
+        calls = List.copyOf(live);
+      }
+      calls.forEach(call -> call.cancel(message, cause));
+    }
+
+    @Override
+    public boolean isReady() {
+      synchronized (lock) {
+        for (ClientCall<Q, R> call : live) {
+          if (!call.isReady()) {
+            return false;
+          }
+        }
+        return !live.isEmpty();
+      }
+    }
+
+    /** {@code attempt} answered first: the others go. Under the lock; returns the losers to cancel. */
+    private List<ClientCall<Q, R>> win(ClientCall<Q, R> attempt) {
+      winner = attempt;
+      sent.clear();
+      if (nextHedge != null) {
+        nextHedge.cancel(false);
+        nextHedge = null;
+      }
+      List<ClientCall<Q, R>> losers = new ArrayList<>(live);
+      losers.remove(attempt);
+      live.retainAll(List.of(attempt));
+      return losers;
+    }
+
+    private void cancelLosers(List<ClientCall<Q, R>> losers) {
+      losers.forEach(loser -> loser.cancel("Another hedged attempt answered first", null));
+    }
+
+    private final class HedgeListener extends Listener<R> {
+      private final ClientCall<Q, R> attempt;
+
+      HedgeListener(ClientCall<Q, R> attempt) {
+        this.attempt = attempt;
+      }
+
+      /** Whether this attempt's event reaches the listener, making it the winner if none is yet. */
+      private List<ClientCall<Q, R>> claim() {
+        synchronized (lock) {
+          if (closed || (winner != null && winner != attempt) || !live.contains(attempt)) {
+            return null;
+          }
+          return winner == null ? win(attempt) : List.of();
+        }
+      }
+
+      @Override
+      public void onHeaders(Metadata responseHeaders) {
+        List<ClientCall<Q, R>> losers = claim();
+        if (losers != null) {
+          cancelLosers(losers);
+          listener.onHeaders(responseHeaders);
+        }
+      }
+
+      @Override
+      public void onMessage(R message) {
+        List<ClientCall<Q, R>> losers = claim();
+        if (losers != null) {
+          cancelLosers(losers);
+          listener.onMessage(message);
+        }
+      }
+
+      @Override
+      public void onReady() {
+        synchronized (lock) {
+          if (closed || (winner != null && winner != attempt)) {
+            return;
+          }
+        }
+        listener.onReady();
+      }
+
+      @Override
+      public void onClose(Status status, Metadata trailers) {
+        List<ClientCall<Q, R>> losers = List.of();
+        synchronized (lock) {
+          if (closed || (winner != null && winner != attempt) || !live.remove(attempt)) {
+            return;
+          }
+          if (winner == null && !status.isOk() && policy.nonFatalStatusCodes().contains(status.code())) {
+            if (throttle != null && !throttle.failedMayRetry()) {
+              noMoreHedges = true;
+            }
+            String pushback = trailers.get(PUSHBACK);
+            if (pushback != null) {
+              long millis = parsePushback(pushback);
+              if (millis < 0) {
+                noMoreHedges = true;
+              } else {
+                schedule(TimeUnit.MILLISECONDS.toNanos(millis));
+              }
+            } else if (!noMoreHedges && attempts < policy.maxAttempts()) {
+              // A non-fatal failure sends the next attempt at once, ahead of its delay.
+              hedge();
+            }
+            if (noMoreHedges && nextHedge != null) {
+              nextHedge.cancel(false);
+              nextHedge = null;
+            }
+            if (!live.isEmpty() || nextHedge != null) {
+              return;
+            }
+          } else if (winner == null) {
+            losers = win(attempt);
+          }
+          if (status.isOk() && throttle != null) {
+            throttle.succeeded();
+          }
+          closed = true;
+          if (nextHedge != null) {
+            nextHedge.cancel(false);
+            nextHedge = null;
+          }
+        }
+        cancelLosers(losers);
+        listener.onClose(status, trailers);
+      }
+    }
+  }
+
+  /** A pushback's milliseconds; negative (no retry) when malformed. */
+  private static long parsePushback(String pushback) {
+    try {
+      return Long.parseLong(pushback.trim());
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 

@@ -1,6 +1,7 @@
 package io.triplerpc.internal.client;
 
 import io.triplerpc.CallCredentials;
+import io.triplerpc.HedgingPolicy;
 import io.triplerpc.RetryPolicy;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientInterceptor;
@@ -62,6 +63,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private ClientProtocol protocol = DEFAULTS.protocol();
 
   private final Map<String, RetryPolicy> retryPolicies = new LinkedHashMap<>();
+  private final Map<String, HedgingPolicy> hedgingPolicies = new LinkedHashMap<>();
   /** 0 for no throttling. */
   private int retryMaxTokens;
   private double retryTokenRatio;
@@ -203,8 +205,26 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   @Override
   public TripleClientBuilder retryPolicy(RetryPolicy policy, String... servicesOrMethods) {
     Objects.requireNonNull(policy, "policy");
+    for (String name : policyNames(servicesOrMethods, hedgingPolicies, "a hedging")) {
+      retryPolicies.put(name, policy);
+    }
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder hedgingPolicy(HedgingPolicy policy, String... servicesOrMethods) {
+    Objects.requireNonNull(policy, "policy");
+    for (String name : policyNames(servicesOrMethods, retryPolicies, "a retry")) {
+      hedgingPolicies.put(name, policy);
+    }
+    return this;
+  }
+
+  /** The names a policy is for ("" for every call), checked, none of them in {@code other}. */
+  private static List<String> policyNames(String[] servicesOrMethods, Map<String, ?> other, String otherKind) {
+    List<String> names = new ArrayList<>();
     if (servicesOrMethods.length == 0) {
-      retryPolicies.put("", policy);
+      names.add("");
     }
     for (String name : servicesOrMethods) {
       Objects.requireNonNull(name, "serviceOrMethod");
@@ -212,9 +232,15 @@ public final class TripleClientBuilder extends TripleClient.Builder {
       if (name.isEmpty() || slash == 0 || slash == name.length() - 1 || name.indexOf('/', slash + 1) >= 0) {
         throw new IllegalArgumentException("Expected a service (pkg.Service) or a method (pkg.Service/Method): " + name);
       }
-      retryPolicies.put(name, policy);
+      names.add(name);
     }
-    return this;
+    for (String name : names) {
+      if (other.containsKey(name)) {
+        throw new IllegalArgumentException((name.isEmpty() ? "Every call" : name) + " already has " + otherKind
+            + " policy: a call is retried or hedged, not both");
+      }
+    }
+    return names;
   }
 
   @Override
@@ -316,7 +342,8 @@ public final class TripleClientBuilder extends TripleClient.Builder {
     if (address == null && clusterFactory == null) {
       throw new IllegalStateException("address (or cluster) is required");
     }
-    RetrySettings retries = retryPolicies.isEmpty() ? null : new RetrySettings(retryPolicies,
+    RetrySettings retries = retryPolicies.isEmpty() && hedgingPolicies.isEmpty() ? null
+        : new RetrySettings(retryPolicies, hedgingPolicies,
         retryMaxTokens == 0 ? null : new RetryingCalls.Throttle(retryMaxTokens, retryTokenRatio),
         retryBufferPerCall, retryBufferPerClient);
     return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,

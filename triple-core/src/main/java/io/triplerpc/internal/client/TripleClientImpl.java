@@ -88,7 +88,7 @@ final class TripleClientImpl extends TripleClient {
     if (retries == null) {
       return calls;
     }
-    return new RetryingCalls(calls, retries.policies(), retries.throttle(), scheduler, nanoTime,
+    return new RetryingCalls(calls, retries.policies(), retries.hedging(), retries.throttle(), scheduler, nanoTime,
         () -> ThreadLocalRandom.current().nextDouble(), retries.perCallBufferBytes(), retries.perClientBufferBytes());
   }
 

@@ -8,6 +8,7 @@ import com.google.protobuf.StringValue;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;
+import io.triplerpc.HedgingPolicy;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
@@ -262,6 +263,64 @@ class RetryingCallsTest {
     call.sendMessage(StringValue.of("a message longer than ten bytes"));
     attempts.get(0).fail(Status.Code.UNAVAILABLE, new Metadata());
     assertEquals(Status.Code.UNAVAILABLE, recorder.closed.code());
+    assertEquals(1, attempts.size());
+  }
+
+  private static final HedgingPolicy HEDGING = HedgingPolicy.builder().maxAttempts(3)
+      .hedgingDelay(Duration.ofMillis(50)).nonFatalStatusCodes(Status.Code.UNAVAILABLE).build();
+
+  private RetryingCalls hedged() {
+    return new RetryingCalls(delegate(), Map.of(), Map.of("test.S", HEDGING), null, clock.scheduler(),
+        clock::nanoTime, () -> 1.0, 1 << 20, 1 << 20);
+  }
+
+  @Test
+  void hedgesGoOutADelayApartAndTheFirstAnswerWinsTheOthersCancelled() {
+    unary(hedged(), CallOptions.DEFAULT, "x");
+    assertEquals(1, attempts.size());
+    clock.advance(Duration.ofMillis(50));
+    assertEquals(2, attempts.size());
+    assertEquals("1", attempts.get(1).headers.get(RetryingCalls.PREVIOUS_ATTEMPTS));
+    assertEquals(List.of("x"), attempts.get(1).sent, "a hedge replays the request");
+    attempts.get(1).listener.onHeaders(new Metadata());
+    attempts.get(1).listener.onMessage(StringValue.of("second"));
+    assertEquals("Another hedged attempt answered first", attempts.get(0).cancelled);
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals(2, attempts.size(), "no hedge after a winner");
+    attempts.get(1).listener.onClose(Status.OK, new Metadata());
+    assertEquals(List.of("headers", "message second", "close OK"), recorder.events);
+  }
+
+  @Test
+  void aNonFatalFailureSendsTheNextHedgeAtOnceAndAFatalOneEndsTheCall() {
+    unary(hedged(), CallOptions.DEFAULT, "x");
+    attempts.get(0).fail(Status.Code.UNAVAILABLE, new Metadata());
+    assertEquals(2, attempts.size(), "at once, not after the delay");
+    assertNull(recorder.closed);
+    attempts.get(1).fail(Status.Code.INVALID_ARGUMENT, new Metadata());
+    assertEquals(Status.Code.INVALID_ARGUMENT, recorder.closed.code());
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals(2, attempts.size());
+  }
+
+  @Test
+  void whenEveryHedgeFailsNonFatallyTheLastFailureEndsTheCall() {
+    unary(hedged(), CallOptions.DEFAULT, "x");
+    clock.advance(Duration.ofMillis(100));
+    assertEquals(3, attempts.size());
+    attempts.get(0).fail(Status.Code.UNAVAILABLE, new Metadata());
+    attempts.get(2).fail(Status.Code.UNAVAILABLE, new Metadata());
+    assertNull(recorder.closed, "one still runs");
+    attempts.get(1).fail(Status.Code.UNAVAILABLE, new Metadata());
+    assertEquals(Status.Code.UNAVAILABLE, recorder.closed.code());
+  }
+
+  @Test
+  void aNegativePushbackStopsFurtherHedges() {
+    unary(hedged(), CallOptions.DEFAULT, "x");
+    attempts.get(0).fail(Status.Code.UNAVAILABLE, pushback("-1"));
+    assertEquals(Status.Code.UNAVAILABLE, recorder.closed.code());
+    clock.advance(Duration.ofSeconds(1));
     assertEquals(1, attempts.size());
   }
 }
