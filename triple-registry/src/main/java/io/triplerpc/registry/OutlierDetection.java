@@ -23,6 +23,10 @@ import java.util.Set;
  *       in the interval, if there are at least {@code minimumHosts} of them, one whose success rate is
  *       below {@code mean - stdevFactor × stdev} is ejected with probability
  *       {@code enforcementPercentage}%;
+ *   <li>with failure-percentage ejection on, among the instances with at least
+ *       {@code failureRequestVolume} calls, if there are at least {@code failureMinimumHosts} of them,
+ *       one whose percentage of failures is above {@code threshold} is ejected with probability
+ *       {@code failureEnforcementPercentage}%;
  *   <li>no instance is ejected once {@code maxEjectionPercent}% of the instances are ejected (checked
  *       before each ejection, as A50 says, so with {@code maxEjectionPercent > 0} at least one can be);
  *   <li>an instance not ejected has its ejection multiplier decreased by one (down to zero); an ejected
@@ -60,6 +64,11 @@ public final class OutlierDetection {
   private final int enforcementPercentage;
   private final int minimumHosts;
   private final int requestVolume;
+  private final boolean failurePercentage;
+  private final int failureThreshold;
+  private final int failureEnforcementPercentage;
+  private final int failureMinimumHosts;
+  private final int failureRequestVolume;
   private final Set<Status.Code> failureCodes;
   /** By code ordinal: whether the code counts as a failure. */
   private final boolean[] failing;
@@ -75,6 +84,11 @@ public final class OutlierDetection {
     this.enforcementPercentage = b.enforcementPercentage;
     this.minimumHosts = b.minimumHosts;
     this.requestVolume = b.requestVolume;
+    this.failurePercentage = b.failurePercentage;
+    this.failureThreshold = b.failureThreshold;
+    this.failureEnforcementPercentage = b.failureEnforcementPercentage;
+    this.failureMinimumHosts = b.failureMinimumHosts;
+    this.failureRequestVolume = b.failureRequestVolume;
     this.failureCodes = Set.copyOf(b.failureCodes);
     this.failing = new boolean[Status.Code.values().length];
     for (Status.Code code : failureCodes) {
@@ -82,7 +96,10 @@ public final class OutlierDetection {
     }
   }
 
-  /** A builder with A50's defaults, consecutive-failure ejection on and success-rate ejection off. */
+  /**
+   * A builder with A50's defaults: consecutive-failure ejection on, success-rate and failure-percentage
+   * ejection off.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -137,6 +154,31 @@ public final class OutlierDetection {
     return requestVolume;
   }
 
+  /** Whether failure-percentage ejection is on; off by default. */
+  public boolean failurePercentageEjection() {
+    return failurePercentage;
+  }
+
+  /** The percentage of failures above which an instance is an outlier; 85 by default. */
+  public int failureThreshold() {
+    return failureThreshold;
+  }
+
+  /** The chance, in percent, that a failure-percentage outlier is ejected; 100 by default. */
+  public int failureEnforcementPercentage() {
+    return failureEnforcementPercentage;
+  }
+
+  /** The fewest instances with enough calls for failure-percentage ejection; 5 by default. */
+  public int failureMinimumHosts() {
+    return failureMinimumHosts;
+  }
+
+  /** The fewest calls in an interval for an instance to count in failure-percentage ejection; 50 by default. */
+  public int failureRequestVolume() {
+    return failureRequestVolume;
+  }
+
   /** The status codes counted as failures. */
   public Set<Status.Code> failureCodes() {
     return failureCodes;
@@ -155,6 +197,9 @@ public final class OutlierDetection {
         + (successRate ? ", successRate{stdevFactor=" + stdevFactor + ", enforcementPercentage="
             + enforcementPercentage + ", minimumHosts=" + minimumHosts + ", requestVolume=" + requestVolume + '}'
             : ", successRate=off")
+        + (failurePercentage ? ", failurePercentage{threshold=" + failureThreshold + ", enforcementPercentage="
+            + failureEnforcementPercentage + ", minimumHosts=" + failureMinimumHosts + ", requestVolume="
+            + failureRequestVolume + '}' : ", failurePercentage=off")
         + ", failureCodes=" + failureCodes + '}';
   }
 
@@ -171,6 +216,11 @@ public final class OutlierDetection {
     private int enforcementPercentage = 100;
     private int minimumHosts = 5;
     private int requestVolume = 100;
+    private boolean failurePercentage;
+    private int failureThreshold = 85;
+    private int failureEnforcementPercentage = 100;
+    private int failureMinimumHosts = 5;
+    private int failureRequestVolume = 50;
     private Set<Status.Code> failureCodes = DEFAULT_FAILURE_CODES;
 
     private Builder() {}
@@ -227,12 +277,8 @@ public final class OutlierDetection {
             "outlier detection stdevFactor must be a finite number not below zero: " + stdevFactor);
       }
       int enforcement = percent(enforcementPercentage, "enforcementPercentage");
-      if (minimumHosts < 1) {
-        throw new IllegalArgumentException("outlier detection minimumHosts must be at least 1: " + minimumHosts);
-      }
-      if (requestVolume < 1) {
-        throw new IllegalArgumentException("outlier detection requestVolume must be at least 1: " + requestVolume);
-      }
+      atLeastOne(minimumHosts, "minimumHosts");
+      atLeastOne(requestVolume, "requestVolume");
       this.successRate = true;
       this.stdevFactor = stdevFactor;
       this.enforcementPercentage = enforcement;
@@ -253,6 +299,36 @@ public final class OutlierDetection {
     }
 
     /**
+     * Turns failure-percentage ejection on (grpc-java's {@code failurePercentageEjection}): an
+     * instance with more than {@code threshold}% failures among at least {@code requestVolume} calls in
+     * an interval is ejected with probability {@code enforcementPercentage}%, when at least
+     * {@code minimumHosts} instances had that many calls.
+     */
+    public Builder failurePercentage(int threshold, int enforcementPercentage, int minimumHosts, int requestVolume) {
+      int checkedThreshold = percent(threshold, "failure percentage threshold");
+      int enforcement = percent(enforcementPercentage, "failure percentage enforcementPercentage");
+      atLeastOne(minimumHosts, "failure percentage minimumHosts");
+      atLeastOne(requestVolume, "failure percentage requestVolume");
+      this.failurePercentage = true;
+      this.failureThreshold = checkedThreshold;
+      this.failureEnforcementPercentage = enforcement;
+      this.failureMinimumHosts = minimumHosts;
+      this.failureRequestVolume = requestVolume;
+      return this;
+    }
+
+    /** Turns failure-percentage ejection on with A50's defaults: above 85 %, 100 %, 5 hosts, 50 calls. */
+    public Builder failurePercentage() {
+      return failurePercentage(85, 100, 5, 50);
+    }
+
+    /** Turns failure-percentage ejection off again. */
+    public Builder noFailurePercentage() {
+      this.failurePercentage = false;
+      return this;
+    }
+
+    /**
      * The status codes counted as failures; the others count as successes, except CANCELLED, which
      * does not count (the caller gave up). {@link #DEFAULT_FAILURE_CODES} by default.
      */
@@ -266,6 +342,12 @@ public final class OutlierDetection {
       return this;
     }
 
+    private static void atLeastOne(int value, String name) {
+      if (value < 1) {
+        throw new IllegalArgumentException("outlier detection " + name + " must be at least 1: " + value);
+      }
+    }
+
     private static int percent(int value, String name) {
       if (value < 0 || value > 100) {
         throw new IllegalArgumentException("outlier detection " + name + " must be between 0 and 100: " + value);
@@ -276,12 +358,12 @@ public final class OutlierDetection {
     /**
      * The settings.
      *
-     * @throws IllegalArgumentException if neither consecutive-failure nor success-rate ejection is on
+     * @throws IllegalArgumentException if no kind of ejection is on
      */
     public OutlierDetection build() {
-      if (consecutiveFailures == 0 && !successRate) {
-        throw new IllegalArgumentException(
-            "outlier detection with consecutiveFailures 0 and no successRate would never eject anything");
+      if (consecutiveFailures == 0 && !successRate && !failurePercentage) {
+        throw new IllegalArgumentException("outlier detection with consecutiveFailures 0, no successRate and no"
+            + " failurePercentage would never eject anything");
       }
       return new OutlierDetection(this);
     }

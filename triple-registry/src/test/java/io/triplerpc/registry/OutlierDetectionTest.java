@@ -223,6 +223,21 @@ class OutlierDetectionTest {
   }
 
   @Test
+  void failurePercentageEjectsAnInstanceFailingMostCalls() throws Exception {
+    Instance[] all = new Instance[5];
+    for (int i = 0; i < 4; i++) {
+      all[i] = new Instance("healthy" + i, false);
+    }
+    Instance broken = new Instance("broken", true);
+    all[4] = broken;
+    Whoami whoami = consumer(detection().consecutiveFailures(0).failurePercentage(85, 100, 5, 10).build(), all);
+
+    assertEquals(10, reaching(broken, whoami, 50));
+    clock.advance(INTERVAL); // 100 % failures, above 85 %
+    assertEquals(0, reaching(broken, whoami, 50), "ejected");
+  }
+
+  @Test
   void noSuccessRateEjectionBelowMinimumHostsOrRequestVolume() throws Exception {
     Instance[] all = new Instance[5];
     for (int i = 0; i < 4; i++) {
@@ -272,7 +287,14 @@ class OutlierDetectionTest {
             () -> OutlierDetection.builder().successRate(1.9, 100, 5, 0)).getMessage());
     assertThrows(IllegalArgumentException.class,
         () -> OutlierDetection.builder().failureCodes(Set.of(Status.Code.OK)));
-    assertEquals("outlier detection with consecutiveFailures 0 and no successRate would never eject anything",
+    assertEquals("outlier detection failure percentage threshold must be between 0 and 100: 101",
+        assertThrows(IllegalArgumentException.class,
+            () -> OutlierDetection.builder().failurePercentage(101, 100, 5, 50)).getMessage());
+    assertEquals("outlier detection failure percentage requestVolume must be at least 1: 0",
+        assertThrows(IllegalArgumentException.class,
+            () -> OutlierDetection.builder().failurePercentage(85, 100, 5, 0)).getMessage());
+    assertEquals("outlier detection with consecutiveFailures 0, no successRate and no failurePercentage would never"
+        + " eject anything",
         assertThrows(IllegalArgumentException.class, () -> OutlierDetection.builder().consecutiveFailures(0).build())
             .getMessage());
     assertThrows(NullPointerException.class, () -> Discovery.using(registry).outlierDetection(null));

@@ -66,6 +66,9 @@ final class OutlierDetector {
     if (config.successRateEjection()) {
       ejected = successRate(stats, calls, ejected, now);
     }
+    if (config.failurePercentageEjection()) {
+      ejected = failurePercentage(stats, calls, ejected, now);
+    }
     long ejectionNanos;
     for (OutlierStats s : stats) {
       if (!s.isEjected()) {
@@ -87,6 +90,40 @@ final class OutlierDetector {
   /** A50: no ejection once the percentage of ejected instances is at or above the maximum. */
   private boolean atMaxEjection(int ejected, int total) {
     return (long) ejected * 100 >= (long) config.maxEjectionPercent() * total;
+  }
+
+  /** A50's failure-percentage algorithm; returns the number of instances ejected after it. */
+  private int failurePercentage(OutlierStats[] stats, long[] calls, int ejected, long now) {
+    int n = stats.length;
+    int candidates = 0;
+    for (long c : calls) {
+      if (volume(c) >= config.failureRequestVolume()) {
+        candidates++;
+      }
+    }
+    if (candidates < config.failureMinimumHosts()) {
+      return ejected;
+    }
+    for (int i = 0; i < n; i++) {
+      long volume = volume(calls[i]);
+      if (volume < config.failureRequestVolume() || stats[i].isEjected()) {
+        continue;
+      }
+      if (atMaxEjection(ejected, n)) {
+        break;
+      }
+      long failures = calls[i] & 0xFFFF_FFFFL;
+      if (failures * 100 > (long) config.failureThreshold() * volume
+          && ThreadLocalRandom.current().nextInt(100) < config.failureEnforcementPercentage()) {
+        stats[i].eject(now);
+        ejected++;
+      }
+    }
+    return ejected;
+  }
+
+  private static long volume(long calls) {
+    return (calls >>> 32) + (calls & 0xFFFF_FFFFL);
   }
 
   /** A50's success-rate algorithm; returns the number of instances ejected after it. */

@@ -123,6 +123,42 @@ class OutlierDetectorTest {
     assertEquals(3, endpoints.stream().filter(Endpoint::isEjected).count());
   }
 
+  @Test
+  void failurePercentageEjectsAboveTheThresholdOnlyAmongEnoughBusyHosts() {
+    OutlierDetection config = OutlierDetection.builder().consecutiveFailures(0).maxEjectionPercent(100)
+        .failurePercentage(85, 100, 5, 10).build();
+    OutlierDetector detector = new OutlierDetector(config, () -> 0);
+    List<Endpoint> hosts = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      hosts.add(new Endpoint("10.0.0.1", i + 1, 100, new OutlierStats(config)));
+    }
+    Endpoint above = hosts.get(0);
+    Endpoint atThreshold = hosts.get(1);
+    record(above, 9, 1); // 90 %
+    record(atThreshold, 17, 3); // 85 %: not above
+    for (int i = 2; i < 5; i++) {
+      record(hosts.get(i), 0, 10);
+    }
+    detector.evaluate(hosts, 0);
+    assertTrue(above.isEjected());
+    assertFalse(atThreshold.isEjected());
+
+    // Next interval: only four hosts with 10 calls (the ejected one has none): below the minimum.
+    record(atThreshold, 10, 0);
+    for (int i = 2; i < 5; i++) {
+      record(hosts.get(i), 0, 10);
+    }
+    detector.evaluate(hosts, 1);
+    assertFalse(atThreshold.isEjected(), "4 hosts with enough calls, 5 needed");
+  }
+
+  private static void record(Endpoint e, int failures, int successes) {
+    fail(e, failures);
+    for (int i = 0; i < successes; i++) {
+      e.recordOutcome(Status.Code.OK);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(LoadBalancing.class)
   void everyBalancerSkipsEjectedEndpoints(LoadBalancing balancing) {
