@@ -69,22 +69,20 @@ final class OutlierDetector {
     if (config.failurePercentageEjection()) {
       ejected = failurePercentage(stats, calls, ejected, now);
     }
-    long ejectionNanos;
     for (OutlierStats s : stats) {
       if (!s.isEjected()) {
         if (s.multiplier > 0) {
           s.multiplier--;
         }
-      } else {
-        ejectionNanos = Math.min(baseNanos * s.multiplier, maxNanos);
-        if (s.multiplier > maxNanos / baseNanos) {
-          ejectionNanos = maxNanos; // baseNanos * multiplier would overflow, or exceed the cap anyway
-        }
-        if (now - s.ejectedAtNanos >= ejectionNanos) {
-          s.uneject();
-        }
+      } else if (now - s.ejectedAtNanos >= ejectionNanos(s.multiplier)) {
+        s.uneject();
       }
     }
+  }
+
+  /** A50: {@code min(base × multiplier, max(base, max))}, without overflowing for a large multiplier. */
+  private long ejectionNanos(int multiplier) {
+    return multiplier > maxNanos / baseNanos ? maxNanos : Math.min(baseNanos * multiplier, maxNanos);
   }
 
   /** A50: no ejection once the percentage of ejected instances is at or above the maximum. */
