@@ -12,12 +12,15 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * Finds a client's servers in a {@link Registry}: for each service called, the applications serving
  * it, then their instances as the registry pushes them, with calls spread by a {@link LoadBalancing}
- * and idempotent calls retried on another instance after UNAVAILABLE.
+ * and idempotent calls retried on another instance after UNAVAILABLE; optionally, instances that keep
+ * failing ejected for a while ({@link Builder#outlierDetection}).
  *
  * <pre>{@code
  * TripleClient client = TripleClient.builder()
@@ -32,6 +35,8 @@ public final class Discovery implements ClusterFactory {
   private final DirectorySettings settings;
   private final Path snapshotDirectory;
   private final Map<String, String> applications;
+  private final ScheduledExecutorService outlierScheduler;
+  private final LongSupplier outlierClock;
 
   private Discovery(Builder builder) {
     this.registries = builder.registries;
@@ -43,7 +48,10 @@ public final class Discovery implements ClusterFactory {
         builder.snapshotDelay.toNanos(),
         builder.emptyProtection,
         builder.initialWait.toNanos(),
-        (directory, changes) -> {});
+        (directory, changes) -> {},
+        builder.outlierDetection);
+    this.outlierScheduler = builder.outlierScheduler;
+    this.outlierClock = builder.outlierClock;
     this.snapshotDirectory = builder.snapshotDirectory;
     this.applications = Map.copyOf(builder.applications);
   }
@@ -67,7 +75,8 @@ public final class Discovery implements ClusterFactory {
   public Cluster newCluster(Connector connector) {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
-    return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications);
+    return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
+        outlierScheduler, outlierClock);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */
@@ -84,6 +93,9 @@ public final class Discovery implements ClusterFactory {
     private Path snapshotDirectory;
     private boolean closeRegistry;
     private final Map<String, String> applications = new HashMap<>();
+    private OutlierDetection outlierDetection;
+    private ScheduledExecutorService outlierScheduler;
+    private LongSupplier outlierClock = System::nanoTime;
 
     private Builder(Supplier<Registry> registries, boolean registryPerClient) {
       this.registries = registries;
@@ -106,6 +118,22 @@ public final class Discovery implements ClusterFactory {
         throw new IllegalArgumentException("retries must not be negative: " + retries);
       }
       this.retries = retries;
+      return this;
+    }
+
+    /**
+     * Takes instances that keep failing out of rotation for a while (gRPC's outlier detection, see
+     * {@link OutlierDetection}); off by default, as in grpc-java.
+     */
+    public Builder outlierDetection(OutlierDetection detection) {
+      this.outlierDetection = Objects.requireNonNull(detection, "detection");
+      return this;
+    }
+
+    /** For tests: outlier detection evaluated on {@code scheduler}, reading the time from {@code clock}. */
+    Builder outlierClock(ScheduledExecutorService scheduler, LongSupplier clock) {
+      this.outlierScheduler = Objects.requireNonNull(scheduler, "scheduler");
+      this.outlierClock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

@@ -243,7 +243,8 @@ public final class ApplicationDirectory implements InstanceListener {
     }
     Endpoint e = index.get(instance.host(), instance.port());
     if (e == null) {
-      e = new Endpoint(instance.host(), instance.port(), instance.weight());
+      e = new Endpoint(instance.host(), instance.port(), instance.weight(),
+          settings.outlierDetection() == null ? null : new OutlierStats(settings.outlierDetection()));
       index.add(e);
       group(instance.revision()).add(e);
       return e;

@@ -191,6 +191,11 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     if (reason != null) {
       return reason;
     }
+    int instances = directory.size();
+    if (instances > 0) {
+      return "No instance of " + directory.describe() + " is in rotation: all " + instances
+          + " are ejected as outliers (or removed)";
+    }
     return directory.isReady()
         ? "No instance of " + directory.describe() + " is registered"
         : "No instance of " + directory.describe() + " is known yet (the registry has not answered)";
@@ -310,6 +315,7 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     @Override
     public void onClose(Status status, Metadata trailers) {
       end();
+      endpoint.recordOutcome(status.code());
       if (status.code() == Status.Code.UNAVAILABLE) {
         endpoint.markFailed();
       } else {

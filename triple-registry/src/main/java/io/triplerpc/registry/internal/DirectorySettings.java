@@ -12,6 +12,7 @@ import io.triplerpc.registry.LoadBalancing;
  * @param emptyProtection whether an empty list after a non-empty one is ignored
  * @param initialWaitNanos how long a first call waits for a service's first list of instances
  * @param appliedListener told after each batch of changes is applied
+ * @param outlierDetection how failing instances are ejected; null for never
  */
 public record DirectorySettings(
     LoadBalancing balancing,
@@ -20,7 +21,21 @@ public record DirectorySettings(
     long snapshotDelayNanos,
     boolean emptyProtection,
     long initialWaitNanos,
-    ApplicationDirectory.AppliedListener appliedListener) {
+    ApplicationDirectory.AppliedListener appliedListener,
+    io.triplerpc.registry.OutlierDetection outlierDetection) {
+
+  /** Settings without outlier detection. */
+  public DirectorySettings(
+      LoadBalancing balancing,
+      int retries,
+      long coalesceWindowNanos,
+      long snapshotDelayNanos,
+      boolean emptyProtection,
+      long initialWaitNanos,
+      ApplicationDirectory.AppliedListener appliedListener) {
+    this(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection, initialWaitNanos,
+        appliedListener, null);
+  }
 
   /** The revision of static address lists, which serves every service. */
   public static final String ANY_REVISION = "*";

@@ -32,13 +32,21 @@ public final class Endpoint {
   /** When a call here last failed with UNAVAILABLE (System.nanoTime), or 0. */
   private volatile long failedAtNanos;
 
+  /** Its calls and ejection state when outlier detection is on, else null. */
+  final OutlierStats outlier;
+
   /** How long an instance that answered UNAVAILABLE is passed over while others are at hand. */
   static final long FAILURE_PENALTY_NANOS = 1_000_000_000L;
 
   Endpoint(String host, int port, int weight) {
+    this(host, port, weight, null);
+  }
+
+  Endpoint(String host, int port, int weight, OutlierStats outlier) {
     this.host = host;
     this.port = port;
     this.weight = weight;
+    this.outlier = outlier;
   }
 
   /**
@@ -119,6 +127,20 @@ public final class Endpoint {
   boolean failedRecently() {
     long failedAt = failedAtNanos;
     return failedAt != 0 && System.nanoTime() - failedAt < FAILURE_PENALTY_NANOS;
+  }
+
+  /** Counts a call here that ended with {@code code}, for outlier detection if it is on. */
+  void recordOutcome(io.triplerpc.Status.Code code) {
+    OutlierStats stats = outlier;
+    if (stats != null) {
+      stats.record(code);
+    }
+  }
+
+  /** Whether outlier detection took it out of rotation for now. */
+  boolean isEjected() {
+    OutlierStats stats = outlier;
+    return stats != null && stats.isEjected();
   }
 
   int active() {

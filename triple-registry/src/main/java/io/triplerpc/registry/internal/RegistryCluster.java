@@ -4,6 +4,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.WriteStats;
+import io.triplerpc.registry.OutlierDetection;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.Subscription;
 import io.triplerpc.spi.Cluster;
@@ -16,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +43,8 @@ public final class RegistryCluster implements Cluster {
   private final Map<String, ApplicationDirectory> applications = new ConcurrentHashMap<>();
   private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
+  /** The periodic evaluation of outlier detection, or null when it is off. */
+  private final ScheduledFuture<?> outlierTask;
 
   /**
    * A cluster over {@code registry}; {@code snapshots} may be null, {@code pinnedApplications} names
@@ -51,6 +57,23 @@ public final class RegistryCluster implements Cluster {
       DirectorySettings settings,
       Snapshots snapshots,
       Map<String, String> pinnedApplications) {
+    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, null, System::nanoTime);
+  }
+
+  /**
+   * A cluster whose outlier detection (if {@code settings} turn it on) runs on {@code outlierScheduler}
+   * (the cluster's own scheduler if null) and reads the time from {@code outlierClock}: for tests on a
+   * controllable clock.
+   */
+  public RegistryCluster(
+      Registry registry,
+      boolean ownsRegistry,
+      Connector connector,
+      DirectorySettings settings,
+      Snapshots snapshots,
+      Map<String, String> pinnedApplications,
+      ScheduledExecutorService outlierScheduler,
+      LongSupplier outlierClock) {
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
     this.connector = connector;
@@ -58,6 +81,26 @@ public final class RegistryCluster implements Cluster {
     this.snapshots = snapshots;
     this.pinnedApplications = Map.copyOf(pinnedApplications);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
+    OutlierDetection outliers = settings.outlierDetection();
+    if (outliers == null) {
+      this.outlierTask = null;
+    } else {
+      OutlierDetector detector = new OutlierDetector(outliers, outlierClock);
+      long interval = outliers.interval().toNanos();
+      this.outlierTask = (outlierScheduler != null ? outlierScheduler : scheduler).scheduleAtFixedRate(
+          () -> evaluateOutliers(detector), interval, interval, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** One outlier evaluation of each application's instances; a failure must not stop the later ones. */
+  private void evaluateOutliers(OutlierDetector detector) {
+    for (ApplicationDirectory application : applications.values()) {
+      try {
+        detector.evaluate(application);
+      } catch (RuntimeException e) {
+        log.warn("Outlier detection failed for the instances of {}", application, e);
+      }
+    }
   }
 
   @Override
@@ -238,6 +281,9 @@ public final class RegistryCluster implements Cluster {
     open.forEach(Subscription::close);
     applications.values().forEach(ApplicationDirectory::flushSnapshot);
     applications.values().forEach(ApplicationDirectory::closeConnections);
+    if (outlierTask != null) {
+      outlierTask.cancel(false);
+    }
     scheduler.shutdownNow();
     if (ownsRegistry) {
       registry.close();

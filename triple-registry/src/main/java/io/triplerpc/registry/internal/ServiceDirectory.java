@@ -208,7 +208,7 @@ public final class ServiceDirectory {
     }
     for (int attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
       Endpoint e = pickOnce();
-      if (e != null && !e.isRemoved() && !isTried(e, tried, triedCount) && !e.failedRecently()) {
+      if (e != null && !e.isRemoved() && !e.isEjected() && !isTried(e, tried, triedCount) && !e.failedRecently()) {
         return e;
       }
     }
@@ -219,8 +219,8 @@ public final class ServiceDirectory {
     for (RevisionGroup group : groups) {
       for (int i = 0, n = group.size(); i < n; i++) {
         Endpoint e = group.at(i);
-        if (e == null || e.isRemoved()) {
-          continue;
+        if (e == null || e.isRemoved() || e.isEjected()) {
+          continue; // Ejected instances are never picked: A50 fails the call when all are ejected.
         }
         if (isTried(e, tried, triedCount)) {
           fallback = e;
@@ -343,7 +343,8 @@ public final class ServiceDirectory {
       for (int i = 0, n = group.size(); i < n; i++) {
         Endpoint e = group.at(i);
         if (e == null
-            || (tried != null && (e.isRemoved() || e.failedRecently() || isTried(e, tried, triedCount)))) {
+            || (tried != null
+                && (e.isRemoved() || e.isEjected() || e.failedRecently() || isTried(e, tried, triedCount)))) {
           continue;
         }
         int active = e.active();
