@@ -188,7 +188,12 @@ public final class FaultProxy implements AutoCloseable {
    * everything read from now on. Delays stay.
    */
   public FaultProxy pass() {
-    return update(Direction.BOTH, l -> new Link(l.delayNanos, false, false));
+    return pass(Direction.BOTH);
+  }
+
+  /** {@link #pass()} for one direction (or both). */
+  public FaultProxy pass(Direction direction) {
+    return update(direction, l -> new Link(l.delayNanos, false, false));
   }
 
   /**
@@ -203,7 +208,8 @@ public final class FaultProxy implements AutoCloseable {
 
   /**
    * Closes every connection open now, both sides, with a FIN, as a server or middlebox closing
-   * cleanly would; bytes still delayed or held are lost.
+   * cleanly would; bytes still delayed or held are lost. As with any socket, a side whose latest
+   * bytes the proxy had not read yet gets a reset instead: the kernel answers unread input so.
    *
    * @return how many connections were closed
    */
@@ -264,8 +270,8 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   /**
-   * Stops listening, closes every connection (FIN) and stops the proxy's thread; returns once it has
-   * stopped, so every buffer the proxy held is released.
+   * Stops listening, closes every connection as {@link #closeAll()} does and stops the proxy's
+   * thread; returns once it has stopped, so every buffer the proxy held is released.
    */
   @Override
   public void close() {
@@ -326,7 +332,7 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   private static void reset(Channel channel) {
-    // SO_LINGER 0 makes close() send RST instead of FIN. Netty closes such a socket on its own thread.
+    // SO_LINGER 0 makes close() send RST instead of FIN, and drop whatever is still unsent.
     channel.config().setOption(ChannelOption.SO_LINGER, 0);
     channel.close();
   }
