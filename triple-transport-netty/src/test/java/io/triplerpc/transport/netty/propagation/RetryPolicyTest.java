@@ -10,6 +10,11 @@ import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.testing.FaultProxy;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,8 +28,9 @@ import org.junit.jupiter.api.Test;
  * A retry policy over real sockets: a service that fails its first calls with UNAVAILABLE is reached on
  * a later attempt, each attempt after the first naming how many came before it
  * ({@code grpc-previous-rpc-attempts}); a server's negative pushback stops the retries; methods without a
- * policy are not retried. (The backoff is real here but short; its timing is tested on a controllable
- * clock in RetryingCallsTest.)
+ * policy are not retried; a call cut by a connection reset ({@link FaultProxy}) goes again on a new
+ * connection. (The backoff is real here but short; its timing is tested on a controllable clock in
+ * RetryingCallsTest.)
  */
 class RetryPolicyTest {
 
@@ -105,5 +111,33 @@ class RetryPolicyTest {
   void aServiceWithoutAPolicyIsNotRetried() {
     assertThrows(StatusException.class, () -> client.proxy(Other.class).call(1, 0));
     assertEquals(1, calls.get());
+  }
+
+  @TripleService(name = "triple.test.Slow")
+  public interface Slow {
+    /** The first call waits until the test lets it go (it never does: the connection is reset); later ones answer. */
+    CompletableFuture<String> once(String value);
+  }
+
+  @Test
+  void aCallCutByAConnectionResetGoesAgainOnANewConnection() throws Exception {
+    AtomicInteger seen = new AtomicInteger();
+    TripleServer slowServer = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Slow.class, value -> seen.incrementAndGet() == 1 ? new CompletableFuture<>()
+            : CompletableFuture.completedFuture("again: " + value))
+        .build().start();
+    try (FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", slowServer.port()));
+        TripleClient throughProxy = TripleClient.builder().address("127.0.0.1", proxy.port())
+            .retryPolicy(RetryPolicy.builder().initialBackoff(Duration.ofMillis(5)).build(), "triple.test.Slow")
+            .build()) {
+      CompletableFuture<String> call = throughProxy.proxy(Slow.class).once("x");
+      AwaitPeers.until(() -> seen.get() == 1, "the first attempt reached the server");
+      proxy.reset();
+      assertEquals("again: x", call.get(20, TimeUnit.SECONDS), "the reset attempt failed UNAVAILABLE and went again");
+      assertEquals(2, proxy.connectionsAccepted());
+    } finally {
+      slowServer.shutdownNow();
+      slowServer.awaitTermination(Duration.ofSeconds(10));
+    }
   }
 }
