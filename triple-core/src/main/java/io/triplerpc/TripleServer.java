@@ -157,6 +157,13 @@ public abstract class TripleServer {
     public abstract Builder maxConcurrentCalls(String serviceOrMethod, int limit);
 
     /**
+     * Limits the unary calls in flight on this server to a number that adapts to their latency (see
+     * {@link AdaptiveConcurrencyLimit}); a call past it fails at once with {@link Status#RESOURCE_EXHAUSTED}
+     * (HTTP 429). Streaming calls, whose length says nothing of load, are not counted. Off by default.
+     */
+    public abstract Builder adaptiveConcurrencyLimit(AdaptiveConcurrencyLimit limit);
+
+    /**
      * Lets pages of the policy's origins call the server from browsers (Connect, gRPC-Web): preflights
      * answered, CORS headers on responses. None by default: browsers keep other origins out.
      */

@@ -3,6 +3,7 @@ package io.triplerpc.internal.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.AsciiString;
 import io.triplerpc.AccessPolicy;
+import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
@@ -35,6 +36,8 @@ public final class ServerDispatcher implements ServerTransportListener {
   private final Map<AsciiString, Route> routes;
   /** What each method's callers must pass, by path; methods anyone may call are absent. */
   private final Map<AsciiString, MethodAccess> access;
+  /** The adaptive limit of unary calls in flight, or null. */
+  private final VegasLimiter adaptive;
   private final Executor executor;
   private final int maxInboundMessageSize;
 
@@ -47,18 +50,20 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
-    this(definitions, interceptors, policy, Map.of(), executor, maxInboundMessageSize);
+    this(definitions, interceptors, policy, Map.of(), null, executor, maxInboundMessageSize);
   }
 
   /**
    * @param policy who may call what, or null to let anyone call anything
    * @param concurrencyLimits calls each method may run at once, by service (each of its methods) or method
+   * @param adaptiveLimit the adaptive limit of unary calls in flight, or null
    */
   public ServerDispatcher(
       List<ServerMethodDefinition<?, ?>> definitions,
       List<ServerInterceptor> interceptors,
       AccessPolicy policy,
       Map<String, Integer> concurrencyLimits,
+      AdaptiveConcurrencyLimit adaptiveLimit,
       Executor executor,
       int maxInboundMessageSize) {
     Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
@@ -96,6 +101,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     });
     this.routes = map;
     this.access = accessByPath;
+    this.adaptive = adaptiveLimit == null ? null : new VegasLimiter(adaptiveLimit);
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
   }
@@ -290,13 +296,29 @@ public final class ServerDispatcher implements ServerTransportListener {
 
   private <Q, R> ServerStreamListener start(ServerMethodDefinition<Q, R> definition, MethodAccess methodAccess,
       CallLimit limit, ServerStream stream, InboundRequest request) {
+    VegasLimiter adaptiveLimit = adaptive != null && definition.method().type() == MethodType.UNARY ? adaptive : null;
+    if (adaptiveLimit != null && !adaptiveLimit.tryAcquire()) {
+      stream.closeRefused(adaptiveLimit.refusal(), 429);
+      return IgnoringListener.INSTANCE;
+    }
     if (limit != null && !limit.tryAcquire()) {
+      if (adaptiveLimit != null) {
+        adaptiveLimit.release(0, false);
+      }
       stream.closeRefused(limit.refusal(), 429);
       return IgnoringListener.INSTANCE;
     }
     ServerCallImpl<Q, R> call =
         new ServerCallImpl<>(stream, definition.method(), request, executor, maxInboundMessageSize);
-    if (limit != null) {
+    if (adaptiveLimit != null) {
+      long startNanos = stream.nanoTime();
+      call.whenEnded(() -> {
+        if (limit != null) {
+          limit.run();
+        }
+        adaptiveLimit.release(stream.nanoTime() - startNanos, call.isCancelled());
+      });
+    } else if (limit != null) {
       call.whenEnded(limit);
     }
     call.start(definition.handler(), methodAccess);

@@ -1,6 +1,7 @@
 package io.triplerpc.internal.server;
 
 import io.triplerpc.AccessPolicy;
+import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.CorsPolicy;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.ServerCallHandler;
@@ -44,6 +45,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private final List<ServerRegistration> registrations = new ArrayList<>();
   private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private final Map<String, Integer> concurrencyLimits = new LinkedHashMap<>();
+  private AdaptiveConcurrencyLimit adaptiveLimit;
   private Executor executor;
   private AccessPolicy accessPolicy;
   private CorsPolicy cors;
@@ -181,6 +183,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
       throw new IllegalArgumentException("maxConcurrentCalls of " + serviceOrMethod + " must be positive: " + limit);
     }
     concurrencyLimits.put(serviceOrMethod, limit);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder adaptiveConcurrencyLimit(AdaptiveConcurrencyLimit limit) {
+    this.adaptiveLimit = Objects.requireNonNull(limit, "limit");
     return this;
   }
 
@@ -359,6 +367,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
-        accessPolicy, Map.copyOf(concurrencyLimits), executor, List.copyOf(services.values()), registrations);
+        accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, executor, List.copyOf(services.values()),
+        registrations);
   }
 }

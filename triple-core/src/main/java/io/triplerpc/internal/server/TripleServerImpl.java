@@ -1,6 +1,7 @@
 package io.triplerpc.internal.server;
 
 import io.triplerpc.AccessPolicy;
+import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.HealthStatusManager;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TripleServer;
@@ -56,6 +57,8 @@ final class TripleServerImpl extends TripleServer {
   private final AccessPolicy accessPolicy;
   /** Calls each method may run at once, by service or method name. */
   private final Map<String, Integer> concurrencyLimits;
+  /** The adaptive limit of unary calls, or null. */
+  private final AdaptiveConcurrencyLimit adaptiveLimit;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   private final HealthServiceImpl health = new HealthServiceImpl();
@@ -70,7 +73,8 @@ final class TripleServerImpl extends TripleServer {
   /** @param executor where services run, or null for a pool of the server's own */
   TripleServerImpl(InetSocketAddress bindAddress, ServerTransportOptions options,
       List<ServerMethodDefinition<?, ?>> definitions, List<ServerInterceptor> interceptors, AccessPolicy accessPolicy,
-      Map<String, Integer> concurrencyLimits, Executor executor, List<ServerInfo.Service> services,
+      Map<String, Integer> concurrencyLimits, AdaptiveConcurrencyLimit adaptiveLimit, Executor executor,
+      List<ServerInfo.Service> services,
       List<ServerRegistration> registrations) {
     this.bindAddress = bindAddress;
     this.options = options;
@@ -99,6 +103,7 @@ final class TripleServerImpl extends TripleServer {
     }
     checkNamesServed(concurrencyLimits.keySet(), "maxConcurrentCalls", this.definitions);
     this.concurrencyLimits = concurrencyLimits;
+    this.adaptiveLimit = adaptiveLimit;
     this.services = List.copyOf(services);
     this.registrations = List.copyOf(registrations);
     this.ownedExecutor = executor == null ? newServiceExecutor() : null;
@@ -141,7 +146,7 @@ final class TripleServerImpl extends TripleServer {
         .orElseThrow(() -> new IllegalStateException(
             "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
-        executor, options.limits().maxInboundMessageSize());
+        adaptiveLimit, executor, options.limits().maxInboundMessageSize());
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {
