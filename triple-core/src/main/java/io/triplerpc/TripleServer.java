@@ -226,12 +226,13 @@ public abstract class TripleServer {
     public abstract Builder maxQueuedControlFrames(int frames);
 
     /**
-     * RST_STREAM frames a connection may receive per {@code window}, and apart from those, send: a
-     * client that opens and resets streams faster (rapid reset, CVE-2023-44487), or makes the server
-     * reset them (CVE-2025-55163), gets GOAWAY ENHANCE_YOUR_CALM and the connection closes. 200 per
-     * 30 s by default, as Netty's HTTP/2 builder; grpc-java's {@code maxRstFramesPerWindow} has no
-     * limit by default. Clients send RST_STREAM when they cancel calls, so a client that cancels many
-     * calls on one connection needs a higher limit. 0 frames for no limit.
+     * RST_STREAM frames a connection may send per {@code window}: a client that makes the server reset
+     * streams faster (MadeYouReset, CVE-2025-55163) gets GOAWAY ENHANCE_YOUR_CALM and the connection
+     * closes. 200 per 30 s by default, as Netty's HTTP/2 builder; 0 for no limit. Resets the server
+     * receives are not counted: a client that resets more than half of its streams within a second of
+     * opening them (rapid reset, CVE-2023-44487), judged from its 500th stream on, loses the connection
+     * the same way, as with Envoy, so that a client whose calls time out under load, or who cancels the
+     * losers of hedged calls, keeps it however many it resets.
      *
      * @param window whole seconds, at least 1
      * @throws IllegalArgumentException if {@code frames} is negative or {@code window} out of range

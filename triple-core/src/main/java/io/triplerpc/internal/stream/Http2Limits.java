@@ -13,9 +13,10 @@ import java.time.Duration;
  * @param maxQueuedControlFrames control frames (PING and SETTINGS acknowledgements, RST_STREAM) a
  *     connection may hold that the socket has not yet taken; past it the connection closes
  *     (CVE-2019-9512, -9515); 0 for no limit
- * @param maxRstFramesPerWindow RST_STREAM frames a connection may receive, and send, per
- *     {@code rstFramesWindowSeconds}; past it the connection goes away with ENHANCE_YOUR_CALM
- *     (rapid reset, CVE-2023-44487; and CVE-2025-55163 for the sent ones); 0 for no limit
+ * @param maxRstFramesPerWindow RST_STREAM frames a connection may send (CVE-2025-55163), and on a
+ *     client receive, per {@code rstFramesWindowSeconds}; past it the connection goes away with
+ *     ENHANCE_YOUR_CALM; 0 for no limit. A server judges the resets it receives by their share of
+ *     its streams instead (rapid reset, CVE-2023-44487)
  * @param rstFramesWindowSeconds the window of {@code maxRstFramesPerWindow}, in seconds
  * @param maxConsecutiveEmptyDataFrames empty DATA frames without END_STREAM a peer may send in a
  *     row; one more ends the connection with ENHANCE_YOUR_CALM; 0 for no limit

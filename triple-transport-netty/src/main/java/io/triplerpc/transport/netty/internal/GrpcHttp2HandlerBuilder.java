@@ -13,7 +13,7 @@ import io.triplerpc.internal.stream.Http2Limits;
  * Builds a client or server handler through Netty's own builder, so that it gets the protections the
  * builder wraps around the encoder and decoder, and which Netty keeps package-private: the cap on
  * queued control frames ({@code Http2ControlFrameLimitEncoder}), the RST_STREAM rate limits, received
- * ({@code Http2MaxRstFrameDecoder}) and sent ({@code Http2MaxRstFrameLimitEncoder}), the cap on empty
+ * (clients only: {@code Http2MaxRstFrameDecoder}) and sent ({@code Http2MaxRstFrameLimitEncoder}), the cap on empty
  * DATA frames ({@code Http2EmptyDataFrameConnectionDecoder}) and on small CONTINUATION frames. Each
  * answers its abuse with a connection error ENHANCE_YOUR_CALM: GOAWAY, then close. The limits come
  * from {@link Http2Limits}; a limit of 0 installs nothing.
@@ -57,7 +57,9 @@ public final class GrpcHttp2HandlerBuilder<T extends GrpcHttp2ConnectionHandler>
     initialSettings(withoutStreamLimit);
     encoderEnforceMaxQueuedControlFrames(limits.maxQueuedControlFrames());
     decoderEnforceMaxConsecutiveEmptyDataFrames(limits.maxConsecutiveEmptyDataFrames());
-    decoderEnforceMaxRstFramesPerWindow(limits.maxRstFramesPerWindow(), limits.rstFramesWindowSeconds());
+    // A server judges the resets it receives by their age instead (PrematureResets): a count per window
+    // would cut off a client whose calls time out under load, and Netty's builder counts by default.
+    decoderEnforceMaxRstFramesPerWindow(server ? 0 : limits.maxRstFramesPerWindow(), limits.rstFramesWindowSeconds());
     encoderEnforceMaxRstFramesPerWindow(limits.maxRstFramesPerWindow(), limits.rstFramesWindowSeconds());
     // A client's streams wait for the server's MAX_CONCURRENT_STREAMS instead of failing.
     encoderEnforceMaxConcurrentStreams(!server);

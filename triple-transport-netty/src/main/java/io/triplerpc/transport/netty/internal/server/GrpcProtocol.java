@@ -92,6 +92,9 @@ final class GrpcProtocol implements ServerProtocol {
       respondError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
       return;
     }
+    if (timeoutNanos > 0) {
+      connection.announcedTimeout(streamId, timeoutNanos);
+    }
     NettyServerStream stream = new NettyServerStream(
         streamId,
         http2Stream,

@@ -57,6 +57,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static final long GOAWAY_PING_DATA = 0x7472697065L;
   /** The GOAWAY debug data grpc-java's and Go's clients look for to ping less often. */
   static final String TOO_MANY_PINGS = "too_many_pings";
+  /** The GOAWAY debug data when a client resets most streams as it opens them (rapid reset). */
+  static final String TOO_MANY_RESETS = "too_many_premature_resets";
   /** The stream an h2c upgrade request becomes (RFC 7540 3.2). */
   private static final int UPGRADE_STREAM_ID = 1;
 
@@ -71,6 +73,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private WriteQueue writeQueue;
   /** Judges the client's PINGs; set when the connection starts. */
   private KeepAliveEnforcer pings;
+  /** Streams reset soon after they opened; null until the connection starts. */
+  private PrematureResets resets;
   /** Closes the connection when idle or old; set when the connection starts. */
   private ConnectionLifetime lifetime;
   /** Response bytes the client has not taken yet. */
@@ -146,6 +150,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     ServerConnectionTimers timers = options.timers();
     pings = new KeepAliveEnforcer(
         ctx.executor().ticker(), timers.permitKeepAliveTimeNanos(), timers.permitKeepAliveWithoutCalls());
+    resets = new PrematureResets(ctx.executor().ticker());
     startKeepAlive(ctx, options.keepAlive().timeNanos(), options.keepAlive().timeoutNanos(),
         options.keepAlive().withoutCalls());
     lifetime = new ConnectionLifetime(ctx.executor(), timers, new ConnectionLifetime.Connection() {
@@ -454,6 +459,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     return peer;
   }
 
+  /** The gRPC call on {@code streamId}, the stream opened last, announced a deadline {@code timeoutNanos} away. */
+  void announcedTimeout(int streamId, long timeoutNanos) {
+    resets.announcedTimeout(streamId, timeoutNanos);
+  }
+
   /** Hands {@code stream}'s later frames to {@code exchange}. */
   void attach(Http2Stream stream, ServerExchange exchange) {
     stream.setProperty(exchangeKey, exchange);
@@ -540,6 +550,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         return;
       }
       checkRequestHeaders(streamId, headers);
+      resets.opened(streamId);
       protocolOf(headers).open(ctx, http2Stream, headers, endOfStream);
     }
 
@@ -589,10 +600,18 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
 
     @Override
-    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
+    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) throws Http2Exception {
       ServerExchange exchange = exchangeOf(streamId);
-      if (exchange != null) {
-        exchange.onReset(errorCode);
+      if (exchange == null) {
+        return;
+      }
+      exchange.onReset(errorCode);
+      if (!shuttingDown && resets.reset(streamId)) {
+        log.debug("Closing {}: {} of its {} streams were reset within a second", ctx.channel(), resets.premature(),
+            resets.streams());
+        forcefulClose(ctx, new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
+            "The client reset too many streams as soon as it opened them"), Http2Error.ENHANCE_YOUR_CALM.code(),
+            TOO_MANY_RESETS), ctx.newPromise());
       }
     }
   }
