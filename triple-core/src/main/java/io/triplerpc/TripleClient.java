@@ -3,6 +3,7 @@ package io.triplerpc;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.TargetResolver;
 import java.time.Duration;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 
@@ -174,6 +175,32 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
      * half are left, so a failing server is not hammered. Off by default, as in gRPC.
      */
     public abstract Builder retryThrottling(int maxTokens, double tokenRatio);
+
+    /**
+     * Retry and hedging policies, default deadlines and retry throttling from a service config in gRPC's
+     * JSON form ({@code grpc/service_config/service_config.proto}, retries as gRPC proposal A6), as
+     * grpc-java's {@code defaultServiceConfig} takes it. Honoured: {@code methodConfig}'s {@code name},
+     * {@code retryPolicy}, {@code hedgingPolicy} and {@code timeout} (the deadline of the calls it covers,
+     * unless theirs is sooner), and {@code retryThrottling}. Ignored, with a debug log:
+     * {@code waitForReady}, {@code maxRequestMessageBytes}, {@code maxResponseMessageBytes},
+     * {@code loadBalancingConfig}, {@code loadBalancingPolicy} and unknown fields. A call takes the one
+     * method config of its most specific name (its method's, its service's, the default), as in gRPC.
+     * Replaces the service config set before; a name's policy set by {@link #retryPolicy} or
+     * {@link #hedgingPolicy}, and {@link #retryThrottling}, win over the service config's.
+     *
+     * @throws IllegalArgumentException if it is not a JSON object or breaks gRPC's rules (a
+     *     {@code maxAttempts} below 2, a malformed duration, an unknown status code, a name in two method
+     *     configs, a retry and a hedging policy in one); the message starts with the offending field's path
+     */
+    public abstract Builder serviceConfig(String json);
+
+    /**
+     * {@link #serviceConfig(String)} from parsed JSON, as grpc-java's {@code defaultServiceConfig(Map)} takes
+     * it: maps with string keys, lists, strings, numbers, booleans and nulls.
+     *
+     * @throws IllegalArgumentException as {@link #serviceConfig(String)}
+     */
+    public abstract Builder serviceConfig(Map<String, ?> config);
 
     /**
      * The request bytes a call keeps to send them again (1 MiB by default) and all calls together (16 MiB);

@@ -34,9 +34,8 @@ final class RetryingCalls implements ClientCallFactory {
   static final String PUSHBACK = "grpc-retry-pushback-ms";
 
   private final ClientCallFactory delegate;
-  /** Retry and hedging policies by full method name and by service name; "" for every method. */
-  private final Map<String, RetryPolicy> policies;
-  private final Map<String, HedgingPolicy> hedging;
+  /** Method configs by full method name and by service name; "" for every method. */
+  private final Map<String, MethodConfig> configs;
   /** Null when retries are not throttled. */
   private final Throttle throttle;
   private final ScheduledExecutorService scheduler;
@@ -47,19 +46,11 @@ final class RetryingCalls implements ClientCallFactory {
   private final long perClientBufferBytes;
   private final AtomicLong bufferedBytes = new AtomicLong();
 
-  RetryingCalls(ClientCallFactory delegate, Map<String, RetryPolicy> policies, Throttle throttle,
-      ScheduledExecutorService scheduler, LongSupplier nanoTime, DoubleSupplier jitter, long perCallBufferBytes,
-      long perClientBufferBytes) {
-    this(delegate, policies, Map.of(), throttle, scheduler, nanoTime, jitter, perCallBufferBytes, perClientBufferBytes);
-  }
-
-  RetryingCalls(ClientCallFactory delegate, Map<String, RetryPolicy> policies, Map<String, HedgingPolicy> hedging,
-      Throttle throttle,
+  RetryingCalls(ClientCallFactory delegate, Map<String, MethodConfig> configs, Throttle throttle,
       ScheduledExecutorService scheduler, LongSupplier nanoTime, DoubleSupplier jitter, long perCallBufferBytes,
       long perClientBufferBytes) {
     this.delegate = delegate;
-    this.policies = Map.copyOf(policies);
-    this.hedging = Map.copyOf(hedging);
+    this.configs = Map.copyOf(configs);
     this.throttle = throttle;
     this.scheduler = scheduler;
     this.nanoTime = nanoTime;
@@ -68,18 +59,18 @@ final class RetryingCalls implements ClientCallFactory {
     this.perClientBufferBytes = perClientBufferBytes;
   }
 
-  /** The most specific policy of {@code method}: its own, its service's, or every call's; null for none. */
+  /**
+   * A call as the policy of {@code method}'s most specific config says (its own, its service's, or every
+   * method's, and nothing from the others), or straight to the delegate without one.
+   */
   @Override
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    for (String name : new String[] {method.fullMethodName(), method.serviceName(), ""}) {
-      HedgingPolicy hedge = hedging.get(name);
-      if (hedge != null) {
-        return new HedgingCall<>(method, options, hedge);
-      }
-      RetryPolicy policy = policies.get(name);
-      if (policy != null) {
-        return new RetryingCall<>(method, options, policy);
-      }
+    MethodConfig config = MethodConfig.find(configs, method);
+    if (config != null && config.hedgingPolicy() != null) {
+      return new HedgingCall<>(method, options, config.hedgingPolicy());
+    }
+    if (config != null && config.retryPolicy() != null) {
+      return new RetryingCall<>(method, options, config.retryPolicy());
     }
     return delegate.newCall(method, options);
   }

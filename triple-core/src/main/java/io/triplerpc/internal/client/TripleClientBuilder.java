@@ -62,6 +62,8 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private TlsConfig tls = DEFAULTS.tls();
   private ClientProtocol protocol = DEFAULTS.protocol();
 
+  /** What the last {@link #serviceConfig} call set; the policies and throttling set in code win over it. */
+  private ServiceConfig serviceConfig = ServiceConfig.EMPTY;
   private final Map<String, RetryPolicy> retryPolicies = new LinkedHashMap<>();
   private final Map<String, HedgingPolicy> hedgingPolicies = new LinkedHashMap<>();
   /** 0 for no throttling. */
@@ -257,6 +259,34 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   }
 
   @Override
+  public TripleClientBuilder serviceConfig(String json) {
+    this.serviceConfig = ServiceConfigParser.parse(Objects.requireNonNull(json, "json"));
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder serviceConfig(Map<String, ?> config) {
+    this.serviceConfig = ServiceConfigParser.parse(Objects.requireNonNull(config, "config"));
+    return this;
+  }
+
+  /**
+   * The method configs of the service config, with the policies set in code in place of theirs for the
+   * same name (a name the service config leaves out gets a config of its own), and the throttling set in
+   * code, else the service config's.
+   */
+  MethodSettings methodSettings() {
+    Map<String, MethodConfig> configs = new LinkedHashMap<>(serviceConfig.methodConfigs());
+    retryPolicies.forEach((name, policy) ->
+        configs.put(name, configs.getOrDefault(name, MethodConfig.EMPTY).withRetryPolicy(policy)));
+    hedgingPolicies.forEach((name, policy) ->
+        configs.put(name, configs.getOrDefault(name, MethodConfig.EMPTY).withHedgingPolicy(policy)));
+    RetryingCalls.Throttle throttle = retryMaxTokens != 0 ? new RetryingCalls.Throttle(retryMaxTokens, retryTokenRatio)
+        : serviceConfig.throttling() != null ? serviceConfig.throttling().newThrottle() : null;
+    return new MethodSettings(configs, throttle, retryBufferPerCall, retryBufferPerClient);
+  }
+
+  @Override
   public TripleClientBuilder retryBufferSize(long perCall, long perClient) {
     if (perCall <= 0 || perClient < perCall) {
       throw new IllegalArgumentException("retryBufferSize needs 0 < perCall <= perClient: " + perCall + ", " + perClient);
@@ -342,11 +372,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
     if (address == null && clusterFactory == null) {
       throw new IllegalStateException("address (or cluster) is required");
     }
-    RetrySettings retries = retryPolicies.isEmpty() && hedgingPolicies.isEmpty() ? null
-        : new RetrySettings(retryPolicies, hedgingPolicies,
-        retryMaxTokens == 0 ? null : new RetryingCalls.Throttle(retryMaxTokens, retryTokenRatio),
-        retryBufferPerCall, retryBufferPerClient);
     return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
-        interceptors, credentials, deserializationAllowList, retries);
+        interceptors, credentials, deserializationAllowList, methodSettings());
   }
 }

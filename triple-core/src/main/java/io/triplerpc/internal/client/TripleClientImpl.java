@@ -55,7 +55,7 @@ final class TripleClientImpl extends TripleClient {
    */
   TripleClientImpl(InetSocketAddress address, ClusterFactory clusterFactory, ClientTransportOptions options,
       Executor callbackExecutor, CallOptions defaultOptions, List<ClientInterceptor> interceptors,
-      CallCredentials credentials, DeserializationAllowList deserializationAllowList, RetrySettings retries) {
+      CallCredentials credentials, DeserializationAllowList deserializationAllowList, MethodSettings methods) {
     this.transportFactory = loadTransportFactory();
     this.deserializationAllowList = deserializationAllowList;
     Executor callbacks = callbackExecutor != null ? callbackExecutor : ClientCallFactories.newCallbackExecutor();
@@ -67,29 +67,36 @@ final class TripleClientImpl extends TripleClient {
       this.transport = transportFactory.newTransport(address, options);
       this.cluster = null;
       this.ownedScheduler = null;
-      this.base = new PropagatingCalls(retrying(ClientCallFactories.base(transport, callbacks, maxInbound), retries,
+      this.base = new PropagatingCalls(configured(ClientCallFactories.base(transport, callbacks, maxInbound), methods,
           transport.scheduler(), transport::nanoTime));
     } else {
       this.transport = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
           server, transportFactory.newTransport(server, options), callbacks, maxInbound));
-      this.ownedScheduler = retries == null ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
+      this.ownedScheduler = !methods.retries() ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "triple-retry");
         thread.setDaemon(true);
         return thread;
       });
-      this.base = new PropagatingCalls(retrying(cluster, retries, ownedScheduler, System::nanoTime));
+      this.base = new PropagatingCalls(configured(cluster, methods, ownedScheduler, System::nanoTime));
     }
   }
 
-  /** {@code calls}, retried as {@code retries} say, or as they are without any. */
-  private static ClientCallFactory retrying(ClientCallFactory calls, RetrySettings retries,
+  /**
+   * {@code calls} with their method configs: retried or hedged, under a default deadline (above the
+   * retries, so that it covers every attempt); each wrapper only where some config asks for it.
+   */
+  private static ClientCallFactory configured(ClientCallFactory calls, MethodSettings methods,
       ScheduledExecutorService scheduler, LongSupplier nanoTime) {
-    if (retries == null) {
-      return calls;
+    ClientCallFactory configured = calls;
+    if (methods.retries()) {
+      configured = new RetryingCalls(configured, methods.configs(), methods.throttle(), scheduler, nanoTime,
+          () -> ThreadLocalRandom.current().nextDouble(), methods.perCallBufferBytes(), methods.perClientBufferBytes());
     }
-    return new RetryingCalls(calls, retries.policies(), retries.hedging(), retries.throttle(), scheduler, nanoTime,
-        () -> ThreadLocalRandom.current().nextDouble(), retries.perCallBufferBytes(), retries.perClientBufferBytes());
+    if (methods.timeouts()) {
+      configured = new MethodTimeouts(configured, methods.configs());
+    }
+    return configured;
   }
 
   /** A {@link Connection} over one address's transport, for clusters. */

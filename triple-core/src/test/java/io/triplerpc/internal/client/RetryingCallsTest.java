@@ -126,8 +126,8 @@ class RetryingCallsTest {
   }
 
   private RetryingCalls calls(RetryingCalls.Throttle throttle, long perCallBuffer) {
-    return new RetryingCalls(delegate(), Map.of("test.S", POLICY), throttle, clock.scheduler(), clock::nanoTime,
-        () -> 1.0, perCallBuffer, 1 << 20);
+    return new RetryingCalls(delegate(), Map.of("test.S", MethodConfig.EMPTY.withRetryPolicy(POLICY)), throttle,
+        clock.scheduler(), clock::nanoTime, () -> 1.0, perCallBuffer, 1 << 20);
   }
 
   private ClientCall<StringValue, StringValue> unary(RetryingCalls calls, CallOptions options, String request) {
@@ -232,6 +232,18 @@ class RetryingCallsTest {
   }
 
   @Test
+  void aMethodsOwnConfigWithoutAPolicyHidesItsServicesPolicy() {
+    RetryingCalls calls = new RetryingCalls(delegate(), Map.of("test.S", MethodConfig.EMPTY.withRetryPolicy(POLICY),
+        "test.S/u", new MethodConfig(null, null, Duration.ofSeconds(1).toNanos())), null, clock.scheduler(),
+        clock::nanoTime, () -> 1.0, 1 << 20, 1 << 20);
+    unary(calls, CallOptions.DEFAULT, "x");
+    attempts.get(0).fail(Status.Code.UNAVAILABLE, new Metadata());
+    assertEquals(Status.Code.UNAVAILABLE, recorder.closed.code(), "the method's config is taken whole, as in gRPC");
+    clock.advance(Duration.ofSeconds(1));
+    assertEquals(1, attempts.size());
+  }
+
+  @Test
   void aCancelWhileWaitingEndsTheCall() {
     ClientCall<StringValue, StringValue> call = unary(calls(null, 1 << 20), CallOptions.DEFAULT, "x");
     attempts.get(0).fail(Status.Code.UNAVAILABLE, new Metadata());
@@ -270,8 +282,8 @@ class RetryingCallsTest {
       .hedgingDelay(Duration.ofMillis(50)).nonFatalStatusCodes(Status.Code.UNAVAILABLE).build();
 
   private RetryingCalls hedged() {
-    return new RetryingCalls(delegate(), Map.of(), Map.of("test.S", HEDGING), null, clock.scheduler(),
-        clock::nanoTime, () -> 1.0, 1 << 20, 1 << 20);
+    return new RetryingCalls(delegate(), Map.of("test.S", MethodConfig.EMPTY.withHedgingPolicy(HEDGING)), null,
+        clock.scheduler(), clock::nanoTime, () -> 1.0, 1 << 20, 1 << 20);
   }
 
   @Test
