@@ -122,7 +122,7 @@ public final class Discovery implements ClusterFactory {
      * longer keeps a slow instance aside longer. No effect with other balancers.
      */
     public Builder peakEwmaDecay(Duration decay) {
-      this.peakEwmaDecay = Durations.positive(decay, "decay");
+      this.peakEwmaDecay = Durations.positive(decay, "peakEwmaDecay");
       return this;
     }
 
