@@ -2,6 +2,7 @@ package io.triplerpc.registry;
 
 import io.triplerpc.registry.internal.DirectorySettings;
 import io.triplerpc.registry.internal.Durations;
+import io.triplerpc.registry.internal.PeakEwma;
 import io.triplerpc.registry.internal.RegistryCluster;
 import io.triplerpc.registry.internal.Snapshots;
 import io.triplerpc.spi.Cluster;
@@ -49,7 +50,10 @@ public final class Discovery implements ClusterFactory {
         builder.emptyProtection,
         builder.initialWait.toNanos(),
         (directory, changes) -> {},
-        builder.outlierDetection);
+        builder.outlierDetection,
+        builder.balancing == LoadBalancing.PEAK_EWMA
+            ? new PeakEwma(builder.peakEwmaDecay, PeakEwma.DEFAULT_RTT, builder.peakEwmaClock)
+            : null);
     this.outlierScheduler = builder.outlierScheduler;
     this.outlierClock = builder.outlierClock;
     this.snapshotDirectory = builder.snapshotDirectory;
@@ -96,6 +100,8 @@ public final class Discovery implements ClusterFactory {
     private OutlierDetection outlierDetection;
     private ScheduledExecutorService outlierScheduler;
     private LongSupplier outlierClock = System::nanoTime;
+    private Duration peakEwmaDecay = PeakEwma.DEFAULT_DECAY;
+    private LongSupplier peakEwmaClock = System::nanoTime;
 
     private Builder(Supplier<Registry> registries, boolean registryPerClient) {
       this.registries = registries;
@@ -105,6 +111,24 @@ public final class Discovery implements ClusterFactory {
     /** How an instance is picked per call; {@link LoadBalancing#WEIGHTED_RANDOM} by default. */
     public Builder loadBalancing(LoadBalancing balancing) {
       this.balancing = Objects.requireNonNull(balancing, "balancing");
+      return this;
+    }
+
+    /**
+     * How fast {@link LoadBalancing#PEAK_EWMA} forgets: the time over which a latency estimate moves
+     * toward faster calls ({@code w = exp(-elapsed / decay)}), and decays toward zero while an
+     * instance is not called. 10 s by default, as Linkerd and Finagle. Shorter follows recoveries
+     * sooner and tries a slow instance again sooner (its peak falls to a tenth in about 2.3 × decay);
+     * longer keeps a slow instance aside longer. No effect with other balancers.
+     */
+    public Builder peakEwmaDecay(Duration decay) {
+      this.peakEwmaDecay = Durations.positive(decay, "peakEwmaDecay");
+      return this;
+    }
+
+    /** For tests: peak-EWMA latencies timed by {@code clock} (nanoseconds). */
+    Builder peakEwmaClock(LongSupplier clock) {
+      this.peakEwmaClock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

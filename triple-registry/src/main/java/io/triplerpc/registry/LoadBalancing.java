@@ -12,5 +12,24 @@ public enum LoadBalancing {
    */
   LEAST_ACTIVE,
   /** Two instances at random, then the one with fewer calls in flight: near least-active, in O(1). */
-  POWER_OF_TWO_CHOICES
+  POWER_OF_TWO_CHOICES,
+  /**
+   * Two instances at random, then the one with the lower cost = peak-EWMA latency × (calls in flight
+   * + 1), as Finagle's and Linkerd's peak-EWMA balancers do: latency-aware, in O(1). For instances
+   * that answer at different speeds (mixed hardware, noisy neighbours, one in a long GC).
+   *
+   * <p>Each instance's latency estimate takes a slower call at once (the peak) and follows faster
+   * ones as time passes: {@code ewma = ewma × w + rtt × (1 - w)}, {@code w = exp(-elapsed / decay)},
+   * elapsed being the time since its last update and decay {@link Discovery.Builder#peakEwmaDecay}
+   * (10 s by default). While an instance is not called its estimate decays toward zero, so one that was
+   * slow is tried again and, if it has recovered, gets its share back. An instance not measured yet
+   * counts 30 ms (as linkerd2-proxy): tried, not flooded.
+   *
+   * <p>Only unary calls are measured, from the start of the attempt to its end (the first call on a
+   * new connection includes the connect): a stream lasts as long as the conversation, which says
+   * nothing of the instance's speed. A call that fails or is cancelled counts only if it took longer
+   * than the estimate, so an instance failing fast never looks fast. Instances of weight 0 are picked
+   * only when no other is left, as with {@link #WEIGHTED_RANDOM}; other weights are not used.
+   */
+  PEAK_EWMA
 }

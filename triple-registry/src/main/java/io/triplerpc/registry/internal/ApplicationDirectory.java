@@ -243,8 +243,10 @@ public final class ApplicationDirectory implements InstanceListener {
     }
     Endpoint e = index.get(instance.host(), instance.port());
     if (e == null) {
+      PeakEwma peakEwma = settings.peakEwma();
       e = new Endpoint(instance.host(), instance.port(), instance.weight(),
-          settings.outlierDetection() == null ? null : new OutlierStats(settings.outlierDetection()));
+          settings.outlierDetection() == null ? null : new OutlierStats(settings.outlierDetection()),
+          peakEwma == null ? null : peakEwma.newEstimate());
       index.add(e);
       group(instance.revision()).add(e);
       return e;

@@ -4,6 +4,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
+import io.triplerpc.MethodType;
 import io.triplerpc.Status;
 import io.triplerpc.spi.Connector;
 import java.util.ArrayList;
@@ -271,6 +272,10 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
   private final class AttemptListener extends Listener<R> {
 
     private final Endpoint endpoint;
+    /** Whether its time counts in the endpoint's latency estimate (peak EWMA, unary calls). */
+    private final boolean timed;
+    /** When it started, on the peak-EWMA clock, if timed. */
+    private final long startedAtNanos;
     private Metadata heldHeaders;
     private boolean committed;
     private boolean ended;
@@ -278,6 +283,10 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     AttemptListener(Endpoint endpoint) {
       this.endpoint = endpoint;
       this.committed = !retryable;
+      // Only a unary call's duration is its latency: a stream lasts as long as the conversation.
+      PeakEwma peakEwma = directory.peakEwma;
+      this.timed = peakEwma != null && method.type() == MethodType.UNARY;
+      this.startedAtNanos = timed ? peakEwma.now() : 0;
     }
 
     @Override
@@ -315,6 +324,9 @@ final class ClusterCall<Q, R> extends ClientCall<Q, R> {
     @Override
     public void onClose(Status status, Metadata trailers) {
       end();
+      if (timed) {
+        directory.peakEwma.observe(endpoint, startedAtNanos, status.isOk());
+      }
       endpoint.recordOutcome(status.code());
       if (status.code() == Status.Code.UNAVAILABLE) {
         endpoint.markFailed();

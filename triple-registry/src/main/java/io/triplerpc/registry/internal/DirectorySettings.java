@@ -13,6 +13,8 @@ import io.triplerpc.registry.LoadBalancing;
  * @param initialWaitNanos how long a first call waits for a service's first list of instances
  * @param appliedListener told after each batch of changes is applied
  * @param outlierDetection how failing instances are ejected; null for never
+ * @param peakEwma the latency estimates of {@link LoadBalancing#PEAK_EWMA}; the defaults if null with that
+ *     balancer, and always null with another (its instances then carry no estimate)
  */
 public record DirectorySettings(
     LoadBalancing balancing,
@@ -22,9 +24,16 @@ public record DirectorySettings(
     boolean emptyProtection,
     long initialWaitNanos,
     ApplicationDirectory.AppliedListener appliedListener,
-    io.triplerpc.registry.OutlierDetection outlierDetection) {
+    io.triplerpc.registry.OutlierDetection outlierDetection,
+    PeakEwma peakEwma) {
 
-  /** Settings without outlier detection. */
+  /** The settings, with {@code peakEwma} resolved as its parameter says. */
+  public DirectorySettings {
+    // Only the peak-EWMA balancer reads estimates: other clients' instances carry none.
+    peakEwma = balancing != LoadBalancing.PEAK_EWMA ? null : peakEwma != null ? peakEwma : PeakEwma.defaults();
+  }
+
+  /** Settings without outlier detection, and the default peak-EWMA estimates if {@code balancing} uses them. */
   public DirectorySettings(
       LoadBalancing balancing,
       int retries,
@@ -34,7 +43,7 @@ public record DirectorySettings(
       long initialWaitNanos,
       ApplicationDirectory.AppliedListener appliedListener) {
     this(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection, initialWaitNanos,
-        appliedListener, null);
+        appliedListener, null, null);
   }
 
   /** The revision of static address lists, which serves every service. */

@@ -26,7 +26,7 @@ public final class Endpoint {
   private volatile Connection connection;
   /** Guarded by this. */
   private boolean connectionClosed;
-  /** Calls in flight, for the least-active and power-of-two-choices balancers. */
+  /** Calls in flight, for the least-active, power-of-two-choices and peak-EWMA balancers. */
   private volatile int active;
   private volatile boolean removed;
   /** When a call here last failed with UNAVAILABLE (System.nanoTime), or 0. */
@@ -34,6 +34,8 @@ public final class Endpoint {
 
   /** Its calls and ejection state when outlier detection is on, else null. */
   final OutlierStats outlier;
+  /** Its latency when the client balances by peak EWMA, else null. */
+  final RttEstimate rtt;
 
   /** How long an instance that answered UNAVAILABLE is passed over while others are at hand. */
   static final long FAILURE_PENALTY_NANOS = 1_000_000_000L;
@@ -43,10 +45,15 @@ public final class Endpoint {
   }
 
   Endpoint(String host, int port, int weight, OutlierStats outlier) {
+    this(host, port, weight, outlier, null);
+  }
+
+  Endpoint(String host, int port, int weight, OutlierStats outlier, RttEstimate rtt) {
     this.host = host;
     this.port = port;
     this.weight = weight;
     this.outlier = outlier;
+    this.rtt = rtt;
   }
 
   /**

@@ -130,7 +130,8 @@ public final class RegistryCluster implements Cluster {
     if (directory != null) {
       return directory;
     }
-    ServiceDirectory created = new ServiceDirectory(serviceName, version, group, settings.balancing());
+    ServiceDirectory created =
+        new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma());
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;

@@ -24,6 +24,10 @@ public final class ServiceDirectory {
   final String version;
   final String group;
   private final LoadBalancing balancing;
+  /** The latency estimates compared by {@link LoadBalancing#PEAK_EWMA}; null with other balancers. */
+  final PeakEwma peakEwma;
+  /** Whether an instance of weight 0 is picked only when no other is left (for the others, weights mean nothing). */
+  private final boolean skipsZeroWeight;
   private final AtomicInteger nextIndex = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
   /** Copy on write: groups come and go with revisions, rarely. */
   private volatile RevisionGroup[] groups = NONE;
@@ -37,10 +41,17 @@ public final class ServiceDirectory {
   }
 
   ServiceDirectory(String serviceName, String version, String group, LoadBalancing balancing) {
+    this(serviceName, version, group, balancing, null);
+  }
+
+  /** With {@link LoadBalancing#PEAK_EWMA}, {@code peakEwma} times the calls (the defaults if null). */
+  ServiceDirectory(String serviceName, String version, String group, LoadBalancing balancing, PeakEwma peakEwma) {
     this.serviceName = serviceName;
     this.version = version;
     this.group = group;
     this.balancing = balancing;
+    this.peakEwma = balancing != LoadBalancing.PEAK_EWMA ? null : peakEwma != null ? peakEwma : PeakEwma.defaults();
+    this.skipsZeroWeight = balancing == LoadBalancing.WEIGHTED_RANDOM || balancing == LoadBalancing.PEAK_EWMA;
   }
 
   /** The export called, in messages. */
@@ -208,7 +219,8 @@ public final class ServiceDirectory {
     }
     for (int attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
       Endpoint e = pickOnce();
-      if (e != null && !e.isRemoved() && !e.isEjected() && !isTried(e, tried, triedCount) && !e.failedRecently()) {
+      if (e != null && !e.isRemoved() && !e.isEjected() && !isTried(e, tried, triedCount) && !e.failedRecently()
+          && !(skipsZeroWeight && e.weight == 0)) {
         return e;
       }
     }
@@ -224,8 +236,8 @@ public final class ServiceDirectory {
         }
         if (isTried(e, tried, triedCount)) {
           fallback = e;
-        } else if (e.failedRecently() || (balancing == LoadBalancing.WEIGHTED_RANDOM && e.weight == 0)) {
-          // Weight 0 means "not picked" to a weighted balancer: only when nothing else is left.
+        } else if (e.failedRecently() || (skipsZeroWeight && e.weight == 0)) {
+          // Weight 0 means "not picked" to the weighted and peak-EWMA balancers: only when nothing else is left.
           failing = e;
         } else {
           return e;
@@ -258,6 +270,7 @@ public final class ServiceDirectory {
       case LEAST_ACTIVE:
         return leastActive(g, random, null, 0);
       case POWER_OF_TWO_CHOICES:
+      case PEAK_EWMA:
         return twoChoices(g, random);
       default:
         throw new AssertionError(balancing);
@@ -288,10 +301,11 @@ public final class ServiceDirectory {
   }
 
   /**
-   * Two different instances at random, then the one with fewer calls in flight. Drawing the same
-   * instance twice would hand the busier of two instances a quarter of the calls.
+   * Two different instances at random, then the one with fewer calls in flight, or with
+   * {@link LoadBalancing#PEAK_EWMA} the cheaper of the two. Drawing the same instance twice would
+   * hand the busier of two instances a quarter of the calls.
    */
-  private static Endpoint twoChoices(RevisionGroup[] g, ThreadLocalRandom random) {
+  private Endpoint twoChoices(RevisionGroup[] g, ThreadLocalRandom random) {
     int total = 0;
     for (RevisionGroup group : g) {
       total += group.size();
@@ -306,10 +320,31 @@ public final class ServiceDirectory {
     }
     Endpoint a = nth(g, i);
     Endpoint b = nth(g, j);
-    if (a == null) {
-      return b;
+    if (a == null || b == null) {
+      return a == null ? b : a;
     }
-    return b == null || a.active() <= b.active() ? a : b;
+    if (peakEwma != null) {
+      return cheaper(a, b);
+    }
+    return a.active() <= b.active() ? a : b;
+  }
+
+  /**
+   * The one with the lower {@link PeakEwma#cost}; but one that a pick would pass over (weight 0,
+   * ejected, failed lately, removed) loses to one it would not: an estimate changes slowly, so it
+   * would otherwise win every draw of the two, and every draw be wasted.
+   */
+  private Endpoint cheaper(Endpoint a, Endpoint b) {
+    boolean aPassedOver = passedOver(a);
+    if (aPassedOver != passedOver(b)) {
+      return aPassedOver ? b : a;
+    }
+    long now = peakEwma.now();
+    return peakEwma.cost(a, now) <= peakEwma.cost(b, now) ? a : b;
+  }
+
+  private static boolean passedOver(Endpoint e) {
+    return e.weight == 0 || e.isRemoved() || e.isEjected() || e.failedRecently();
   }
 
   private static Endpoint weightedRandom(RevisionGroup[] g, ThreadLocalRandom random) {

@@ -199,6 +199,156 @@ class ServiceDirectoryTest {
     }
   }
 
+  /** The clock of {@link #ewma}, in nanoseconds. */
+  private long now = 1_000_000_000L;
+  private final PeakEwma ewma = new PeakEwma(PeakEwma.DEFAULT_DECAY, PeakEwma.DEFAULT_RTT, () -> now);
+  private static final long MS = 1_000_000;
+  /** Ten decay times: estimates set before are forgotten, the next answers set them. */
+  private static final long FORGET_DEFAULTS = 100_000 * MS;
+
+  /** An endpoint of {@code group} with a latency estimate on {@link #ewma}, the default to start with. */
+  private Endpoint timed(RevisionGroup group, int weight) {
+    Endpoint e = new Endpoint("10.0.0.3", nextPort++, weight, null, ewma.newEstimate());
+    group.add(e);
+    return e;
+  }
+
+  private ServiceDirectory peakEwma(RevisionGroup... groups) {
+    ServiceDirectory service = new ServiceDirectory("demo.Greeter", "", "", LoadBalancing.PEAK_EWMA, ewma);
+    for (RevisionGroup group : groups) {
+      service.link(group);
+    }
+    return service;
+  }
+
+  /** A call to {@code e} that took {@code millis} and ends now. */
+  private void answered(Endpoint e, long millis) {
+    ewma.observe(e, now - millis * MS, true);
+  }
+
+  /**
+   * {@code calls} calls one after the other, each taking its endpoint's {@code millis} on the clock,
+   * and 10 ms between them; the number each endpoint got.
+   */
+  private Map<Endpoint, Integer> oneAtATime(ServiceDirectory service, int calls, Map<Endpoint, Long> millis) {
+    Map<Endpoint, Integer> counts = new IdentityHashMap<>();
+    for (int i = 0; i < calls; i++) {
+      Endpoint e = service.pick(NONE_TRIED, 0);
+      counts.merge(e, 1, Integer::sum);
+      long started = now;
+      now += millis.get(e) * MS;
+      ewma.observe(e, started, true);
+      now += 10 * MS;
+    }
+    return counts;
+  }
+
+  /**
+   * One call at a time, so calls in flight never tell the two apart: power of two choices splits
+   * them, peak EWMA sends all but a probe every 23 s (50 ms decaying below 5 ms) to the faster.
+   */
+  @Test
+  void peakEwmaSendsCallsToTheFasterOfTwoWhereTwoChoicesSplitsThem() {
+    RevisionGroup group = new RevisionGroup("app", "rev-1", false);
+    Endpoint fast = timed(group, 100);
+    Endpoint slow = timed(group, 100);
+    Map<Endpoint, Long> millis = Map.of(fast, 5L, slow, 50L);
+
+    Map<Endpoint, Integer> byLatency = oneAtATime(peakEwma(group), 2_000, millis); // 31 s on the clock
+    int toSlow = byLatency.getOrDefault(slow, 0);
+    assertTrue(toSlow >= 1 && toSlow <= 20, "the slower tried, then 1 % at most: " + byLatency);
+
+    Map<Endpoint, Integer> byCallsInFlight = oneAtATime(service(LoadBalancing.POWER_OF_TWO_CHOICES, group), 2_000,
+        millis);
+    int evenly = byCallsInFlight.getOrDefault(slow, 0);
+    assertTrue(evenly > 800 && evenly < 1_200, "about half: " + byCallsInFlight);
+  }
+
+  /** Two endpoints are both drawn every time: the choice is the cost's, 10 ms × (n + 1) against 50 ms. */
+  @Test
+  void peakEwmaLetsTheSlowerTakeCallsOnceTheFasterHasEnoughInFlight() {
+    RevisionGroup group = new RevisionGroup("app", "rev-1", false);
+    Endpoint fast = timed(group, 100);
+    Endpoint slow = timed(group, 100);
+    now += FORGET_DEFAULTS;
+    answered(fast, 10);
+    answered(slow, 50);
+    ServiceDirectory service = peakEwma(group);
+    for (int inFlight = 0; inFlight < 4; inFlight++) {
+      assertEquals(Map.of(fast, 1_000), tally(service, 1_000), inFlight + " in flight at the faster");
+      fast.callStarted();
+    }
+    fast.callStarted();
+    assertEquals(Map.of(slow, 1_000), tally(service, 1_000), "5 in flight: 60 ms against 50");
+    slow.callStarted();
+    assertEquals(Map.of(fast, 1_000), tally(service, 1_000), "60 ms against 2 × 50");
+  }
+
+  @Test
+  void peakEwmaNeverPicksTheSlowestOfFour() {
+    RevisionGroup first = new RevisionGroup("app", "rev-1", false);
+    RevisionGroup second = new RevisionGroup("app", "rev-2", false);
+    List<Endpoint> all = List.of(timed(first, 100), timed(first, 100), timed(second, 100), timed(second, 100));
+    Endpoint slow = all.get(2);
+    answered(slow, 100);
+    Map<Endpoint, Integer> counts = tally(peakEwma(first, second), 30_000);
+    assertNull(counts.get(slow), "it loses every draw it is in: " + counts);
+    for (Endpoint e : all) {
+      if (e != slow) {
+        int n = counts.get(e);
+        assertTrue(n > 8_500 && n < 11_500, "~1/3 each: " + counts);
+      }
+    }
+  }
+
+  /**
+   * A slow endpoint left alone is tried again once its peak has decayed below the other's estimate
+   * (200 ms to 5 ms: 10 s × ln 40 = 36.9 s), and having recovered, wins its calls back.
+   */
+  @Test
+  void peakEwmaTriesASlowEndpointAgainOnceItsPeakHasDecayedAndARecoveredOneWinsItsCallsBack() {
+    RevisionGroup group = new RevisionGroup("app", "rev-1", false);
+    Endpoint steady = timed(group, 100);
+    Endpoint recovering = timed(group, 100);
+    now += FORGET_DEFAULTS;
+    answered(steady, 5);
+    answered(recovering, 200);
+    long slowSince = now;
+    ServiceDirectory service = peakEwma(group);
+    Map<Endpoint, Long> millis = Map.of(steady, 5L, recovering, 2L); // It has recovered, unknown to the balancer.
+
+    long triedAgainAt = -1;
+    for (int i = 0; i < 10_000 && triedAgainAt < 0; i++) {
+      if (oneAtATime(service, 1, millis).containsKey(recovering)) {
+        triedAgainAt = now - slowSince;
+      }
+    }
+    assertTrue(triedAgainAt > 36_000 * MS && triedAgainAt < 38_000 * MS,
+        "tried again after 36.9 s: " + triedAgainAt / MS + " ms");
+    // Each answer of 2 ms brings it down; within a decay time it takes nearly every call.
+    oneAtATime(service, 500, millis);
+    Map<Endpoint, Integer> later = oneAtATime(service, 1_000, millis);
+    assertTrue(later.getOrDefault(recovering, 0) > 900, "the faster now: " + later);
+  }
+
+  @Test
+  void peakEwmaPassesOverWeightZeroAndFailingEndpointsHoweverFast() {
+    RevisionGroup group = new RevisionGroup("app", "rev-1", false);
+    Endpoint drained = timed(group, 0);
+    Endpoint failing = timed(group, 100);
+    Endpoint slow = timed(group, 100);
+    answered(slow, 500);
+    failing.markFailed();
+    ServiceDirectory service = peakEwma(group);
+    assertEquals(Map.of(slow, 1_000), tally(service, 1_000), "only the slow one is fit to call");
+
+    slow.remove();
+    failing.markHealthy();
+    assertEquals(Map.of(failing, 1_000), tally(service, 1_000), "weight 0 only loses, to any other");
+    failing.remove();
+    assertEquals(Map.of(drained, 100), tally(service, 100), "weight 0, yet the last one left");
+  }
+
   @ParameterizedTest
   @EnumSource(LoadBalancing.class)
   void pickAvoidsTriedEndpointsWhileOthersRemain(LoadBalancing balancing) {
