@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The client's resilience policies on a cluster found in a registry, each instance a real server behind a
  * {@link FaultProxy} (the registry holds the proxies' addresses): a retry policy moves a call cut by a
- * connection reset to another instance; hedging answers from the fast instance and cancels the attempt
- * left on the slow one, also when the slow one is blackholed; outlier ejection takes out an instance
- * whose answers come too late and brings it back once it is healthy again.
+ * connection reset, or by its server stopping, to another instance; hedging answers from the fast
+ * instance and cancels the attempt left on the slow one, also when the slow one is blackholed; outlier
+ * ejection takes out an instance whose answers come too late and brings it back once it is healthy again.
  */
 class ClusterFaultsTest {
 
@@ -144,11 +144,27 @@ class ClusterFaultsTest {
     assertEquals(Status.Code.UNAVAILABLE, ((StatusException) failed.getCause()).status().code(),
         "without a policy (and the cluster's own retries off) the reset fails the call");
 
-    b.previousAttempts.clear();
     CompletableFuture<String> retried = heldBy(retrying, a);
+    // Calls before it may have gone to b (a sits out a second after the first reset); none is in flight.
+    b.previousAttempts.clear();
     a.proxy.reset();
     assertEquals("b", retried.get(10, TimeUnit.SECONDS), "the policy's second attempt goes to b");
     assertEquals(List.of("1"), b.previousAttempts, "b was told of the attempt before");
+  }
+
+  @Test
+  void aRetryPolicyMovesACallWhoseServerStopsMidCallToAnotherInstance() throws Exception {
+    Instance a = new Instance("a");
+    Instance b = new Instance("b");
+    RetryPolicy policy = RetryPolicy.builder().maxAttempts(3).initialBackoff(Duration.ofMillis(5)).build();
+    Faulty retrying = consumer(TripleClient.builder().retryPolicy(policy, "triple.test.Faulty"), Discovery.using(registry));
+    a.holding = true;
+
+    CompletableFuture<String> call = heldBy(retrying, a);
+    b.previousAttempts.clear();
+    a.server.shutdownNow();
+    assertEquals("b", call.get(10, TimeUnit.SECONDS), "the call a was serving when it stopped answers from b");
+    assertEquals(List.of("1"), b.previousAttempts);
   }
 
   @Test

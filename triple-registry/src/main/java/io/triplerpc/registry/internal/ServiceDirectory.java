@@ -256,7 +256,8 @@ public final class ServiceDirectory {
     return false;
   }
 
-  private Endpoint pickOnce() {
+  /** One draw of the balancer, before {@link #pick} passes over what it must not return. */
+  Endpoint pickOnce() {
     RevisionGroup[] g = groups;
     if (g.length == 0) {
       return null;
@@ -323,28 +324,28 @@ public final class ServiceDirectory {
     if (a == null || b == null) {
       return a == null ? b : a;
     }
-    if (peakEwma != null) {
-      return cheaper(a, b);
-    }
-    return a.active() <= b.active() ? a : b;
+    return better(a, b);
   }
 
   /**
-   * The one with the lower {@link PeakEwma#cost}; but one that a pick would pass over (weight 0,
-   * ejected, failed lately, removed) loses to one it would not: an estimate changes slowly, so it
-   * would otherwise win every draw of the two, and every draw be wasted.
+   * The one with the lower {@link PeakEwma#cost}, or with fewer calls in flight; but one that a pick
+   * would pass over (ejected, failed lately, removed; weight 0 where weights count) loses to one it would not: a failing
+   * instance ends its calls fast, so it would otherwise win most draws, and every such draw be wasted.
    */
-  private Endpoint cheaper(Endpoint a, Endpoint b) {
+  private Endpoint better(Endpoint a, Endpoint b) {
     boolean aPassedOver = passedOver(a);
     if (aPassedOver != passedOver(b)) {
       return aPassedOver ? b : a;
     }
-    long now = peakEwma.now();
-    return peakEwma.cost(a, now) <= peakEwma.cost(b, now) ? a : b;
+    if (peakEwma != null) {
+      long now = peakEwma.now();
+      return peakEwma.cost(a, now) <= peakEwma.cost(b, now) ? a : b;
+    }
+    return a.active() <= b.active() ? a : b;
   }
 
-  private static boolean passedOver(Endpoint e) {
-    return e.weight == 0 || e.isRemoved() || e.isEjected() || e.failedRecently();
+  private boolean passedOver(Endpoint e) {
+    return (skipsZeroWeight && e.weight == 0) || e.isRemoved() || e.isEjected() || e.failedRecently();
   }
 
   private static Endpoint weightedRandom(RevisionGroup[] g, ThreadLocalRandom random) {

@@ -331,6 +331,25 @@ class ServiceDirectoryTest {
     assertTrue(later.getOrDefault(recovering, 0) > 900, "the faster now: " + later);
   }
 
+  /** A failing instance ends its calls at once, so it has the fewest in flight: it must still lose the draw. */
+  @Test
+  void powerOfTwoChoicesPassesOverAFailingEndpointThoughItHasNoCallsInFlight() {
+    RevisionGroup group = group("rev-1", 100, 100);
+    List<Endpoint> all = endpoints(group);
+    Endpoint failing = all.get(0);
+    Endpoint busy = all.get(1);
+    failing.markFailed();
+    for (int i = 0; i < 5; i++) {
+      busy.callStarted();
+    }
+    ServiceDirectory service = service(LoadBalancing.POWER_OF_TWO_CHOICES, group);
+    Endpoint[] none = new Endpoint[1];
+    for (int i = 0; i < 1_000; i++) {
+      assertSame(busy, service.pickOnce(), "the draw itself prefers the healthy one");
+      assertSame(busy, service.pick(none, 0));
+    }
+  }
+
   @Test
   void peakEwmaPassesOverWeightZeroAndFailingEndpointsHoweverFast() {
     RevisionGroup group = new RevisionGroup("app", "rev-1", false);
