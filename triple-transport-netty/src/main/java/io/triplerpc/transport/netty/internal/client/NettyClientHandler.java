@@ -16,6 +16,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.collection.IntObjectHashMap;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientTransportOptions;
@@ -55,6 +56,11 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
   private boolean goAwayReceived;
   /** Why the server sent GOAWAY with an error, for the calls its connection ends; null otherwise. */
   private Status goAwayError;
+  /**
+   * Calls with a deadline whose streams wait for a MAX_CONCURRENT_STREAMS slot, by stream id: when one
+   * opens, its headers announce the time left then. Event loop only; empty unless the server's limit binds.
+   */
+  private final IntObjectHashMap<NettyClientStream> waitingWithDeadline = new IntObjectHashMap<>();
 
   private NettyClientHandler(
       Http2ConnectionDecoder decoder,
@@ -71,6 +77,17 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     this.streamKey = connection().newKey();
     decoder.frameListener(new FrameListener());
     connection().addListener(new Http2ConnectionAdapter() {
+      /** Fired as a buffered stream is created, before its HEADERS are encoded. */
+      @Override
+      public void onStreamAdded(Http2Stream stream) {
+        if (!waitingWithDeadline.isEmpty()) {
+          NettyClientStream waited = waitingWithDeadline.remove(stream.id());
+          if (waited != null) {
+            waited.announceRemainingTime();
+          }
+        }
+      }
+
       @Override
       public void onStreamClosed(Http2Stream stream) {
         NettyClientStream s = stream.getProperty(streamKey);
@@ -237,6 +254,10 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       return;
     }
     state.created(id, decoder().flowController(), ctx.channel(), this);
+    boolean mayWait = stream.hasDeadline() && !connection().local().canOpenStream();
+    if (mayWait) {
+      waitingWithDeadline.put(id, stream);
+    }
     encoder().writeHeaders(ctx, id, command.headers(), 0, false, promise);
     Http2Stream http2Stream = connection().stream(id);
     if (http2Stream != null) {
@@ -244,6 +265,9 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     } else {
       // Buffered until a MAX_CONCURRENT_STREAMS slot frees; the headers go out when it is created.
       promise.addListener(future -> {
+        if (mayWait) {
+          waitingWithDeadline.remove(id);
+        }
         Http2Stream created = connection().stream(id);
         if (future.isSuccess() && created != null) {
           attach(created, stream);

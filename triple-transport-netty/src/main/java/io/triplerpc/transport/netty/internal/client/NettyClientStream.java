@@ -21,6 +21,7 @@ import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.wire.ConnectWire;
 import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.HttpStatusMapping;
 import io.triplerpc.internal.wire.MessageDeframer;
 import io.triplerpc.internal.wire.MessageEncoding;
@@ -37,6 +38,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
@@ -75,6 +77,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   /** How request messages are compressed, or null. */
   private final MessageEncoding requestEncoding;
   private final OutboundReadiness readiness = new OutboundReadiness();
+  /** When the call's deadline passes on the event loop's ticker; meaningless without {@link #hasDeadline}. */
+  private final long deadlineTicks;
+  private final boolean hasDeadline;
 
   private static final AtomicIntegerFieldUpdater<NettyClientStream> PENDING_REQUESTS =
       AtomicIntegerFieldUpdater.newUpdater(NettyClientStream.class, "pendingRequests");
@@ -100,12 +105,40 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
       ClientWire wire, MessageEncoding requestEncoding) {
+    this(writeQueue, eventLoop, headers, maxInboundMessageSize, wire, requestEncoding, 0);
+  }
+
+  /** @param timeoutNanos the deadline {@code headers} announce, 0 for none */
+  NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
+      ClientWire wire, MessageEncoding requestEncoding, long timeoutNanos) {
     this.writeQueue = writeQueue;
     this.eventLoop = eventLoop;
     this.headers = headers;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.wire = wire;
     this.requestEncoding = requestEncoding;
+    this.hasDeadline = timeoutNanos > 0;
+    this.deadlineTicks = hasDeadline ? eventLoop.ticker().nanoTime() + timeoutNanos : 0;
+  }
+
+  /** Whether the request headers announce a deadline that {@link #announceRemainingTime} can bring up to date. */
+  boolean hasDeadline() {
+    return hasDeadline;
+  }
+
+  /**
+   * Rewrites the deadline the request headers announce to the time left now: for a stream that waited
+   * for a MAX_CONCURRENT_STREAMS slot, the one computed when the call started would tell the server it
+   * has longer than the caller will wait (and its own calls would inherit that). Event loop, just before
+   * the headers are encoded.
+   */
+  void announceRemainingTime() {
+    long left = Math.max(1, deadlineTicks - eventLoop.ticker().nanoTime());
+    if (wire.isConnect()) {
+      headers.set(ConnectWire.CONNECT_TIMEOUT_MS, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+    } else {
+      headers.set(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(left));
+    }
   }
 
   @Override

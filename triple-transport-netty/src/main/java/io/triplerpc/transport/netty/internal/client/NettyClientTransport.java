@@ -82,7 +82,8 @@ final class NettyClientTransport implements ClientTransport {
         requestHeaders(method, wire, headers, timeoutNanos, requestEncoding),
         maxInboundMessageSize,
         wire,
-        requestEncoding);
+        requestEncoding,
+        timeoutNanos);
   }
 
   private Http2Headers requestHeaders(

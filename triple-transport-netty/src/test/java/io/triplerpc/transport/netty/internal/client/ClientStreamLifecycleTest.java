@@ -15,11 +15,14 @@ import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -206,5 +209,27 @@ class ClientStreamLifecycleTest {
     connection.server.sendGrpcResponseHeaders(id);
     connection.server.sendHeaders(id, trailers(Status.Code.OK, null), true);
     assertEquals(List.of("headers", "close OK"), events);
+  }
+
+  @Test
+  void aStreamThatWaitedForASlotAnnouncesTheDeadlineLeftWhenItOpens() throws Exception {
+    // One stream at a time, as the server says.
+    connection.server.sendFrame(0x4, 0, 0, new byte[] {0, 3, 0, 0, 0, 1});
+    connection.server.runPendingTasks();
+    connection.server.frames();
+    connection.startCall("/a.B/First", listener);
+    NettyClientStream waiting = connection.startCall("/a.B/Second", listener, ClientWire.GRPC, TimeUnit.SECONDS.toNanos(10));
+    List<Frame> sent = connection.server.frames(HEADERS);
+    assertEquals(1, sent.size(), "the second call waits for the first's slot");
+    connection.server.headers(sent.get(0)); // HPACK: every block is decoded, in order
+
+    connection.server.advance(Duration.ofSeconds(3));
+    connection.server.sendRstStream(sent.get(0).streamId(), 0x8);
+    connection.server.runPendingTasks();
+    List<Frame> opened = connection.server.frames(HEADERS);
+    assertEquals(1, opened.size());
+    assertEquals(waiting.id(), opened.get(0).streamId());
+    long announced = GrpcTimeout.requestTimeoutNanos(connection.server.headers(opened.get(0)).get("grpc-timeout"));
+    assertEquals(TimeUnit.SECONDS.toNanos(7), announced, 1_000_000, "10 s less the 3 s it waited");
   }
 }

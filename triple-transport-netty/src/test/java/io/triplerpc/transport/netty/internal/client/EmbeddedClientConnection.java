@@ -4,11 +4,14 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.MockTicker;
 import io.netty.util.concurrent.Ticker;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
 import java.net.InetSocketAddress;
 
@@ -42,8 +45,17 @@ final class EmbeddedClientConnection implements AutoCloseable {
 
   /** Starts a call of {@code path} framed as {@code wire}. */
   NettyClientStream startCall(String path, ClientStreamListener listener, ClientWire wire) {
+    return startCall(path, listener, wire, 0);
+  }
+
+  /** Starts a gRPC call of {@code path} with a deadline {@code timeoutNanos} away, announced as grpc-timeout. */
+  NettyClientStream startCall(String path, ClientStreamListener listener, ClientWire wire, long timeoutNanos) {
+    Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1");
+    if (timeoutNanos > 0) {
+      headers.set(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
+    }
     NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
-        new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1"), 4 << 20, wire, null);
+        headers, 4 << 20, wire, null, timeoutNanos);
     stream.start(listener, true);
     server.runPendingTasks();
     return stream;
