@@ -70,6 +70,11 @@ public class OverloadBenchmark {
     nextSendNanos = System.nanoTime();
   }
 
+  @TearDown(Level.Iteration)
+  public void endIteration() {
+    OverloadOutcomes.INSTANCE.close();
+  }
+
   @TearDown(Level.Trial)
   public void stop() throws Exception {
     client.close();

@@ -14,6 +14,8 @@ final class OverloadOutcomes {
   static final OverloadOutcomes INSTANCE = new OverloadOutcomes();
 
   private long since = System.nanoTime();
+  /** When the window closed, or 0 while it is open. */
+  private long until;
   private long[] latencies = new long[1 << 16];
   private int succeeded;
   private long refused;
@@ -22,15 +24,26 @@ final class OverloadOutcomes {
 
   synchronized void reset() {
     since = System.nanoTime();
+    until = 0;
     succeeded = 0;
     refused = 0;
     timedOut = 0;
     failed = 0;
   }
 
+  /**
+   * Ends the window: what ends later is not counted (JMH tears the trial down, closing the client, before
+   * profilers see the last iteration).
+   */
+  synchronized void close() {
+    if (until == 0) {
+      until = System.nanoTime();
+    }
+  }
+
   synchronized void record(long intendedNanos, Throwable failure) {
-    if (intendedNanos < since) {
-      return; // sent in an earlier window
+    if (intendedNanos < since || until != 0) {
+      return; // sent in an earlier window, or ended after this one
     }
     if (failure == null) {
       if (succeeded == latencies.length) {
@@ -52,7 +65,7 @@ final class OverloadOutcomes {
 
   /** Counts per second since the last reset, and percentiles of the successes' latency in milliseconds. */
   synchronized Snapshot snapshot() {
-    double seconds = (System.nanoTime() - since) / 1e9;
+    double seconds = ((until != 0 ? until : System.nanoTime()) - since) / 1e9;
     long[] sorted = Arrays.copyOf(latencies, succeeded);
     Arrays.sort(sorted);
     return new Snapshot(succeeded / seconds, refused / seconds, timedOut / seconds, failed / seconds,
