@@ -110,6 +110,12 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     /** Interceptors for every call, the first one outermost. */
     public abstract Builder intercept(ClientInterceptor... interceptors);
 
+    /**
+     * Adds an observer of every call and attempt of this client: its method, target, status, duration
+     * and message sizes (for metrics and access logs). None by default, and then no cost.
+     */
+    public abstract Builder callObserver(CallObserver observer);
+
     /** Largest response message accepted; 4 MiB by default. */
     public abstract Builder maxInboundMessageSize(int bytes);
 

@@ -164,6 +164,12 @@ public abstract class TripleServer {
     public abstract Builder adaptiveConcurrencyLimit(AdaptiveConcurrencyLimit limit);
 
     /**
+     * Adds an observer of every call this server receives, served or refused: its method, protocol,
+     * status, duration and message sizes (for metrics and access logs). None by default, and then no cost.
+     */
+    public abstract Builder callObserver(CallObserver observer);
+
+    /**
      * Lets pages of the policy's origins call the server from browsers (Connect, gRPC-Web): preflights
      * answered, CORS headers on responses. None by default: browsers keep other origins out.
      */

@@ -4,8 +4,16 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;
 import io.triplerpc.ClientInterceptor;
+import io.triplerpc.ForwardingClientCall;
+import io.triplerpc.ForwardingClientCallListener;
+import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
+import io.triplerpc.ObservedCall;
+import io.triplerpc.Status;
+import io.triplerpc.internal.observe.CallObservers;
+import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.stream.ClientTransport;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -22,11 +30,44 @@ public final class ClientCallFactories {
   /** The end of every chain: real calls on {@code transport}. */
   public static ClientCallFactory base(
       ClientTransport transport, Executor callbackExecutor, int maxInboundMessageSize) {
+    return base(transport, callbackExecutor, maxInboundMessageSize, null, null);
+  }
+
+  /**
+   * The end of every chain: real calls on {@code transport} to {@code server}, each an attempt that
+   * {@code observers} see (null for none).
+   */
+  public static ClientCallFactory base(ClientTransport transport, Executor callbackExecutor, int maxInboundMessageSize,
+      CallObservers observers, InetSocketAddress server) {
     ReplayBudget replayBudget = new ReplayBudget(ReplayBudget.DEFAULT_LIMIT);
     return new ClientCallFactory() {
       @Override
       public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-        return new ClientCallImpl<>(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget);
+        return new ClientCallImpl<>(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget,
+            observers, server);
+      }
+    };
+  }
+
+  /** {@code next}'s calls, each seen whole (across its attempts) by {@code observers} as a call to {@code target}. */
+  public static ClientCallFactory observed(ClientCallFactory next, CallObservers observers, String target) {
+    return new ClientCallFactory() {
+      @Override
+      public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+        return new ForwardingClientCall<>(next.newCall(method, options)) {
+          @Override
+          public void start(Listener<R> listener, Metadata headers) {
+            ObservedCallImpl call = ObservedCallImpl.client(
+                observers, ObservedCall.Kind.CLIENT_CALL, method.fullMethodName(), target, null, 0);
+            super.start(new ForwardingClientCallListener<>(listener) {
+              @Override
+              public void onClose(Status status, Metadata trailers) {
+                call.end(status);
+                super.onClose(status, trailers);
+              }
+            }, headers);
+          }
+        };
       }
     };
   }

@@ -6,9 +6,12 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
+import io.triplerpc.ObservedCall;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.internal.SerializingExecutor;
+import io.triplerpc.internal.observe.CallObservers;
+import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
@@ -17,9 +20,11 @@ import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.MessageFramer;
+import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -98,6 +103,11 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   /** Written on the event loop and the calling thread; cancelled when the call closes. */
   private volatile ScheduledFuture<?> deadlineTimer;
 
+  private final CallObservers observers;
+  private final InetSocketAddress server;
+  /** This attempt as its observers see it; null without observers. Set by start. */
+  private ObservedCallImpl observed;
+
   ClientCallImpl(
       ClientTransport transport,
       MethodDescriptor<Q, R> method,
@@ -105,7 +115,25 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       Executor callbackExecutor,
       int maxInboundMessageSize,
       ReplayBudget replayBudget) {
+    this(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget, null, null);
+  }
+
+  /**
+   * @param observers who sees the attempt, or null
+   * @param server the server address, for the observers
+   */
+  ClientCallImpl(
+      ClientTransport transport,
+      MethodDescriptor<Q, R> method,
+      CallOptions options,
+      Executor callbackExecutor,
+      int maxInboundMessageSize,
+      ReplayBudget replayBudget,
+      CallObservers observers,
+      InetSocketAddress server) {
     this.transport = transport;
+    this.observers = observers;
+    this.server = server;
     this.replayBudget = replayBudget;
     if (method.type().clientSendsOneMessage()) {
       replayCommitted = true;
@@ -145,6 +173,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       throw new IllegalStateException("Call already started");
     }
     this.listener = listener;
+    if (observers != null) {
+      observed = ObservedCallImpl.client(observers, ObservedCall.Kind.CLIENT_ATTEMPT, method.fullMethodName(),
+          server == null ? null : server.getHostString() + ":" + server.getPort(), server, previousAttempts(headers));
+    }
     nameExport(headers);
     long timeoutNanos = options.timeoutNanos();
     deadlineNanos = transport.nanoTime() + timeoutNanos;
@@ -158,6 +190,19 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (timeoutNanos > 0) {
       // Armed after start: a cancel must never reach the stream before its listener does.
       deadlineTimer = transport.scheduler().schedule(this::deadlineExceeded, timeoutNanos, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** The attempts before this one, as the retry policy counts them in the headers. */
+  private static int previousAttempts(Metadata headers) {
+    String previous = headers.get(RetryingCalls.PREVIOUS_ATTEMPTS);
+    if (previous == null) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(previous);
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 
@@ -266,6 +311,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     Object written = writeIn == null ? message : WrappedMethod.inSerialization(message, writeIn);
     @SuppressWarnings("unchecked")
     ByteBuf framed = MessageFramer.frame(transport.alloc(), (MessageCodec<Object>) method.requestCodec(), written, encoding);
+    if (observed != null) {
+      observed.messageSent(framed.readableBytes() - GrpcHeaders.MESSAGE_HEADER_LENGTH);
+    }
     if (method.type().clientSendsOneMessage()) {
       if (heldRequest != null) {
         framed.release();
@@ -407,6 +455,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onMessage(ByteBuf payload, boolean compressed) {
+    if (observed != null) {
+      observed.messageReceived(payload.readableBytes());
+    }
     Runnable delivery = () -> deliverMessage(payload, compressed);
     if (threadless == null && serializing != null) {
       // Handed over with the rest of its read in onMessagesDelivered: one wake-up of a callback
@@ -543,7 +594,13 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     }
     boolean deadlinePassed = options.timeoutNanos() != 0 && deadlineNanos - transport.nanoTime() <= 0;
     // On the call's executor, after the messages before the close: one of them may fail to decode.
-    callExecutor.execute(() -> listener.onClose(outcome(status, deadlinePassed), trailers));
+    callExecutor.execute(() -> {
+      Status outcome = outcome(status, deadlinePassed);
+      if (observed != null) {
+        observed.end(outcome);
+      }
+      listener.onClose(outcome, trailers);
+    });
   }
 
   /**

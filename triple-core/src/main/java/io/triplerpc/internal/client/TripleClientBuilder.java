@@ -3,11 +3,13 @@ package io.triplerpc.internal.client;
 import io.triplerpc.CallCredentials;
 import io.triplerpc.HedgingPolicy;
 import io.triplerpc.RetryPolicy;
+import io.triplerpc.CallObserver;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientInterceptor;
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
+import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
@@ -41,6 +43,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private Executor callbackExecutor;
   private CallOptions defaultOptions = CallOptions.DEFAULT;
   private final List<ClientInterceptor> interceptors = new ArrayList<>();
+  private final List<CallObserver> observers = new ArrayList<>();
   private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private CallCredentials credentials;
   private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
@@ -132,6 +135,12 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   @Override
   public TripleClientBuilder defaultCallOptions(CallOptions options) {
     this.defaultOptions = Objects.requireNonNull(options, "options");
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder callObserver(CallObserver observer) {
+    observers.add(Objects.requireNonNull(observer, "observer"));
     return this;
   }
 
@@ -373,6 +382,6 @@ public final class TripleClientBuilder extends TripleClient.Builder {
       throw new IllegalStateException("address (or cluster) is required");
     }
     return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
-        interceptors, credentials, deserializationAllowList, methodSettings());
+        interceptors, credentials, deserializationAllowList, methodSettings(), CallObservers.of(observers));
   }
 }

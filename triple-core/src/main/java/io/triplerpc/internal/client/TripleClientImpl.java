@@ -12,6 +12,7 @@ import io.triplerpc.TripleService;
 import io.triplerpc.WriteStats;
 import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.ClientTransportOptions;
@@ -34,6 +35,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** The {@link TripleClient}: one address's transport, or a cluster of them. */
 final class TripleClientImpl extends TripleClient {
 
+  /** The target a cluster client's calls are observed under: its servers are the attempts'. */
+  static final String CLUSTER_TARGET = "cluster";
+
+
   private final ClientTransportFactory transportFactory;
   /** The one address's transport, or null when a cluster picks the servers. */
   private final ClientTransport transport;
@@ -55,7 +60,8 @@ final class TripleClientImpl extends TripleClient {
    */
   TripleClientImpl(InetSocketAddress address, ClusterFactory clusterFactory, ClientTransportOptions options,
       Executor callbackExecutor, CallOptions defaultOptions, List<ClientInterceptor> interceptors,
-      CallCredentials credentials, DeserializationAllowList deserializationAllowList, MethodSettings methods) {
+      CallCredentials credentials, DeserializationAllowList deserializationAllowList, MethodSettings methods,
+      CallObservers observers) {
     this.transportFactory = loadTransportFactory();
     this.deserializationAllowList = deserializationAllowList;
     Executor callbacks = callbackExecutor != null ? callbackExecutor : ClientCallFactories.newCallbackExecutor();
@@ -67,19 +73,26 @@ final class TripleClientImpl extends TripleClient {
       this.transport = transportFactory.newTransport(address, options);
       this.cluster = null;
       this.ownedScheduler = null;
-      this.base = new PropagatingCalls(configured(ClientCallFactories.base(transport, callbacks, maxInbound), methods,
-          transport.scheduler(), transport::nanoTime));
+      this.base = observed(new PropagatingCalls(configured(
+          ClientCallFactories.base(transport, callbacks, maxInbound, observers, address), methods,
+          transport.scheduler(), transport::nanoTime)), observers, address.getHostString() + ":" + address.getPort());
     } else {
       this.transport = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
-          server, transportFactory.newTransport(server, options), callbacks, maxInbound));
+          server, transportFactory.newTransport(server, options), callbacks, maxInbound, observers));
       this.ownedScheduler = !methods.retries() ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "triple-retry");
         thread.setDaemon(true);
         return thread;
       });
-      this.base = new PropagatingCalls(configured(cluster, methods, ownedScheduler, System::nanoTime));
+      this.base = observed(new PropagatingCalls(configured(cluster, methods, ownedScheduler, System::nanoTime)),
+          observers, CLUSTER_TARGET);
     }
+  }
+
+  /** {@code calls}, seen whole by {@code observers} if there are any. */
+  private static ClientCallFactory observed(ClientCallFactory calls, CallObservers observers, String target) {
+    return observers == null ? calls : ClientCallFactories.observed(calls, observers, target);
   }
 
   /**
@@ -106,10 +119,11 @@ final class TripleClientImpl extends TripleClient {
     private final ClientTransport transport;
     private final ClientCallFactory calls;
 
-    TransportConnection(InetSocketAddress address, ClientTransport transport, Executor callbackExecutor, int maxInbound) {
+    TransportConnection(InetSocketAddress address, ClientTransport transport, Executor callbackExecutor, int maxInbound,
+        CallObservers observers) {
       this.address = address;
       this.transport = transport;
-      this.calls = ClientCallFactories.base(transport, callbackExecutor, maxInbound);
+      this.calls = ClientCallFactories.base(transport, callbackExecutor, maxInbound, observers, address);
     }
 
     @Override

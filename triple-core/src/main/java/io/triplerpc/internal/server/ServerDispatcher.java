@@ -7,9 +7,12 @@ import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
+import io.triplerpc.PeerInfo;
 import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.Status;
+import io.triplerpc.internal.observe.CallObservers;
+import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.wire.ServiceExports;
@@ -38,6 +41,8 @@ public final class ServerDispatcher implements ServerTransportListener {
   private final Map<AsciiString, MethodAccess> access;
   /** The adaptive limit of unary calls in flight, or null. */
   private final VegasLimiter adaptive;
+  /** Who sees each call, or null. */
+  private final CallObservers observers;
   private final Executor executor;
   private final int maxInboundMessageSize;
 
@@ -50,13 +55,14 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
-    this(definitions, interceptors, policy, Map.of(), null, executor, maxInboundMessageSize);
+    this(definitions, interceptors, policy, Map.of(), null, null, executor, maxInboundMessageSize);
   }
 
   /**
    * @param policy who may call what, or null to let anyone call anything
    * @param concurrencyLimits calls each method may run at once, by service (each of its methods) or method
    * @param adaptiveLimit the adaptive limit of unary calls in flight, or null
+   * @param observers who sees each call, or null
    */
   public ServerDispatcher(
       List<ServerMethodDefinition<?, ?>> definitions,
@@ -64,6 +70,7 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Map<String, Integer> concurrencyLimits,
       AdaptiveConcurrencyLimit adaptiveLimit,
+      CallObservers observers,
       Executor executor,
       int maxInboundMessageSize) {
     Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
@@ -102,6 +109,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     this.routes = map;
     this.access = accessByPath;
     this.adaptive = adaptiveLimit == null ? null : new VegasLimiter(adaptiveLimit);
+    this.observers = observers;
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
   }
@@ -228,6 +236,17 @@ public final class ServerDispatcher implements ServerTransportListener {
 
   @Override
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
+    if (observers == null) {
+      return route(stream, request);
+    }
+    String method = methodName(request.path());
+    PeerInfo peer = stream.peer();
+    ObservingServerStream observing = new ObservingServerStream(stream, ObservedCallImpl.server(observers, method,
+        routes.containsKey(AsciiString.of(request.path())), stream.protocol(), peer == null ? null : peer.remoteAddress()));
+    return observing.observe(route(observing, request));
+  }
+
+  private ServerStreamListener route(ServerStream stream, InboundRequest request) {
     AsciiString path = AsciiString.of(request.path());
     Route route = routes.get(path);
     if (route == null) {

@@ -2,6 +2,7 @@ package io.triplerpc.internal.server;
 
 import io.triplerpc.AccessPolicy;
 import io.triplerpc.AdaptiveConcurrencyLimit;
+import io.triplerpc.CallObserver;
 import io.triplerpc.CorsPolicy;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.ServerCallHandler;
@@ -9,6 +10,7 @@ import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.stream.Http2Limits;
@@ -46,6 +48,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private final Map<String, Integer> concurrencyLimits = new LinkedHashMap<>();
   private AdaptiveConcurrencyLimit adaptiveLimit;
+  private final List<CallObserver> observers = new ArrayList<>();
   private Executor executor;
   private AccessPolicy accessPolicy;
   private CorsPolicy cors;
@@ -183,6 +186,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
       throw new IllegalArgumentException("maxConcurrentCalls of " + serviceOrMethod + " must be positive: " + limit);
     }
     concurrencyLimits.put(serviceOrMethod, limit);
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder callObserver(CallObserver observer) {
+    observers.add(Objects.requireNonNull(observer, "observer"));
     return this;
   }
 
@@ -367,7 +376,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
-        accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, executor, List.copyOf(services.values()),
-        registrations);
+        accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, CallObservers.of(observers), executor,
+        List.copyOf(services.values()), registrations);
   }
 }

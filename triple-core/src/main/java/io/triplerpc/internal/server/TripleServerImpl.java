@@ -5,6 +5,7 @@ import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.HealthStatusManager;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TripleServer;
+import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.health.HealthService;
 import io.triplerpc.internal.health.HealthServiceImpl;
 import io.triplerpc.internal.reflection.DescriptorIndex;
@@ -59,6 +60,8 @@ final class TripleServerImpl extends TripleServer {
   private final Map<String, Integer> concurrencyLimits;
   /** The adaptive limit of unary calls, or null. */
   private final AdaptiveConcurrencyLimit adaptiveLimit;
+  /** Who sees each call, or null. */
+  private final CallObservers observers;
   private final Executor executor;
   private final ExecutorService ownedExecutor;
   private final HealthServiceImpl health = new HealthServiceImpl();
@@ -73,7 +76,8 @@ final class TripleServerImpl extends TripleServer {
   /** @param executor where services run, or null for a pool of the server's own */
   TripleServerImpl(InetSocketAddress bindAddress, ServerTransportOptions options,
       List<ServerMethodDefinition<?, ?>> definitions, List<ServerInterceptor> interceptors, AccessPolicy accessPolicy,
-      Map<String, Integer> concurrencyLimits, AdaptiveConcurrencyLimit adaptiveLimit, Executor executor,
+      Map<String, Integer> concurrencyLimits, AdaptiveConcurrencyLimit adaptiveLimit, CallObservers observers,
+      Executor executor,
       List<ServerInfo.Service> services,
       List<ServerRegistration> registrations) {
     this.bindAddress = bindAddress;
@@ -104,6 +108,7 @@ final class TripleServerImpl extends TripleServer {
     checkNamesServed(concurrencyLimits.keySet(), "maxConcurrentCalls", this.definitions);
     this.concurrencyLimits = concurrencyLimits;
     this.adaptiveLimit = adaptiveLimit;
+    this.observers = observers;
     this.services = List.copyOf(services);
     this.registrations = List.copyOf(registrations);
     this.ownedExecutor = executor == null ? newServiceExecutor() : null;
@@ -146,7 +151,7 @@ final class TripleServerImpl extends TripleServer {
         .orElseThrow(() -> new IllegalStateException(
             "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
-        adaptiveLimit, executor, options.limits().maxInboundMessageSize());
+        adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize());
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {

@@ -59,4 +59,9 @@ public interface ServerStream {
   default long nanoTime() {
     return System.nanoTime();
   }
+
+  /** The call's protocol, for observers: {@code grpc}, {@code grpc-web} or {@code connect}. */
+  default String protocol() {
+    return "grpc";
+  }
 }

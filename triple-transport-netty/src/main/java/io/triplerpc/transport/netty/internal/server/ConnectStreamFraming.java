@@ -25,6 +25,11 @@ final class ConnectStreamFraming implements WebFraming {
   }
 
   @Override
+  public String protocol() {
+    return "connect";
+  }
+
+  @Override
   public boolean unframedRequest() {
     return false;
   }

@@ -29,6 +29,11 @@ final class ConnectUnaryFraming implements WebFraming {
   }
 
   @Override
+  public String protocol() {
+    return "connect";
+  }
+
+  @Override
   public boolean unframedRequest() {
     return true;
   }

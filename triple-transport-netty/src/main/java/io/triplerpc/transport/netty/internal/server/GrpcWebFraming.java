@@ -40,6 +40,11 @@ final class GrpcWebFraming implements WebFraming {
   }
 
   @Override
+  public String protocol() {
+    return "grpc-web";
+  }
+
+  @Override
   public boolean unframedRequest() {
     return false;
   }

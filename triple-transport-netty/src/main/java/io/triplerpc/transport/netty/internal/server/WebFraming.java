@@ -20,6 +20,9 @@ interface WebFraming {
   /** Whether the request body is one message without the 5-byte prefix. */
   boolean unframedRequest();
 
+  /** The protocol, as observers name it: {@code connect} or {@code grpc-web}. */
+  String protocol();
+
   /** Whether the response head waits for the end of the call (its status and trailers are in it). */
   boolean headAtEnd();
 

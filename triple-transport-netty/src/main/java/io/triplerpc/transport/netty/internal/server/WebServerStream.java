@@ -268,13 +268,28 @@ final class WebServerStream implements ServerStream, MessageDeframer.Sink {
       close(status, new Metadata());
       return;
     }
-    eventLoop.execute(() -> refuse(status, httpStatus));
+    eventLoop.execute(() -> {
+      ChannelFuture written = refuse(status, httpStatus);
+      if (written != null) {
+        // As after close: the call is over for the listener too (observers count refused calls).
+        written.addListener(future -> {
+          if (future.isSuccess()) {
+            listener.onComplete();
+          } else {
+            listener.onCancel(Status.UNAVAILABLE.withDescription("Could not send the response: " + future.cause()));
+          }
+        });
+      }
+    });
   }
 
-  /** Ends a Connect unary call with {@code httpStatus} and the JSON error. Event loop. */
-  private void refuse(Status status, int httpStatus) {
+  /**
+   * Ends a Connect unary call with {@code httpStatus} and the JSON error; the write, or null if the call
+   * had ended. Event loop.
+   */
+  private ChannelFuture refuse(Status status, int httpStatus) {
     if (ended) {
-      return;
+      return null;
     }
     ended = true;
     releaseInbound();
@@ -283,8 +298,9 @@ final class WebServerStream implements ServerStream, MessageDeframer.Sink {
       end.head().add(WebCalls.ALLOW, WebCalls.ALLOW_POST);
     }
     exchange.writeHead(end.head(), false);
-    exchange.writeBody(end.body(), true);
+    ChannelFuture written = exchange.writeBody(end.body(), true);
     exchange.flush();
+    return written;
   }
 
   @Override
@@ -340,6 +356,11 @@ final class WebServerStream implements ServerStream, MessageDeframer.Sink {
   @Override
   public ScheduledExecutorService scheduler() {
     return eventLoop;
+  }
+
+  @Override
+  public String protocol() {
+    return framing.protocol();
   }
 
   @Override
