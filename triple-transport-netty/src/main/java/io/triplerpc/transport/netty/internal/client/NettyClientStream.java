@@ -68,6 +68,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   }
 
 
+  /** The connection the stream is on. */
+  private final ClientConnection connection;
   private final WriteQueue writeQueue;
   private final EventLoop eventLoop;
   private final Http2Headers headers;
@@ -103,16 +105,17 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   /** Set by start (caller thread), read on the event loop after the create command. */
   private final TransportState state = new TransportState();
 
-  NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
+  NettyClientStream(ClientConnection connection, Http2Headers headers, int maxInboundMessageSize,
       ClientWire wire, MessageEncoding requestEncoding) {
-    this(writeQueue, eventLoop, headers, maxInboundMessageSize, wire, requestEncoding, 0);
+    this(connection, headers, maxInboundMessageSize, wire, requestEncoding, 0);
   }
 
   /** @param timeoutNanos the deadline {@code headers} announce, 0 for none */
-  NettyClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
+  NettyClientStream(ClientConnection connection, Http2Headers headers, int maxInboundMessageSize,
       ClientWire wire, MessageEncoding requestEncoding, long timeoutNanos) {
-    this.writeQueue = writeQueue;
-    this.eventLoop = eventLoop;
+    this.connection = connection;
+    this.writeQueue = connection.writeQueue();
+    this.eventLoop = connection.eventLoop();
     this.headers = headers;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.wire = wire;
@@ -259,16 +262,29 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public void writeFailed(Throwable cause) {
+    if (cause instanceof IOException) {
+      // The socket failed (a reset the read side has not reported yet, say; Netty fails the writes
+      // before it closes the channel): no new call may pick this connection, so that this one, going
+      // again, takes a new one.
+      connection.markGone(cause);
+    }
     // A write the server's GOAWAY stopped (a stream still waiting for its SETTINGS, say) fails for the
     // reason that GOAWAY gave; such a stream never left this client.
     Status goAway = state.handler == null ? null : state.handler.goAwayError();
     Status status = goAway != null ? goAway
         : Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause);
-    if (cause instanceof StreamBufferingEncoder.Http2GoAwayException) {
+    if (cause instanceof StreamBufferingEncoder.Http2GoAwayException || !state.headersWritten) {
+      // Its HEADERS never reached the socket whole (a connection reset the client had not seen yet,
+      // say): the server cannot have processed it, so the call may go again on another connection.
       state.closeUnprocessed(status);
     } else {
       state.close(status, new Metadata());
     }
+  }
+
+  @Override
+  public void headersWritten() {
+    state.headersWritten = true;
   }
 
   /** The stream never left this client: the connection was going away when its turn came. Event loop. */
@@ -296,6 +312,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private MessageDeframer deframer;
     private int requested;
     private boolean headersReceived;
+    /** Whether the stream's HEADERS were written to the socket whole. */
+    private boolean headersWritten;
     /** The handler of the stream's connection, once created; it knows why the server ended it. */
     private NettyClientHandler handler;
     /** The response's encoding, for the compressed end frame or Connect unary body. */

@@ -77,8 +77,7 @@ final class NettyClientTransport implements ClientTransport {
     }
     ClientWire wire = ClientWire.of(protocol, method.type());
     return new NettyClientStream(
-        connection.writeQueue(),
-        connection.eventLoop(),
+        connection,
         requestHeaders(method, wire, headers, timeoutNanos, requestEncoding),
         maxInboundMessageSize,
         wire,

@@ -33,8 +33,13 @@ abstract class AbstractCommand implements QueuedCommand {
   public final void operationComplete(ChannelFuture future) {
     if (!future.isSuccess()) {
       stream.writeFailed(future.cause());
+    } else {
+      written();
     }
   }
+
+  /** The command's frames were written to the socket whole. Event loop. */
+  void written() {}
 
   @Override
   public void fail(Throwable cause) {

@@ -16,6 +16,11 @@ public final class CreateStreamCommand extends AbstractCommand {
     return headers;
   }
 
+  @Override
+  void written() {
+    handle().headersWritten();
+  }
+
   /** The connection closed before the stream was created: nothing of it was sent. */
   @Override
   public void fail(Throwable cause) {

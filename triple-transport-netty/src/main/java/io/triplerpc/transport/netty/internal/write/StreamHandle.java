@@ -25,4 +25,10 @@ public interface StreamHandle {
   default void neverSent(Throwable cause) {
     writeFailed(cause);
   }
+
+  /**
+   * The command that created this stream was written to the socket whole: its HEADERS may have reached
+   * the peer. Until then, a failed write means the peer cannot have processed the stream.
+   */
+  default void headersWritten() {}
 }

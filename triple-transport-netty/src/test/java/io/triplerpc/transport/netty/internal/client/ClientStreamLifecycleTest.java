@@ -9,14 +9,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
+import java.io.IOException;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -231,5 +236,37 @@ class ClientStreamLifecycleTest {
     assertEquals(waiting.id(), opened.get(0).streamId());
     long announced = GrpcTimeout.requestTimeoutNanos(connection.server.headers(opened.get(0)).get("grpc-timeout"));
     assertEquals(TimeUnit.SECONDS.toNanos(7), announced, 1_000_000, "10 s less the 3 s it waited");
+  }
+
+  @Test
+  void aCallWhoseHeadersTheSocketRefusedWasNeverProcessedAndTheConnectionTakesNoMoreCalls() {
+    // A socket reset that the read side has not reported yet: the write fails, then the channel closes.
+    connection.server.channel().pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+      @Override
+      public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        ReferenceCountUtil.release(msg);
+        promise.setFailure(new IOException("Connection reset by peer"));
+      }
+    });
+    connection.startCall("/test.Echo/Unary", listener);
+    assertEquals(List.of("unprocessed UNAVAILABLE"), events, "its HEADERS never left: it may go again");
+    assertFalse(connection.connection.isUsable(), "the next attempt takes a new connection");
+  }
+
+  @Test
+  void aCallWhoseHeadersLeftIsNotRetriedWhenALaterWriteFails() {
+    connection.startCall("/test.Echo/Stream", listener);
+    connection.server.frames();
+    connection.server.channel().pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+      @Override
+      public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        ReferenceCountUtil.release(msg);
+        promise.setFailure(new IOException("Connection reset by peer"));
+      }
+    });
+    connection.server.sendPing(42); // the client's PING ACK write fails: the connection is gone for new calls
+    connection.server.runPendingTasks();
+    assertTrue(events.isEmpty() || events.get(0).startsWith("close UNAVAILABLE"), events.toString());
+    assertFalse(events.contains("unprocessed UNAVAILABLE"), "the server may have processed it");
   }
 }

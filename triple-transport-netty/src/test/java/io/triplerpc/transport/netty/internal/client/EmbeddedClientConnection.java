@@ -54,8 +54,7 @@ final class EmbeddedClientConnection implements AutoCloseable {
     if (timeoutNanos > 0) {
       headers.set(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
     }
-    NettyClientStream stream = new NettyClientStream(connection.writeQueue(), connection.eventLoop(),
-        headers, 4 << 20, wire, null, timeoutNanos);
+    NettyClientStream stream = new NettyClientStream(connection, headers, 4 << 20, wire, null, timeoutNanos);
     stream.start(listener, true);
     server.runPendingTasks();
     return stream;
