@@ -78,9 +78,9 @@ public final class TracingClientInterceptor implements ClientInterceptor {
       }
       span = builder.startSpan();
       recording = messageEvents && span.isRecording();
-      propagator.inject(parent.with(span), headers, MetadataCarrier.INSTANCE);
       TracedListener<R> traced = new TracedListener<>(listener, span, parent, recording);
       try {
+        propagator.inject(parent.with(span), headers, MetadataCarrier.INSTANCE);
         super.start(traced, headers);
       } catch (RuntimeException | Error e) {
         if (traced.end()) {
