@@ -64,4 +64,9 @@ public class ForwardingServerCall<Q, R> extends ServerCall<Q, R> {
   public SocketAddress remoteAddress() {
     return delegate.remoteAddress();
   }
+
+  @Override
+  public String protocol() {
+    return delegate.protocol();
+  }
 }

@@ -68,4 +68,12 @@ public abstract class ServerCall<Q, R> {
   public SocketAddress remoteAddress() {
     return null;
   }
+
+  /**
+   * The protocol the call came in: {@code grpc}, {@code grpc-web} or {@code connect} (which curl and
+   * browsers' JSON calls speak); {@code grpc} unless the server says otherwise.
+   */
+  public String protocol() {
+    return "grpc";
+  }
 }

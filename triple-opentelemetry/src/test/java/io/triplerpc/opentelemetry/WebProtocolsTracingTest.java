@@ -53,6 +53,8 @@ class WebProtocolsTracingTest {
     SpanData serverA = servers.stream().filter(span -> span.getParentSpanId().equals(PARENT_ID)).findFirst()
         .orElseThrow(() -> new AssertionError("no server span under the caller's: " + servers));
     assertEquals(TRACE_ID, serverA.getTraceId());
+    assertEquals("connectrpc", serverA.getAttributes().get(AttributeKey.stringKey("rpc.system.name")),
+        "curl's JSON call is Connect's unary protocol");
     assertTrue(serverA.getParentSpanContext().isRemote());
     assertEquals(List.of(1L), RecordedSpans.messages(serverA, "RECEIVED"));
     assertEquals(List.of(1L), RecordedSpans.messages(serverA, "SENT"));

@@ -326,6 +326,11 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     return stream.peer().remoteAddress();
   }
 
+  @Override
+  public String protocol() {
+    return stream.protocol();
+  }
+
   PeerInfo peer() {
     return stream.peer();
   }

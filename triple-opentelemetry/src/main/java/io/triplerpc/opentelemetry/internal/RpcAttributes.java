@@ -32,6 +32,13 @@ final class RpcAttributes {
 
   /** Triple speaks gRPC (and protocols that carry gRPC's codes), so its spans are gRPC's. */
   static final String GRPC = "grpc";
+  /** {@code rpc.system.name} of Connect calls (curl's and browsers' JSON calls included). */
+  static final String CONNECTRPC = "connectrpc";
+
+  /** {@code rpc.system.name} of a server call that came in {@code protocol} ({@link io.triplerpc.ServerCall#protocol}). */
+  static String systemOf(String protocol) {
+    return "connect".equals(protocol) ? CONNECTRPC : GRPC;
+  }
 
   private RpcAttributes() {}
 

@@ -48,7 +48,7 @@ public final class TracingServerInterceptor implements ServerInterceptor {
     SpanBuilder builder = tracer.spanBuilder(method)
         .setSpanKind(SpanKind.SERVER)
         .setParent(parent)
-        .setAttribute(RpcAttributes.RPC_SYSTEM_NAME, RpcAttributes.GRPC)
+        .setAttribute(RpcAttributes.RPC_SYSTEM_NAME, RpcAttributes.systemOf(call.protocol()))
         .setAttribute(RpcAttributes.RPC_METHOD, method);
     RpcAttributes.setPeer(builder, call.remoteAddress());
     Span span = builder.startSpan();
