@@ -2,6 +2,7 @@ package io.triplerpc.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.triplerpc.TripleClient;
@@ -31,7 +32,10 @@ class PrometheusNamesTest {
           .callObserver(TripleMetrics.client(registry)).build()) {
         TripleMetrics.bind(client, registry);
         client.proxy(PingService.class).ping(Ping.newBuilder().setText("scraped").build());
-        AwaitPeers.until(() -> registry.find("grpc.server.call.duration").timer() != null, "the server call ended");
+        AwaitPeers.until(() -> {
+          Timer served = registry.find("grpc.server.call.duration").timer();
+          return served != null && served.count() == 1;
+        }, "the server call ended");
         String scrape = registry.scrape();
         String method = "grpc_method=\"triple.metrics.test.PingService/ping\"";
         String target = "grpc_target=\"127.0.0.1:" + server.port() + "\"";

@@ -108,7 +108,7 @@ class TripleMetricsTest {
 
     for (String method : List.of("ping", "pings", "collect", "chat")) {
       String name = SERVICE + "/" + method;
-      awaitServerEnded(name, 1);
+      awaitEnded(name, 1);
       assertEquals(1, serverStarted(name, "grpc").count(), name);
       assertEquals(1, clientAttemptStarted(name).count(), name);
       assertEquals(1, timer("grpc.client.attempt.duration", name, "OK").count(), name);
@@ -134,7 +134,7 @@ class TripleMetricsTest {
     StatusException e = assertThrows(StatusException.class,
         () -> pings.ping(Ping.newBuilder().setFailCode(Status.Code.INVALID_ARGUMENT.value()).build()));
     assertEquals(Status.Code.INVALID_ARGUMENT, e.status().code());
-    awaitServerEnded(PING, 1);
+    awaitEnded(PING, 1);
     assertEquals(1, timer("grpc.server.call.duration", PING, "INVALID_ARGUMENT").count());
     assertEquals(1, timer("grpc.client.attempt.duration", PING, "INVALID_ARGUMENT").count());
     assertEquals(1, timer("grpc.client.call.duration", PING, "INVALID_ARGUMENT").count());
@@ -169,7 +169,8 @@ class TripleMetricsTest {
             .retryableStatusCodes(Status.Code.UNAVAILABLE).build(), SERVICE)).proxy(PingService.class);
     Ping failing = Ping.newBuilder().setFailCode(Status.Code.UNAVAILABLE.value()).build();
     assertThrows(StatusException.class, () -> pings.ping(failing));
-    AwaitPeers.until(() -> timerCount("grpc.client.call.duration", PING, "UNAVAILABLE") == 1, "the call ended");
+    AwaitPeers.until(() -> timerCount("grpc.client.call.duration", PING, "UNAVAILABLE") == 1
+        && timerCount("grpc.client.attempt.duration", PING, "UNAVAILABLE") == 3, "the call and its attempts ended");
     awaitServerEnded(PING, 3);
     assertEquals(3, clientAttemptStarted(PING).count());
     assertEquals(3, timer("grpc.client.attempt.duration", PING, "UNAVAILABLE").count());
@@ -201,7 +202,7 @@ class TripleMetricsTest {
   @Test
   void durationsAndSizesHaveA66sBuckets() {
     start().ping(ping("a"));
-    awaitServerEnded(PING, 1);
+    awaitEnded(PING, 1);
     CountAtBucket[] latency = timer("grpc.server.call.duration", PING, "OK").takeSnapshot().histogramCounts();
     assertEquals(40, latency.length);
     assertEquals(0.00001, latency[0].bucket(TimeUnit.SECONDS), 1e-12);
@@ -283,7 +284,7 @@ class TripleMetricsTest {
     target = "127.0.0.1:" + server.port();
     client(TripleClient.builder().callObserver(TripleMetrics.client(registry, Tags.of("app", "shop"))))
         .proxy(PingService.class).ping(ping("tagged"));
-    awaitServerEnded(PING, 1);
+    awaitEnded(PING, 1);
     for (Meter meter : registry.getMeters()) {
       assertEquals("shop", meter.getId().getTag("app"), meter.getId().toString());
     }
@@ -313,13 +314,26 @@ class TripleMetricsTest {
   }
 
   private long serverEndedCount(String method) {
-    return registry.find("grpc.server.call.duration").tag("grpc.method", method).timers().stream()
-        .mapToLong(Timer::count).sum();
+    return endedCount("grpc.server.call.duration", method);
   }
 
   /** Servers tell observers a call ended after its client may have seen it end. */
   private void awaitServerEnded(String method, int calls) {
     AwaitPeers.until(() -> serverEndedCount(method) == calls, calls + " calls of " + method + " ended on the server");
+  }
+
+  /**
+   * Waits until {@code calls} calls of {@code method} (one attempt each) ended on both sides: observers hear of
+   * an end after the caller may have (the sizes are recorded before the duration that this counts).
+   */
+  private void awaitEnded(String method, int calls) {
+    awaitServerEnded(method, calls);
+    AwaitPeers.until(() -> endedCount("grpc.client.attempt.duration", method) == calls
+        && endedCount("grpc.client.call.duration", method) == calls, calls + " calls of " + method + " ended on the client");
+  }
+
+  private long endedCount(String timer, String method) {
+    return registry.find(timer).tag("grpc.method", method).timers().stream().mapToLong(Timer::count).sum();
   }
 
   private double gauge(String name) {

@@ -64,11 +64,12 @@ final class CallMeters {
     if (duration == null) {
       duration = register(code);
     }
-    duration.record(call.durationNanos(), TimeUnit.NANOSECONDS);
+    // The duration last: whoever sees a call counted in it sees its sizes too.
     if (sentName != null) {
       sent.get(i).record(call.messageBytesSent());
       received.get(i).record(call.messageBytesReceived());
     }
+    duration.record(call.durationNanos(), TimeUnit.NANOSECONDS);
   }
 
   /** Registers the meters of {@code code}: the sizes first, so that a duration seen means sizes are there. */
