@@ -68,7 +68,11 @@ final class NettyServerTransport implements ServerTransport {
   private final ChannelGroup connections = new DefaultChannelGroup("triple-connections", GlobalEventExecutor.INSTANCE);
   private final CompletableFuture<Void> termination = new CompletableFuture<>();
   private final SslContext sslContext;
-  /** The write queues of the HTTP/2 connections open now; guarded by itself with {@link #closedQueues}. */
+  /**
+   * The write queues of the HTTP/2 connections open now; guarded by itself with {@link #closedQueues}. A
+   * lock taken when a connection opens or closes and when stats are read, never per call: it keeps a
+   * closing connection from being counted twice or not at all.
+   */
   private final Set<WriteQueue> openQueues = new HashSet<>();
   /** What the queues of closed connections wrote: commands, flushes. Guarded by {@link #openQueues}. */
   private final long[] closedQueues = new long[2];
