@@ -59,6 +59,19 @@ public abstract class TripleServer {
   public abstract InetSocketAddress localAddress();
 
   /**
+   * Connections open now: accepted and not yet closed, whatever their protocol (HTTP/2, HTTP/1.1, or not
+   * chosen yet); 0 before {@link #start()}. Cheap: for gauges.
+   */
+  public abstract int openConnections();
+
+  /**
+   * How the server's HTTP/2 connections batched their writes since it started, connections closed since
+   * included, so that the counts only grow (HTTP/1.1 responses go to the socket directly and are not
+   * counted); zeros before {@link #start()}. Approximate while calls are in flight.
+   */
+  public abstract WriteStats writeStats();
+
+  /**
    * Starts a graceful shutdown: the server is withdrawn from its registries (waiting for them, at
    * most their timeout), then no new connections or calls; calls in flight go on; each connection
    * closes when its last call ends. Otherwise never blocks.

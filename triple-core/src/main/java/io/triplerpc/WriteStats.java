@@ -1,9 +1,10 @@
 package io.triplerpc;
 
 /**
- * How well a client's connections batch their writes: commands (stream creations, headers, data,
- * cancels) written, and flushes (roughly, syscalls) that carried them. Counted over the current
- * connections; approximate while calls are in flight.
+ * How well connections batch their writes: commands (stream creations, headers, data, cancels)
+ * written, and flushes (roughly, syscalls) that carried them. A client counts over its current
+ * connections ({@link TripleClient#writeStats()}), a server over all it had
+ * ({@link TripleServer#writeStats()}); approximate while calls are in flight.
  *
  * @param commands commands written to the connections
  * @param flushes flushes of the connections

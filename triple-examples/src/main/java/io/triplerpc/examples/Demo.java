@@ -1,5 +1,10 @@
 package io.triplerpc.examples;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.search.Search;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.triplerpc.CallOptions;
 import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
@@ -7,6 +12,7 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.examples.greeter.HelloReply;
 import io.triplerpc.examples.greeter.HelloRequest;
+import io.triplerpc.micrometer.TripleMetrics;
 import io.triplerpc.registry.Discovery;
 import io.triplerpc.registry.InProcessRegistry;
 import io.triplerpc.registry.LoadBalancing;
@@ -17,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -24,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * The README's demo: an embedded registry; a provider of the greeter on a free loopback port that
  * registers itself; a consumer that finds it through the registry and calls it in each call shape;
  * a second provider joining, and calls spreading over both; curl calling the same service (JSON over
- * HTTP/1.1 and HTTP/2). Prints each request, answer and the instance that served it, then shuts down.
+ * HTTP/1.1 and HTTP/2). Prints each request, answer and the instance that served it, and a few call
+ * metrics, then shuts down.
  */
 public final class Demo {
 
@@ -32,22 +40,26 @@ public final class Demo {
 
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
+    // Metrics of every call, both sides, in one Micrometer registry; printed at the end.
+    MeterRegistry metrics = new SimpleMeterRegistry();
     // The embedded registry: in this process, shared by the providers and the consumer below.
     try (InProcessRegistry registry = new InProcessRegistry()) {
       out.println("registry: embedded, in-process");
       List<TripleServer> providers = new ArrayList<>();
       try {
-        TripleServer first = provider(registry, "provider-1", out);
+        TripleServer first = provider(registry, "provider-1", metrics, out);
         providers.add(first);
         try (TripleClient client = TripleClient.builder()
             .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build())
+            .callObserver(TripleMetrics.client(metrics))
             .build()) {
           callEveryShape(client, out);
-          providers.add(provider(registry, "provider-2", out));
+          providers.add(provider(registry, "provider-2", metrics, out));
           spread(client.proxy(GreeterService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10))), out);
           out.println("batching: " + client.writeStats());
         }
         curl(first.port(), out);
+        printMetrics(metrics, out);
       } finally {
         for (TripleServer provider : providers) {
           provider.shutdown();
@@ -61,13 +73,14 @@ public final class Demo {
   }
 
   /** Starts a greeter that registers itself as an instance of {@code greeter-app}. */
-  private static TripleServer provider(InProcessRegistry registry, String name, PrintStream out) {
+  private static TripleServer provider(InProcessRegistry registry, String name, MeterRegistry metrics, PrintStream out) {
     Registration registration = Registration.to(registry).application("greeter-app").build();
     TripleServer server = TripleServer.builder()
         .host("127.0.0.1")
         .port(0)
         .addService(GreeterService.class, new GreeterServiceImpl(name))
         .registration(registration)
+        .callObserver(TripleMetrics.server(metrics))
         .build()
         .start();
     out.println("provider: " + name + " serves triple.demo.Greeter on 127.0.0.1:" + server.port()
@@ -134,6 +147,48 @@ public final class Demo {
       out.println("curl    : curl " + version + " -H 'content-type: application/json' -d '{\"name\":\"Ada\"}' " + url);
       out.println("          -> " + run(curl));
     }
+  }
+
+  /**
+   * A few of the call metrics (gRPC's names, docs/observability.md) of SayHello, both providers together:
+   * calls each protocol brought, and the duration of those that succeeded and failed, on the servers and
+   * at the consumer.
+   */
+  private static void printMetrics(MeterRegistry metrics, PrintStream out) throws InterruptedException {
+    String sayHello = "triple.demo.Greeter/SayHello";
+    // A server tells its observers a call ended just after its client may have seen the answer.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (count(metrics, "grpc.server.call.duration", sayHello, null)
+        < metrics.find("grpc.server.call.started").tag("grpc.method", sayHello).counters().stream()
+            .mapToDouble(Counter::count).sum()
+        && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    StringBuilder started = new StringBuilder();
+    for (String protocol : new String[] {"grpc", "connect"}) {
+      Counter counter = metrics.find("grpc.server.call.started")
+          .tags("grpc.method", sayHello, "triple.protocol", protocol).counter();
+      started.append(' ').append(protocol).append('=').append(counter == null ? 0 : (long) counter.count());
+    }
+    out.println("metrics : grpc.server.call.started{grpc.method=" + sayHello + "}" + started);
+    for (String name : new String[] {"grpc.server.call.duration", "grpc.client.call.duration"}) {
+      for (String status : new String[] {"OK", "INVALID_ARGUMENT"}) {
+        long count = count(metrics, name, sayHello, status);
+        double totalMillis = metrics.find(name).tags("grpc.method", sayHello, "grpc.status", status).timers().stream()
+            .mapToDouble(timer -> timer.totalTime(TimeUnit.MILLISECONDS)).sum();
+        out.printf(Locale.ROOT, "metrics : %s{grpc.method=%s,grpc.status=%s} count=%d mean=%.3f ms%n",
+            name, sayHello, status, count, count == 0 ? 0 : totalMillis / count);
+      }
+    }
+  }
+
+  /** Calls of {@code method} that a timer counted, with {@code status} (or any, when null). */
+  private static long count(MeterRegistry metrics, String timer, String method, String status) {
+    Search search = metrics.find(timer).tag("grpc.method", method);
+    if (status != null) {
+      search = search.tag("grpc.status", status);
+    }
+    return search.timers().stream().mapToLong(Timer::count).sum();
   }
 
   /** Runs a command and returns what it printed, or why it could not run. */

@@ -35,6 +35,15 @@ class DemoTest {
     assertTrue(output.contains("error   : SayHello(\" \") -> INVALID_ARGUMENT: name must not be blank"), output);
     // curl, HTTP/1.1 then HTTP/2, answers the same service on the same port.
     assertTrue(output.split("-> \\{\"message\":\"Hello, Ada!\",\"servedBy\":\"provider-1\"}", -1).length == 3, output);
+    // A few call metrics, counted on both providers and the consumer, the curl calls included.
+    assertTrue(output.matches("(?s).*metrics : grpc\\.server\\.call\\.started\\{grpc\\.method=triple\\.demo\\.Greeter/SayHello\\}"
+        + " grpc=\\d+ connect=2\n.*"), output);
+    assertTrue(output.matches("(?s).*metrics : grpc\\.server\\.call\\.duration\\{grpc\\.method=triple\\.demo\\.Greeter/SayHello,"
+        + "grpc\\.status=OK\\} count=\\d+ mean=\\d+\\.\\d{3} ms\n.*"), output);
+    assertTrue(output.matches("(?s).*metrics : grpc\\.server\\.call\\.duration\\{grpc\\.method=triple\\.demo\\.Greeter/SayHello,"
+        + "grpc\\.status=INVALID_ARGUMENT\\} count=1 .*"), output);
+    assertTrue(output.matches("(?s).*metrics : grpc\\.client\\.call\\.duration\\{grpc\\.method=triple\\.demo\\.Greeter/SayHello,"
+        + "grpc\\.status=INVALID_ARGUMENT\\} count=1 .*"), output);
     assertTrue(output.trim().endsWith("done"), output);
   }
 }

@@ -5,6 +5,7 @@ import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.HealthStatusManager;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TripleServer;
+import io.triplerpc.WriteStats;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.health.HealthService;
 import io.triplerpc.internal.health.HealthServiceImpl;
@@ -203,6 +204,18 @@ final class TripleServerImpl extends TripleServer {
   @Override
   public InetSocketAddress localAddress() {
     return started().localAddress();
+  }
+
+  @Override
+  public int openConnections() {
+    ServerTransport t = transport;
+    return t == null ? 0 : t.openConnections();
+  }
+
+  @Override
+  public WriteStats writeStats() {
+    ServerTransport t = transport;
+    return t == null ? new WriteStats(0, 0) : t.writeStats();
   }
 
   @Override

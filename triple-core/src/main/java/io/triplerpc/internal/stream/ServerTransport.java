@@ -1,5 +1,6 @@
 package io.triplerpc.internal.stream;
 
+import io.triplerpc.WriteStats;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 
@@ -8,6 +9,15 @@ public interface ServerTransport {
 
   /** The bound address (with the real port when 0 was asked for). */
   InetSocketAddress localAddress();
+
+  /** Connections open now, accepted and not yet closed, whatever their protocol. Never blocks. */
+  int openConnections();
+
+  /**
+   * Write-queue counters of every HTTP/2 connection since the transport started, closed ones included, so
+   * they never decrease. Never blocks.
+   */
+  WriteStats writeStats();
 
   /**
    * Stops accepting connections and sends GOAWAY on every open one, so no new streams start; streams

@@ -137,6 +137,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
     writeQueue = new WriteQueue(ctx.channel());
+    transport.queueOpened(writeQueue);
     super.handlerAdded(ctx);
     if (ctx.channel().isActive()) {
       // Added after protocol detection or an h2c upgrade: the connection was active before this handler.
@@ -223,6 +224,13 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     web.openUpgraded(ctx, connection().stream(UPGRADE_STREAM_ID), headers, request.content().retain());
   }
 
+  /** Also when removed from a connection that closed before this handler saw it active. */
+  @Override
+  protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+    transport.queueClosed(writeQueue);
+    super.handlerRemoved0(ctx);
+  }
+
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
     super.channelActive(ctx);
@@ -239,6 +247,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       lifetime.stop();
     }
     writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
+    // The queue's last drain ran on this event loop: its counts are final.
+    transport.queueClosed(writeQueue);
     super.channelInactive(ctx);
   }
 

@@ -29,6 +29,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
+import io.triplerpc.WriteStats;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -37,12 +38,15 @@ import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.Tls;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
+import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +68,14 @@ final class NettyServerTransport implements ServerTransport {
   private final ChannelGroup connections = new DefaultChannelGroup("triple-connections", GlobalEventExecutor.INSTANCE);
   private final CompletableFuture<Void> termination = new CompletableFuture<>();
   private final SslContext sslContext;
+  /**
+   * The write queues of the HTTP/2 connections open now; guarded by itself with {@link #closedQueues}. A
+   * lock taken when a connection opens or closes and when stats are read, never per call: it keeps a
+   * closing connection from being counted twice or not at all.
+   */
+  private final Set<WriteQueue> openQueues = new HashSet<>();
+  /** What the queues of closed connections wrote: commands, flushes. Guarded by {@link #openQueues}. */
+  private final long[] closedQueues = new long[2];
   private volatile Channel serverChannel;
   private volatile boolean shuttingDown;
 
@@ -306,6 +318,44 @@ final class NettyServerTransport implements ServerTransport {
 
   boolean isShuttingDown() {
     return shuttingDown;
+  }
+
+  /** An HTTP/2 connection's queue starts: {@link #writeStats()} counts it. Once per connection. */
+  void queueOpened(WriteQueue queue) {
+    synchronized (openQueues) {
+      openQueues.add(queue);
+    }
+  }
+
+  /**
+   * An HTTP/2 connection closed, and its queue writes no more: its counts move to the closed ones in one
+   * step, so the totals never dip.
+   */
+  void queueClosed(WriteQueue queue) {
+    synchronized (openQueues) {
+      if (openQueues.remove(queue)) {
+        closedQueues[0] += queue.commandsWritten();
+        closedQueues[1] += queue.flushes();
+      }
+    }
+  }
+
+  @Override
+  public int openConnections() {
+    return connections.size();
+  }
+
+  @Override
+  public WriteStats writeStats() {
+    synchronized (openQueues) {
+      long commands = closedQueues[0];
+      long flushes = closedQueues[1];
+      for (WriteQueue queue : openQueues) {
+        commands += queue.commandsWritten();
+        flushes += queue.flushes();
+      }
+      return new WriteStats(commands, flushes);
+    }
   }
 
   @Override

@@ -1,0 +1,103 @@
+package io.triplerpc.micrometer;
+
+import static java.util.Objects.requireNonNull;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.triplerpc.CallObserver;
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.micrometer.internal.ClientCallMetrics;
+import io.triplerpc.micrometer.internal.Gauges;
+import io.triplerpc.micrometer.internal.ServerCallMetrics;
+
+/**
+ * Micrometer metrics of Triple servers and clients. Call metrics are named, tagged and bucketed as gRPC's
+ * OpenTelemetry metrics (proposal A66), so dashboards made for grpc-java or grpc-go read them too:
+ *
+ * <pre>{@code
+ * TripleServer server = TripleServer.builder()
+ *     .callObserver(TripleMetrics.server(registry))
+ *     ...
+ *     .build().start();
+ * TripleMetrics.bind(server, registry);            // connections and write-queue gauges
+ *
+ * TripleClient client = TripleClient.builder()
+ *     .callObserver(TripleMetrics.client(registry))
+ *     ...
+ *     .build();
+ * }</pre>
+ *
+ * <p>Server: {@code grpc.server.call.started}, {@code grpc.server.call.duration},
+ * {@code grpc.server.call.sent_total_compressed_message_size} and
+ * {@code grpc.server.call.rcvd_total_compressed_message_size}, tagged {@code grpc.method},
+ * {@code grpc.status} (but the counter) and {@code triple.protocol}; a method the server does not serve is
+ * tagged {@code other}. Client: {@code grpc.client.attempt.started}, {@code grpc.client.attempt.duration},
+ * the attempts' two sizes and {@code grpc.client.call.duration}, tagged {@code grpc.method},
+ * {@code grpc.target} and {@code grpc.status} (but the counter). Durations are timers, sizes
+ * distribution summaries in bytes, both with A66's bucket boundaries as service-level objectives (a
+ * {@code MeterFilter} may change them). Gauges {@code triple.server.calls.active} and
+ * {@code triple.client.calls.active} count the calls in flight; {@link #bind} adds the rest.
+ * docs/observability.md lists every meter.
+ *
+ * <p>Several servers (or clients) may share a registry: their call metrics add up, as their calls-in-flight
+ * gauges do. To tell them apart, give each its own {@code tags}. {@link #bind} needs that to bind more than
+ * one: binding again with the same tags replaces the earlier binding (a server restarted in one process).
+ */
+public final class TripleMetrics {
+
+  private TripleMetrics() {}
+
+  /** A server's call metrics in {@code registry}, for {@code TripleServer.Builder.callObserver}. */
+  public static CallObserver server(MeterRegistry registry) {
+    return server(registry, Tags.empty());
+  }
+
+  /** A server's call metrics in {@code registry}, each meter tagged with {@code tags} too. */
+  public static CallObserver server(MeterRegistry registry, Iterable<Tag> tags) {
+    return new ServerCallMetrics(requireNonNull(registry, "registry"), Tags.of(requireNonNull(tags, "tags")));
+  }
+
+  /** A client's call and attempt metrics in {@code registry}, for {@code TripleClient.Builder.callObserver}. */
+  public static CallObserver client(MeterRegistry registry) {
+    return client(registry, Tags.empty());
+  }
+
+  /** A client's call and attempt metrics in {@code registry}, each meter tagged with {@code tags} too. */
+  public static CallObserver client(MeterRegistry registry, Iterable<Tag> tags) {
+    return new ClientCallMetrics(requireNonNull(registry, "registry"), Tags.of(requireNonNull(tags, "tags")));
+  }
+
+  /**
+   * Registers gauges read from {@code server} when {@code registry} publishes: {@code triple.server.connections}
+   * (open now), and the counters {@code triple.server.write.commands} and {@code triple.server.write.flushes}
+   * of its HTTP/2 connections' write queues (their ratio is the commands each flush carried). The server is
+   * held weakly.
+   */
+  public static void bind(TripleServer server, MeterRegistry registry) {
+    bind(server, registry, Tags.empty());
+  }
+
+  /** {@link #bind(TripleServer, MeterRegistry)}, each meter tagged with {@code tags} too. */
+  public static void bind(TripleServer server, MeterRegistry registry, Iterable<Tag> tags) {
+    Gauges.bind(requireNonNull(server, "server"), requireNonNull(registry, "registry"),
+        Tags.of(requireNonNull(tags, "tags")));
+  }
+
+  /**
+   * Registers the counters {@code triple.client.write.commands} and {@code triple.client.write.flushes},
+   * read from {@code client}'s {@link TripleClient#writeStats()} when {@code registry} publishes. They count
+   * over the client's current connections, so a reconnection starts them over (Prometheus's {@code rate()}
+   * takes that for a counter reset). The client is held weakly.
+   */
+  public static void bind(TripleClient client, MeterRegistry registry) {
+    bind(client, registry, Tags.empty());
+  }
+
+  /** {@link #bind(TripleClient, MeterRegistry)}, each meter tagged with {@code tags} too. */
+  public static void bind(TripleClient client, MeterRegistry registry, Iterable<Tag> tags) {
+    Gauges.bind(requireNonNull(client, "client"), requireNonNull(registry, "registry"),
+        Tags.of(requireNonNull(tags, "tags")));
+  }
+}
