@@ -13,7 +13,8 @@ import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 
 /**
- * The Triple server of the benchmark, run in a JVM of its own: {@code --port=N} (0 for a free one).
+ * The Triple server of the benchmark, run in a JVM of its own: {@code --port=N} (0 for a free one);
+ * observed as {@code -Dtriple.bench.observe} says ({@link Observability}).
  * Prints {@code LISTENING <port>} once it serves, then runs until killed.
  */
 public final class UserServer implements UserService {
@@ -58,7 +59,9 @@ public final class UserServer implements UserService {
         port = Integer.parseInt(arg.substring("--port=".length()));
       }
     }
-    TripleServer server = TripleServer.builder()
+    // Observed as -Dtriple.bench.observe says (ObservabilityBenchmark); not at all by default.
+    Observability observability = Observability.ofServer();
+    TripleServer server = observability.server(TripleServer.builder())
         .host("127.0.0.1")
         .port(port)
         .addService(UserService.class, new UserServer())

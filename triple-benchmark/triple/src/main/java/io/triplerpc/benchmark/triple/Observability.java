@@ -1,0 +1,112 @@
+package io.triplerpc.benchmark.triple;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.micrometer.TripleMetrics;
+import io.triplerpc.opentelemetry.TripleTracing;
+import java.util.Collection;
+
+/**
+ * What a benchmark's client and server observe, by name: {@code off}; {@code metrics} (Micrometer, a
+ * {@link SimpleMeterRegistry} with A66's histograms); {@code tracing-noop} (the interceptors on
+ * {@link OpenTelemetry#noop()}); {@code tracing-1pct} (the SDK sampling 1% of traces, parent-based, into a
+ * batch processor whose exporter drops them); {@code metrics+tracing-1pct}. Set on the server's JVM with
+ * {@code -Dtriple.bench.observe=...}.
+ */
+final class Observability implements AutoCloseable {
+
+  static final String PROPERTY = "triple.bench.observe";
+
+  private final MeterRegistry registry;
+  private final OpenTelemetrySdk sdk;
+  private final TripleTracing tracing;
+
+  private Observability(String mode) {
+    boolean metrics = mode.contains("metrics");
+    registry = metrics ? new SimpleMeterRegistry() : null;
+    if (mode.contains("tracing-noop")) {
+      sdk = null;
+      tracing = TripleTracing.create(OpenTelemetry.noop());
+    } else if (mode.contains("tracing-1pct")) {
+      sdk = OpenTelemetrySdk.builder()
+          .setTracerProvider(SdkTracerProvider.builder()
+              .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(0.01)))
+              .addSpanProcessor(BatchSpanProcessor.builder(new DroppingExporter()).build())
+              .build())
+          .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+          .build();
+      tracing = TripleTracing.create(sdk);
+    } else if (metrics || mode.equals("off")) {
+      sdk = null;
+      tracing = null;
+    } else {
+      throw new IllegalArgumentException("Unknown observability mode: " + mode);
+    }
+  }
+
+  static Observability of(String mode) {
+    return new Observability(mode);
+  }
+
+  /** The mode of this JVM's server ({@link #PROPERTY}), off by default. */
+  static Observability ofServer() {
+    return of(System.getProperty(PROPERTY, "off"));
+  }
+
+  TripleServer.Builder server(TripleServer.Builder builder) {
+    if (registry != null) {
+      builder.callObserver(TripleMetrics.server(registry));
+    }
+    if (tracing != null) {
+      builder.intercept(tracing.serverInterceptor());
+    }
+    return builder;
+  }
+
+  TripleClient.Builder client(TripleClient.Builder builder, String target) {
+    if (registry != null) {
+      builder.callObserver(TripleMetrics.client(registry));
+    }
+    if (tracing != null) {
+      builder.intercept(tracing.clientInterceptor(target));
+    }
+    return builder;
+  }
+
+  @Override
+  public void close() {
+    if (sdk != null) {
+      sdk.close();
+    }
+  }
+
+  /** An exporter that drops what it is given: the benchmark measures the recording, not a collector. */
+  private static final class DroppingExporter implements SpanExporter {
+    @Override
+    public CompletableResultCode export(Collection<SpanData> spans) {
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode flush() {
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+      return CompletableResultCode.ofSuccess();
+    }
+  }
+}
