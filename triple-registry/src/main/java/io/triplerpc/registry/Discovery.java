@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * Finds a client's servers in a {@link Registry}: for each service called, the applications serving
  * it, then their instances as the registry pushes them, with calls spread by a {@link LoadBalancing}
  * and idempotent calls retried on another instance after UNAVAILABLE; optionally, instances that keep
- * failing ejected for a while ({@link Builder#outlierDetection}).
+ * failing ejected for a while ({@link Builder#outlierDetection}), and what it sees told to a
+ * {@link DiscoveryObserver} ({@link Builder#observer}).
  *
  * <pre>{@code
  * TripleClient client = TripleClient.builder()
@@ -53,7 +54,9 @@ public final class Discovery implements ClusterFactory {
         builder.outlierDetection,
         builder.balancing == LoadBalancing.PEAK_EWMA
             ? new PeakEwma(builder.peakEwmaDecay, PeakEwma.DEFAULT_RTT, builder.peakEwmaClock)
-            : null);
+            : null,
+        builder.observer,
+        builder.observerClock);
     this.outlierScheduler = builder.outlierScheduler;
     this.outlierClock = builder.outlierClock;
     this.snapshotDirectory = builder.snapshotDirectory;
@@ -102,6 +105,8 @@ public final class Discovery implements ClusterFactory {
     private LongSupplier outlierClock = System::nanoTime;
     private Duration peakEwmaDecay = PeakEwma.DEFAULT_DECAY;
     private LongSupplier peakEwmaClock = System::nanoTime;
+    private DiscoveryObserver observer;
+    private LongSupplier observerClock = System::nanoTime;
 
     private Builder(Supplier<Registry> registries, boolean registryPerClient) {
       this.registries = registries;
@@ -158,6 +163,22 @@ public final class Discovery implements ClusterFactory {
     Builder outlierClock(ScheduledExecutorService scheduler, LongSupplier clock) {
       this.outlierScheduler = Objects.requireNonNull(scheduler, "scheduler");
       this.outlierClock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Tells {@code observer} how many instances each service called has and how long the registry's
+     * pushes take to reach the calls, for metrics ({@code triple-micrometer}'s {@code DiscoveryMetrics});
+     * no one by default. Every client built with this discovery reports to it.
+     */
+    public Builder observer(DiscoveryObserver observer) {
+      this.observer = Objects.requireNonNull(observer, "observer");
+      return this;
+    }
+
+    /** For tests: the observer's push lag timed by {@code clock} (nanoseconds). */
+    Builder observerClock(LongSupplier clock) {
+      this.observerClock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

@@ -1,5 +1,6 @@
 package io.triplerpc.registry.internal;
 
+import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.registry.InstanceChange;
 import io.triplerpc.registry.InstanceListener;
 import io.triplerpc.registry.MetadataInfo;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * they are collected and applied together once per coalescing window. All state changes hold this
  * object's lock; balancers read the groups without it. A {@link MetadataFetcher} fetches revisions'
  * metadata and hands it over under that lock; a {@link SnapshotWriter} rewrites the snapshot file,
- * taking only the state under it.
+ * taking only the state under it. A {@link DiscoveryObserver} hears the services' sizes and the
+ * pushes' lag ({@link PushLag}) after that lock is released.
  */
 public final class ApplicationDirectory implements InstanceListener {
 
@@ -61,6 +63,12 @@ public final class ApplicationDirectory implements InstanceListener {
   private List<InstanceChange> pending = new ArrayList<>();
   private final Runnable closeWindow = this::closeWindow;
 
+  /** Told the services' sizes and the pushes' lag, never under this lock; null when no one observes. */
+  private final DiscoveryObserver observer;
+  private final PushLag pushLag;
+  /** {@link #services}, for reports made without this lock; copy on write, as services are added rarely. */
+  private volatile ServiceDirectory[] observed = new ServiceDirectory[0];
+
   /**
    * A directory of {@code application}; {@code snapshots} may be null. Subscribe it to the registry
    * with {@link Registry#subscribe}.
@@ -75,6 +83,8 @@ public final class ApplicationDirectory implements InstanceListener {
     this.scheduler = scheduler;
     this.settings = settings;
     this.snapshots = snapshots;
+    this.observer = settings.observer();
+    this.pushLag = new PushLag(application, observer, settings.clock());
     this.metadataFetcher = new MetadataFetcher(application, registry, this, this::schedule, new FetchTarget());
     this.snapshotWriter = snapshots == null ? null
         : new SnapshotWriter(snapshots, application, this, this::snapshot, this::schedule, settings.snapshotDelayNanos());
@@ -114,6 +124,11 @@ public final class ApplicationDirectory implements InstanceListener {
         service.link(group);
       }
     }
+    if (observer != null) {
+      observed = services.toArray(new ServiceDirectory[0]);
+      // On the scheduler: this runs on the thread that first names the service, perhaps a caller's.
+      schedule(() -> service.reportSize(observer), 0, TimeUnit.NANOSECONDS);
+    }
   }
 
   /** Runs {@code task} once the first list and the metadata of its revisions are in. */
@@ -139,7 +154,9 @@ public final class ApplicationDirectory implements InstanceListener {
 
   @Override
   public void onResync(Collection<ServiceInstance> instances) {
+    long received = pushLag.now();
     int applied;
+    List<PushLag.Pushes> done;
     synchronized (this) {
       if (closed) {
         return;
@@ -151,6 +168,7 @@ public final class ApplicationDirectory implements InstanceListener {
         maybeReady();
         return;
       }
+      pushLag.applying(received);
       index.ensureCapacity(instances.size());
       EndpointIndex seen = new EndpointIndex(instances.size());
       for (ServiceInstance instance : instances) {
@@ -172,25 +190,40 @@ public final class ApplicationDirectory implements InstanceListener {
       synced = true;
       maybeReady();
       scheduleSnapshot();
+      pushLag.applied();
+      done = pushLag.takeInUse();
     }
     settings.appliedListener().applied(this, applied);
+    report(done);
   }
 
   @Override
   public void onChanges(List<InstanceChange> changes) {
+    long received = pushLag.now();
     long window = settings.coalesceWindowNanos();
+    List<PushLag.Pushes> done;
     synchronized (this) {
       if (closed) {
         return;
       }
+      // An empty batch changes nothing: it is not timed.
       if (windowOpen) {
         pending.addAll(changes);
+        if (!changes.isEmpty()) {
+          pushLag.collect(received);
+        }
         return;
       }
+      if (!changes.isEmpty()) {
+        pushLag.applying(received);
+      }
       apply(changes);
+      pushLag.applied();
+      done = pushLag.takeInUse();
       windowOpen = window > 0;
     }
     settings.appliedListener().applied(this, changes.size());
+    report(done);
     if (window > 0) {
       schedule(closeWindow, window, TimeUnit.NANOSECONDS);
     }
@@ -199,6 +232,7 @@ public final class ApplicationDirectory implements InstanceListener {
   /** The end of a coalescing window: applies what came meanwhile, and keeps the window open if anything did. */
   private void closeWindow() {
     int applied;
+    List<PushLag.Pushes> done;
     synchronized (this) {
       if (pending.isEmpty() || closed) {
         windowOpen = false;
@@ -206,10 +240,14 @@ public final class ApplicationDirectory implements InstanceListener {
       }
       List<InstanceChange> batch = pending;
       pending = new ArrayList<>();
+      pushLag.applyingCollected();
       apply(batch);
       applied = batch.size();
+      pushLag.applied();
+      done = pushLag.takeInUse();
     }
     settings.appliedListener().applied(this, applied);
+    report(done);
     schedule(closeWindow, settings.coalesceWindowNanos(), TimeUnit.NANOSECONDS);
   }
 
@@ -249,6 +287,7 @@ public final class ApplicationDirectory implements InstanceListener {
           peakEwma == null ? null : peakEwma.newEstimate());
       index.add(e);
       group(instance.revision()).add(e);
+      pushLag.placedIn(e.group);
       return e;
     }
     RevisionGroup current = e.group;
@@ -260,6 +299,7 @@ public final class ApplicationDirectory implements InstanceListener {
     } else if (e.weight != instance.weight()) {
       current.reweigh(e, instance.weight());
     }
+    pushLag.placedIn(e.group);
     return e;
   }
 
@@ -305,6 +345,8 @@ public final class ApplicationDirectory implements InstanceListener {
       linkServed(group);
     } else {
       pendingMetadata++;
+      // Before fetching: an answer already at hand is handled within fetch().
+      pushLag.fetching(group);
       metadataFetcher.fetch(group);
     }
     return group;
@@ -326,6 +368,31 @@ public final class ApplicationDirectory implements InstanceListener {
     for (ServiceDirectory service : services) {
       service.unlink(group);
     }
+  }
+
+  /** Tells the observer, without this lock, the services' sizes now and the lag of {@code done} pushes (or none, if null). */
+  private void report(List<PushLag.Pushes> done) {
+    if (observer == null) {
+      return;
+    }
+    for (ServiceDirectory service : observed) {
+      service.reportSize(observer);
+    }
+    pushLag.report(done);
+  }
+
+  /** With the lock held (a metadata answer): reports what it changed on the scheduler, without the lock. */
+  private void reportLater() {
+    if (observer == null) {
+      return;
+    }
+    schedule(() -> {
+      List<PushLag.Pushes> done;
+      synchronized (this) {
+        done = pushLag.takeInUse();
+      }
+      report(done);
+    }, 0, TimeUnit.NANOSECONDS);
   }
 
   private void scheduleSnapshot() {
@@ -387,13 +454,17 @@ public final class ApplicationDirectory implements InstanceListener {
       group.metadata = info;
       if (current(group)) {
         linkServed(group);
+        reportLater();
       }
     }
 
     @Override
-    public void settled() {
+    public void settled(RevisionGroup group) {
       pendingMetadata--;
       maybeReady();
+      if (pushLag.settled(group)) {
+        reportLater();
+      }
     }
   }
 

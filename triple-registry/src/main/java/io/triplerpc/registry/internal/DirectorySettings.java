@@ -1,6 +1,9 @@
 package io.triplerpc.registry.internal;
 
+import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.registry.LoadBalancing;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * How a consumer's directories behave.
@@ -15,6 +18,8 @@ import io.triplerpc.registry.LoadBalancing;
  * @param outlierDetection how failing instances are ejected; null for never
  * @param peakEwma the latency estimates of {@link LoadBalancing#PEAK_EWMA}; the defaults if null with that
  *     balancer, and always null with another (its instances then carry no estimate)
+ * @param observer told the services' sizes and the pushes' lag, guarded against its failures; null for no one
+ * @param clock times the pushes' lag, in nanoseconds
  */
 public record DirectorySettings(
     LoadBalancing balancing,
@@ -25,15 +30,19 @@ public record DirectorySettings(
     long initialWaitNanos,
     ApplicationDirectory.AppliedListener appliedListener,
     io.triplerpc.registry.OutlierDetection outlierDetection,
-    PeakEwma peakEwma) {
+    PeakEwma peakEwma,
+    DiscoveryObserver observer,
+    LongSupplier clock) {
 
-  /** The settings, with {@code peakEwma} resolved as its parameter says. */
+  /** The settings, with {@code peakEwma} resolved as its parameter says and {@code observer} guarded. */
   public DirectorySettings {
     // Only the peak-EWMA balancer reads estimates: other clients' instances carry none.
     peakEwma = balancing != LoadBalancing.PEAK_EWMA ? null : peakEwma != null ? peakEwma : PeakEwma.defaults();
+    observer = GuardedObserver.of(observer);
+    Objects.requireNonNull(clock, "clock");
   }
 
-  /** Settings without outlier detection, and the default peak-EWMA estimates if {@code balancing} uses them. */
+  /** Settings without outlier detection or observer, and the default peak-EWMA estimates if {@code balancing} uses them. */
   public DirectorySettings(
       LoadBalancing balancing,
       int retries,
@@ -43,7 +52,13 @@ public record DirectorySettings(
       long initialWaitNanos,
       ApplicationDirectory.AppliedListener appliedListener) {
     this(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection, initialWaitNanos,
-        appliedListener, null, null);
+        appliedListener, null, null, null, System::nanoTime);
+  }
+
+  /** These settings, with {@code observer} told what the directories see, timed by {@code clock}. */
+  public DirectorySettings withObserver(DiscoveryObserver observer, LongSupplier clock) {
+    return new DirectorySettings(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection,
+        initialWaitNanos, appliedListener, outlierDetection, peakEwma, observer, clock);
   }
 
   /** The revision of static address lists, which serves every service. */

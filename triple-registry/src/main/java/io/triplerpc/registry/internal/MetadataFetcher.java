@@ -31,8 +31,8 @@ final class MetadataFetcher {
     /** The metadata of {@code group}'s revision arrived. */
     void found(RevisionGroup group, MetadataInfo info);
 
-    /** A revision's quick attempts are over, found or not: readiness no longer waits for it. */
-    void settled();
+    /** {@code group}'s quick attempts are over, found or not: readiness no longer waits for it. */
+    void settled(RevisionGroup group);
   }
 
   private final String application;
@@ -77,7 +77,7 @@ final class MetadataFetcher {
           scheduling.schedule(() -> fetch(group, attempt + 1), RETRY_SECONDS, TimeUnit.SECONDS);
         }
         if (stillPending) {
-          target.settled();
+          target.settled(group);
         }
       }
     }, task -> scheduling.schedule(task, 0, TimeUnit.NANOSECONDS));

@@ -4,6 +4,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.WriteStats;
+import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.registry.OutlierDetection;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.Subscription;
@@ -135,6 +136,11 @@ public final class RegistryCluster implements Cluster {
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
+    }
+    DiscoveryObserver observer = settings.observer();
+    if (observer != null) {
+      // Its first size, 0 while no application is attached; on the scheduler, not on the caller's thread.
+      schedule(() -> created.reportSize(observer), 0);
     }
     resolve(created);
     return created;

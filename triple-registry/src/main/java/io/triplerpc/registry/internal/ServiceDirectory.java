@@ -1,6 +1,7 @@
 package io.triplerpc.registry.internal;
 
 import io.triplerpc.CallOptions;
+import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.registry.MetadataInfo;
 import io.triplerpc.spi.ServerInfo;
@@ -189,6 +190,26 @@ public final class ServiceDirectory {
       n += group.size();
     }
     return n;
+  }
+
+  /** Serializes {@link #reportSize}, so that the last report reads the size after the last change. */
+  private final Object reportLock = new Object();
+  /** The size {@link #reportSize} last told; -1 before the first report. Guarded by {@link #reportLock}. */
+  private int reportedSize = -1;
+
+  /**
+   * Tells {@code observer} the number of instances if it changed since the last report. Called after
+   * each change, by whichever thread made it, with none of the directories' locks held: calls never
+   * wait for an observer.
+   */
+  void reportSize(DiscoveryObserver observer) {
+    synchronized (reportLock) {
+      int instances = size();
+      if (instances != reportedSize) {
+        reportedSize = instances;
+        observer.instancesChanged(serviceName, version, group, instances);
+      }
+    }
   }
 
   /** Whether {@code endpoint} is one of this service's instances now. */

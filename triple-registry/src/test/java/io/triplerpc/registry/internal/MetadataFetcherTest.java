@@ -139,7 +139,7 @@ class MetadataFetcherTest {
     }
 
     @Override
-    public void settled() {
+    public void settled(RevisionGroup g) {
       alwaysLocked &= Thread.holdsLock(lock);
       settled++;
     }
