@@ -38,8 +38,8 @@ import io.triplerpc.micrometer.internal.ServerCallMetrics;
  * {@code grpc.target} and {@code grpc.status} (but the counter). Durations are timers, sizes
  * distribution summaries in bytes, both with A66's bucket boundaries as service-level objectives (a
  * {@code MeterFilter} may change them). Gauges {@code triple.server.calls.active} and
- * {@code triple.client.calls.active} count the calls in flight; {@link #bind} adds the rest.
- * docs/observability.md lists every meter.
+ * {@code triple.client.calls.active} count the calls in flight; {@link #bind} adds the rest. A client's
+ * discovery has meters of its own: {@link DiscoveryMetrics}. docs/observability.md lists every meter.
  *
  * <p>Several servers (or clients) may share a registry: their call metrics add up, as their calls-in-flight
  * gauges do. To tell them apart, give each its own {@code tags}. {@link #bind} needs that to bind more than

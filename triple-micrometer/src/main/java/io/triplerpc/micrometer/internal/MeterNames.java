@@ -24,12 +24,20 @@ public final class MeterNames {
   public static final String SERVER_WRITE_FLUSHES = "triple.server.write.flushes";
   public static final String CLIENT_WRITE_COMMANDS = "triple.client.write.commands";
   public static final String CLIENT_WRITE_FLUSHES = "triple.client.write.flushes";
+  public static final String REGISTRY_INSTANCES = "triple.registry.instances";
+  public static final String REGISTRY_PUSH_LAG = "triple.registry.push.lag";
 
   public static final String METHOD = "grpc.method";
   public static final String TARGET = "grpc.target";
   public static final String STATUS = "grpc.status";
   /** Triple's own: the wire protocol a server call came in, {@code grpc}, {@code grpc-web} or {@code connect}. */
   public static final String PROTOCOL = "triple.protocol";
+  /** Triple's own: the service a discovering client calls, and the version and group it calls (empty for none). */
+  public static final String SERVICE = "triple.service";
+  public static final String SERVICE_VERSION = "triple.service.version";
+  public static final String SERVICE_GROUP = "triple.service.group";
+  /** Triple's own: the application whose instances the registry pushed. */
+  public static final String APPLICATION = "triple.application";
   /** The {@code grpc.method} of every method a server does not serve, as A66 says. */
   public static final String OTHER = "other";
 
