@@ -40,13 +40,19 @@ public final class ClientCallFactories {
   public static ClientCallFactory base(ClientTransport transport, Executor callbackExecutor, int maxInboundMessageSize,
       CallObservers observers, InetSocketAddress server) {
     ReplayBudget replayBudget = new ReplayBudget(ReplayBudget.DEFAULT_LIMIT);
+    String target = server == null ? null : hostAndPort(server);
     return new ClientCallFactory() {
       @Override
       public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
         return new ClientCallImpl<>(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget,
-            observers, server);
+            observers, server, target);
       }
     };
+  }
+
+  /** {@code address} as observers name a client's target: {@code host:port}. */
+  public static String hostAndPort(InetSocketAddress address) {
+    return address.getHostString() + ":" + address.getPort();
   }
 
   /** {@code next}'s calls, each seen whole (across its attempts) by {@code observers} as a call to {@code target}. */

@@ -105,6 +105,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   private final CallObservers observers;
   private final InetSocketAddress server;
+  private final String target;
   /** This attempt as its observers see it; null without observers. Set by start. */
   private ObservedCallImpl observed;
 
@@ -115,12 +116,13 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       Executor callbackExecutor,
       int maxInboundMessageSize,
       ReplayBudget replayBudget) {
-    this(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget, null, null);
+    this(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget, null, null, null);
   }
 
   /**
    * @param observers who sees the attempt, or null
    * @param server the server address, for the observers
+   * @param target {@code server} as {@code host:port}, for the observers
    */
   ClientCallImpl(
       ClientTransport transport,
@@ -130,10 +132,12 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       int maxInboundMessageSize,
       ReplayBudget replayBudget,
       CallObservers observers,
-      InetSocketAddress server) {
+      InetSocketAddress server,
+      String target) {
     this.transport = transport;
     this.observers = observers;
     this.server = server;
+    this.target = target;
     this.replayBudget = replayBudget;
     if (method.type().clientSendsOneMessage()) {
       replayCommitted = true;
@@ -175,7 +179,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     this.listener = listener;
     if (observers != null) {
       observed = ObservedCallImpl.client(observers, ObservedCall.Kind.CLIENT_ATTEMPT, method.fullMethodName(),
-          server == null ? null : server.getHostString() + ":" + server.getPort(), server, previousAttempts(headers));
+          target, server, previousAttempts(headers));
     }
     nameExport(headers);
     long timeoutNanos = options.timeoutNanos();

@@ -75,7 +75,7 @@ final class TripleClientImpl extends TripleClient {
       this.ownedScheduler = null;
       this.base = observed(new PropagatingCalls(configured(
           ClientCallFactories.base(transport, callbacks, maxInbound, observers, address), methods,
-          transport.scheduler(), transport::nanoTime)), observers, address.getHostString() + ":" + address.getPort());
+          transport.scheduler(), transport::nanoTime)), observers, ClientCallFactories.hostAndPort(address));
     } else {
       this.transport = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(

@@ -236,19 +236,21 @@ public final class ServerDispatcher implements ServerTransportListener {
 
   @Override
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
-    if (observers == null) {
-      return route(stream, request);
-    }
-    String method = methodName(request.path());
-    PeerInfo peer = stream.peer();
-    ObservingServerStream observing = new ObservingServerStream(stream, ObservedCallImpl.server(observers, method,
-        routes.containsKey(AsciiString.of(request.path())), stream.protocol(), peer == null ? null : peer.remoteAddress()));
-    return observing.observe(route(observing, request));
-  }
-
-  private ServerStreamListener route(ServerStream stream, InboundRequest request) {
     AsciiString path = AsciiString.of(request.path());
     Route route = routes.get(path);
+    if (observers == null) {
+      return route(stream, request, path, route);
+    }
+    // A served method's name is the one its descriptor holds: no string is built per call.
+    String method = route != null ? route.defaultExport.definition.method().fullMethodName() : methodName(path);
+    PeerInfo peer = stream.peer();
+    ObservingServerStream observing = new ObservingServerStream(stream, ObservedCallImpl.server(observers, method,
+        route != null, stream.protocol(), peer == null ? null : peer.remoteAddress()));
+    return observing.observe(route(observing, request, path, route));
+  }
+
+  /** Routes the call of {@code path} to its export; {@code route} is the path's, or null if none is served. */
+  private ServerStreamListener route(ServerStream stream, InboundRequest request, AsciiString path, Route route) {
     if (route == null) {
       stream.closeRefused(Status.UNIMPLEMENTED.withDescription("Method not found: " + methodName(request.path())), 404);
       return IgnoringListener.INSTANCE;
