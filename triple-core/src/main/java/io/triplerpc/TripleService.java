@@ -21,7 +21,11 @@ import java.lang.annotation.Target;
  * take any number of parameters ({@code R m(A, B)}, {@code void m()}), and the exceptions it declares
  * reach the caller as themselves. See {@link #serialization()}.
  *
- * <p>Default and static methods are not RPC methods.
+ * <p>A unary method may be declared in both forms, {@code R foo(Q)} and {@code CompletableFuture<R> fooAsync(Q)}
+ * with the same parameters: they are one RPC method (named by either's {@link TripleMethod#name()}, else
+ * {@code foo}), which a client calls blocking or asynchronously as it chooses. Either form or both may be
+ * {@code default} methods calling the other: a server serves the form its implementation provides, the
+ * asynchronous one when it provides both. Other default methods, and static methods, are not RPC methods.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

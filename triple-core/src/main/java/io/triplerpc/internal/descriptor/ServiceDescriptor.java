@@ -50,11 +50,14 @@ public final class ServiceDescriptor {
   /** The allow list of services read with none of their own: nothing beyond the class path's. */
   private static final DeserializationAllowList NO_ALLOW_LIST = DeserializationAllowList.create();
   private static final ProtobufSerialization PROTOBUF = new ProtobufSerialization();
+  private static final String ASYNC_SUFFIX = "Async";
 
   private final Class<?> serviceInterface;
   private final String serviceName;
   private final List<MethodBinding> methods;
   private final Map<Method, MethodBinding> byJavaMethod;
+  /** The {@code fooAsync} forms of unary methods that also have a {@code foo} form, by the RPC method. */
+  private final Map<MethodDescriptor<?, ?>, MethodBinding> asyncForms;
   /** The serialization the annotation names, empty for the default. */
   private final String serialization;
   /** The classes the service's plain Java values may be of. */
@@ -62,6 +65,11 @@ public final class ServiceDescriptor {
 
   private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods,
       String serialization, AllowedClasses allowed) {
+    this(serviceInterface, serviceName, methods, List.of(), serialization, allowed);
+  }
+
+  private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods,
+      List<MethodBinding> asyncForms, String serialization, AllowedClasses allowed) {
     this.serviceInterface = serviceInterface;
     this.serviceName = serviceName;
     this.serialization = serialization;
@@ -71,7 +79,13 @@ public final class ServiceDescriptor {
     for (MethodBinding binding : methods) {
       map.put(binding.javaMethod(), binding);
     }
+    Map<MethodDescriptor<?, ?>, MethodBinding> async = new HashMap<>();
+    for (MethodBinding binding : asyncForms) {
+      map.put(binding.javaMethod(), binding);
+      async.put(binding.descriptor(), binding);
+    }
     this.byJavaMethod = map;
+    this.asyncForms = async;
   }
 
   /**
@@ -124,6 +138,42 @@ public final class ServiceDescriptor {
     return byJavaMethod.get(javaMethod);
   }
 
+  /**
+   * The form of {@code method} (one of {@link #methods()}) that {@code implementation} serves: for a unary
+   * method declared both as {@code foo} and {@code fooAsync}, the one the implementation provides rather
+   * than inherits as the interface's default, the asynchronous one when it provides both; else
+   * {@code method} itself.
+   *
+   * @throws IllegalArgumentException if the implementation provides neither form
+   */
+  public MethodBinding servedForm(MethodBinding method, Class<?> implementation) {
+    MethodBinding async = asyncForms.get(method.descriptor());
+    if (async == null) {
+      return method;
+    }
+    if (provides(implementation, async.javaMethod())) {
+      return async;
+    }
+    if (provides(implementation, method.javaMethod())) {
+      return method;
+    }
+    throw new IllegalArgumentException(implementation.getName() + " implements neither "
+        + method.javaMethod().getName() + " nor " + async.javaMethod().getName() + " of "
+        + serviceInterface.getName() + ": both are default methods that call each other");
+  }
+
+  /** Whether {@code type} has its own code for the interface method {@code declared}, not the interface's default. */
+  private static boolean provides(Class<?> type, Method declared) {
+    if (!declared.isDefault()) {
+      return true;
+    }
+    try {
+      return !type.getMethod(declared.getName(), declared.getParameterTypes()).equals(declared);
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
+
   private static ServiceDescriptor read(Class<?> type, DeserializationAllowList allowList) {
     if (!type.isInterface()) {
       throw new IllegalArgumentException(type.getName() + " is not an interface");
@@ -133,30 +183,47 @@ public final class ServiceDescriptor {
       throw new IllegalArgumentException(type.getName() + " is not annotated @TripleService");
     }
     String serviceName = annotation.name().isEmpty() ? type.getName() : annotation.name();
+    List<Method> candidates = new ArrayList<>();
+    for (Method method : type.getMethods()) {
+      if (!Modifier.isStatic(method.getModifiers()) && !declaredByObject(method)) {
+        candidates.add(method);
+      }
+    }
+    Map<Method, Method> syncForms = asyncPairs(candidates);
     List<Method> rpcMethods = new ArrayList<>();
     List<Type> declared = new ArrayList<>();
-    for (Method method : type.getMethods()) {
-      if (method.isDefault() || Modifier.isStatic(method.getModifiers()) || declaredByObject(method)) {
+    for (Method method : candidates) {
+      if (method.isDefault() && !syncForms.containsKey(method) && !syncForms.containsValue(method)) {
         continue;
       }
-      rpcMethods.add(method);
+      if (!syncForms.containsKey(method)) {
+        rpcMethods.add(method);
+      }
       declared.addAll(declaredTypes(type, method));
     }
     // One set for the whole service, built before any codec: every method may receive what any reaches.
     AllowedClasses allowed =
         AllowedClasses.forTypes("service " + serviceName, declared, type.getClassLoader(), allowList);
     List<MethodBinding> bindings = new ArrayList<>();
+    Map<Method, MethodBinding> bySyncForm = new HashMap<>();
     Set<String> names = new HashSet<>();
     for (Method method : rpcMethods) {
-      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, allowed);
+      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, asyncFormOf(syncForms, method),
+          allowed);
       if (!names.add(binding.descriptor().methodName())) {
         throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
             + binding.descriptor().methodName() + " (overloads are not supported)");
       }
       bindings.add(binding);
+      bySyncForm.put(method, binding);
     }
+    List<MethodBinding> asyncForms = new ArrayList<>();
+    syncForms.forEach((async, sync) -> {
+      MethodBinding syncBinding = bySyncForm.get(sync);
+      asyncForms.add(new MethodBinding(async, syncBinding.descriptor(), CallShape.FUTURE_UNARY, syncBinding.wrapped()));
+    });
     bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
-    return new ServiceDescriptor(type, serviceName, bindings, annotation.serialization(), allowed);
+    return new ServiceDescriptor(type, serviceName, bindings, asyncForms, annotation.serialization(), allowed);
   }
 
   /** The classes this service's plain Java values may be of. */
@@ -195,10 +262,76 @@ public final class ServiceDescriptor {
       Class<?> type, String serviceName, String serialization, AllowedClasses allowed) {
     List<MethodBinding> bindings = new ArrayList<>();
     for (Method method : type.getMethods()) {
-      bindings.add(bind(type, serviceName, serialization, method, allowed));
+      bindings.add(bind(type, serviceName, serialization, method, null, allowed));
     }
     bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
     return new ServiceDescriptor(type, serviceName, bindings, serialization, allowed);
+  }
+
+  /**
+   * The unary methods declared in both forms, {@code R foo(Q)} and {@code CompletableFuture<R> fooAsync(Q)}: each
+   * {@code fooAsync} mapped to its {@code foo}. Both forms are one RPC method, named by {@code foo}'s
+   * {@link TripleMethod} name, else by {@code fooAsync}'s, else {@code foo}; two different explicit names make
+   * two RPC methods.
+   */
+  private static Map<Method, Method> asyncPairs(List<Method> methods) {
+    Map<Method, Method> pairs = new HashMap<>();
+    for (Method async : methods) {
+      String name = async.getName();
+      if (!name.endsWith(ASYNC_SUFFIX) || name.length() == ASYNC_SUFFIX.length()
+          || async.getReturnType() != CompletableFuture.class || takesObserver(async)) {
+        continue;
+      }
+      for (Method sync : methods) {
+        if (sync.getName().equals(name.substring(0, name.length() - ASYNC_SUFFIX.length()))
+            && Arrays.equals(sync.getParameterTypes(), async.getParameterTypes())
+            && isBlockingUnary(sync)
+            && sameResult(sync.getGenericReturnType(), async.getGenericReturnType())
+            && compatibleNames(sync, async)) {
+          pairs.put(async, sync);
+        }
+      }
+    }
+    return pairs;
+  }
+
+  private static Method asyncFormOf(Map<Method, Method> syncForms, Method sync) {
+    for (Map.Entry<Method, Method> pair : syncForms.entrySet()) {
+      if (pair.getValue().equals(sync)) {
+        return pair.getKey();
+      }
+    }
+    return null;
+  }
+
+  private static boolean takesObserver(Method method) {
+    return Arrays.asList(method.getParameterTypes()).contains(StreamObserver.class);
+  }
+
+  private static boolean isBlockingUnary(Method method) {
+    Class<?> result = method.getReturnType();
+    return !takesObserver(method) && result != StreamObserver.class && !CompletionStage.class.isAssignableFrom(result);
+  }
+
+  /** Whether {@code futureType}, a {@code CompletableFuture<T>}, completes with what {@code syncResult} returns. */
+  private static boolean sameResult(Type syncResult, Type futureType) {
+    if (!(futureType instanceof ParameterizedType)) {
+      return false;
+    }
+    Type completesWith = ((ParameterizedType) futureType).getActualTypeArguments()[0];
+    Type returned = syncResult instanceof Class<?> ? Types.boxed((Class<?>) syncResult) : syncResult;
+    return returned.equals(completesWith);
+  }
+
+  private static boolean compatibleNames(Method sync, Method async) {
+    String syncName = explicitName(sync);
+    String asyncName = explicitName(async);
+    return syncName.isEmpty() || asyncName.isEmpty() || syncName.equals(asyncName);
+  }
+
+  private static String explicitName(Method method) {
+    TripleMethod options = method.getAnnotation(TripleMethod.class);
+    return options == null ? "" : options.name();
   }
 
   /** Whether {@code method} is one of Object's, perhaps redeclared by the interface (toString()). */
@@ -237,11 +370,17 @@ public final class ServiceDescriptor {
     return type instanceof ParameterizedType ? ((ParameterizedType) type).getActualTypeArguments()[0] : Object.class;
   }
 
-  private static MethodBinding bind(
-      Class<?> service, String serviceName, String serialization, Method method, AllowedClasses allowed) {
+  /**
+   * Binds {@code method} to its RPC method; {@code asyncForm}, its {@code fooAsync} form or null, may name the
+   * RPC method and mark it idempotent too.
+   */
+  private static MethodBinding bind(Class<?> service, String serviceName, String serialization, Method method,
+      Method asyncForm, AllowedClasses allowed) {
     TripleMethod options = method.getAnnotation(TripleMethod.class);
-    String name = options != null && !options.name().isEmpty() ? options.name() : method.getName();
-    boolean idempotent = options != null && options.idempotent();
+    TripleMethod asyncOptions = asyncForm == null ? null : asyncForm.getAnnotation(TripleMethod.class);
+    String name = !explicitName(method).isEmpty() ? explicitName(method)
+        : asyncForm != null && !explicitName(asyncForm).isEmpty() ? explicitName(asyncForm) : method.getName();
+    boolean idempotent = options != null && options.idempotent() || asyncOptions != null && asyncOptions.idempotent();
     Type[] params = method.getGenericParameterTypes();
     Class<?>[] rawParams = method.getParameterTypes();
     Class<?> returnType = method.getReturnType();

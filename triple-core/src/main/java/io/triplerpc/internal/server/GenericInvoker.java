@@ -35,10 +35,12 @@ final class GenericInvoker implements GenericInvocation.Served {
   GenericInvoker(ServiceDescriptor service, Object implementation) {
     this.service = service;
     this.implementation = implementation;
-    for (MethodBinding binding : service.methods()) {
-      if (binding.wrapped() != null && binding.wrapped().isUnary()) {
-        byName.computeIfAbsent(binding.javaMethod().getName(), n -> new ArrayList<>()).add(binding);
-        if (!binding.descriptor().methodName().equals(binding.javaMethod().getName())) {
+    for (MethodBinding declared : service.methods()) {
+      if (declared.wrapped() != null && declared.wrapped().isUnary()) {
+        // Named as declared (foo, not fooAsync), called in the form the implementation serves.
+        MethodBinding binding = service.servedForm(declared, implementation.getClass());
+        byName.computeIfAbsent(declared.javaMethod().getName(), n -> new ArrayList<>()).add(binding);
+        if (!binding.descriptor().methodName().equals(declared.javaMethod().getName())) {
           byName.computeIfAbsent(binding.descriptor().methodName(), n -> new ArrayList<>()).add(binding);
         }
       }

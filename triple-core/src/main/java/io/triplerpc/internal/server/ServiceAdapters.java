@@ -66,7 +66,8 @@ public final class ServiceAdapters {
 
   private static void addDefinitions(
       List<ServerMethodDefinition<?, ?>> definitions, ServiceDescriptor service, Object implementation) {
-    for (MethodBinding binding : service.methods()) {
+    for (MethodBinding declared : service.methods()) {
+      MethodBinding binding = service.servedForm(declared, implementation.getClass());
       Method method = binding.javaMethod();
       try {
         method.setAccessible(true);

@@ -10,8 +10,12 @@ import java.util.concurrent.CompletableFuture;
 @TripleService(name = "triple.test.EchoService")
 public interface EchoService {
 
+  // Two wire methods, whose implementations differ: a test of each form on the server (names that differ
+  // keep the pair apart).
+  @TripleMethod(name = "echo")
   EchoResponse echo(EchoRequest request);
 
+  @TripleMethod(name = "echoAsync")
   CompletableFuture<EchoResponse> echoAsync(EchoRequest request);
 
   void serverStream(EchoRequest request, StreamObserver<EchoResponse> responses);

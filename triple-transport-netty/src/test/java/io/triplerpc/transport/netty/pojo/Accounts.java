@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.pojo;
 
 import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleService;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -77,8 +78,11 @@ public interface Accounts extends Repository<Accounts.Account> {
 
   CompletableFuture<List<Account>> byTier(Tier tier);
 
+  // Two wire methods: one throws, the other fails its future (names that differ keep the pair apart).
+  @TripleMethod(name = "fail")
   String fail(String message);
 
+  @TripleMethod(name = "failAsync")
   CompletableFuture<String> failAsync(String message);
 
   void stream(Tier tier, StreamObserver<Account> accounts);
