@@ -9,6 +9,15 @@ public class ForwardingServerCallListener<Q> extends ServerCall.Listener<Q> {
     this.delegate = delegate;
   }
 
+  /**
+   * The listener events go to. The server looks through forwarding listeners that leave
+   * {@code onComplete} as it is: when none down the chain listens to it, the call ends without a hand-off
+   * to the service's executor.
+   */
+  public final ServerCall.Listener<Q> delegate() {
+    return delegate;
+  }
+
   @Override
   public void onMessage(Q message) {
     delegate.onMessage(message);

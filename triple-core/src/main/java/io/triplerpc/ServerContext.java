@@ -4,6 +4,7 @@ import java.net.SocketAddress;
 import java.security.Principal;
 import java.util.Objects;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * The call a service method is handling, for methods that need more than their arguments: request
@@ -126,4 +127,13 @@ public abstract class ServerContext {
    * method is open to unauthenticated callers.
    */
   public abstract Principal principal();
+
+  /**
+   * Calls {@code listener} once when the call ends, with its final status: the one it was closed with,
+   * once the response went out, or why it ended early (the client cancelled, the deadline passed, the
+   * connection was lost). It runs on a transport thread, so it must be quick and must not block; at
+   * once, on this thread, if the call already ended. For instrumentation that must see every end
+   * without waiting for the service's executor; what it throws is logged and dropped.
+   */
+  public abstract void addEndListener(Consumer<Status> listener);
 }

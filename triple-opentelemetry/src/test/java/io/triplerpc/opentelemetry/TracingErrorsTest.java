@@ -17,6 +17,7 @@ import io.triplerpc.ClientCallStreamObserver;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
@@ -104,6 +105,20 @@ class TracingErrorsTest {
       assertEquals(StatusCode.UNSET, server.getStatus().getStatusCode());
     }
     assertEquals(4, chain.spans.all().size(), "spans: " + chain.spans.all());
+  }
+
+  @Test
+  void aRequestTheServerCannotReadEndsTheServerSpanWithItsStatus() throws Exception {
+    chain.start();
+    // The server closes the call itself, before any interceptor sees the message: its span still ends
+    // with the status the client got.
+    TripleServer small = chain.server(TripleServer.builder().maxInboundMessageSize(16).addService(Relay.class, chain.b));
+    Relay relay = chain.client(small.port()).proxy(Relay.class);
+    StatusException thrown = assertThrows(StatusException.class, () -> relay.unary(text("x".repeat(64))));
+    assertEquals(Status.Code.RESOURCE_EXHAUSTED, thrown.status().code());
+    SpanData server = chain.spans.await(UNARY, SpanKind.SERVER);
+    assertEquals("RESOURCE_EXHAUSTED", status(server));
+    assertEquals(StatusCode.UNSET, server.getStatus().getStatusCode());
   }
 
   @Test

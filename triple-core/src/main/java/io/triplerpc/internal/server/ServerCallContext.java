@@ -6,15 +6,23 @@ import io.triplerpc.PeerInfo;
 import io.triplerpc.ServerContext;
 import java.net.SocketAddress;
 import java.security.Principal;
+import io.triplerpc.Status;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link ServerContext} of one call; touched only on the call's executor, except its cancellation,
  * deadline and end listeners, which calls made for it use from any thread.
  */
 public final class ServerCallContext extends ServerContext {
+
+  private static final Logger log = LoggerFactory.getLogger(ServerCallContext.class);
 
   private final ServerCallImpl<?, ?> call;
   private final Metadata requestHeaders;
@@ -29,6 +37,10 @@ public final class ServerCallContext extends ServerContext {
   private Principal principal;
   /** What to run when the call ends: the cancellation of calls made for it. Guarded by this. */
   private Set<Runnable> endListeners;
+  /** What to tell the call's final status when it ends: instrumentation. Guarded by this. */
+  private List<Consumer<Status>> statusListeners;
+  /** How the call ended; null until it did. Guarded by this. */
+  private Status endStatus;
   private boolean ended;
   /** Set before the call starts, on the event loop that also ends it; see {@link #onEnd}. */
   private Runnable onEnd;
@@ -70,21 +82,44 @@ public final class ServerCallContext extends ServerContext {
     }
   }
 
+  @Override
+  public void addEndListener(Consumer<Status> listener) {
+    Status status;
+    synchronized (this) {
+      if (!ended) {
+        if (statusListeners == null) {
+          statusListeners = new ArrayList<>(2);
+        }
+        statusListeners.add(listener);
+        return;
+      }
+      status = endStatus;
+    }
+    listener.accept(status);
+  }
+
   /** Runs {@code task} once when the call ends; set before the call starts. */
   void onEnd(Runnable task) {
     this.onEnd = task;
   }
 
-  /** The call ended: runs {@link #onEnd} and tells the calls made for it, once. */
-  void ended() {
+  /**
+   * The call ended with {@code status}: runs {@link #onEnd}, tells the calls made for it and the
+   * listeners of its status, once.
+   */
+  void ended(Status status) {
     Runnable[] listeners;
+    List<Consumer<Status>> toTell;
     synchronized (this) {
       if (ended) {
         return;
       }
       ended = true;
+      endStatus = status;
       listeners = endListeners == null ? null : endListeners.toArray(new Runnable[0]);
       endListeners = null;
+      toTell = statusListeners;
+      statusListeners = null;
     }
     if (onEnd != null) {
       onEnd.run();
@@ -92,6 +127,15 @@ public final class ServerCallContext extends ServerContext {
     if (listeners != null) {
       for (Runnable listener : listeners) {
         listener.run();
+      }
+    }
+    if (toTell != null) {
+      for (Consumer<Status> listener : toTell) {
+        try {
+          listener.accept(status);
+        } catch (RuntimeException e) {
+          log.warn("End listener of {} failed", call.method().fullMethodName(), e);
+        }
       }
     }
   }

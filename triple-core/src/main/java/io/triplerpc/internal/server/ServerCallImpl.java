@@ -1,6 +1,7 @@
 package io.triplerpc.internal.server;
 
 import io.netty.buffer.ByteBuf;
+import io.triplerpc.ForwardingServerCallListener;
 import io.triplerpc.Metadata;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.MethodDescriptor;
@@ -44,14 +45,17 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   private final int maxInboundMessageSize;
   private final ServerCallContext context;
 
-  /** Whether a listener class does anything in onComplete; decided once per class. */
-  private static final ClassValue<Boolean> OVERRIDES_ON_COMPLETE = new ClassValue<>() {
+  /**
+   * Where a listener class's onComplete comes from: Listener (it does nothing), ForwardingServerCallListener
+   * (it passes it on) or another class (it does something); decided once per class.
+   */
+  private static final ClassValue<Class<?>> ON_COMPLETE_DECLARED_BY = new ClassValue<>() {
     @Override
-    protected Boolean computeValue(Class<?> type) {
+    protected Class<?> computeValue(Class<?> type) {
       try {
-        return type.getMethod("onComplete").getDeclaringClass() != Listener.class;
+        return type.getMethod("onComplete").getDeclaringClass();
       } catch (NoSuchMethodException e) {
-        return true;
+        return type;
       }
     }
   };
@@ -65,6 +69,8 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   // Touched by the thread sending responses, one at a time.
   private boolean headersSent;
   private boolean closeCalled;
+  /** The status the call was closed with, for the end listeners; read on the event loop after the close. */
+  private volatile Status closedWith;
   private MessageEncoding responseEncoding;
   private boolean messageCompression = true;
 
@@ -266,6 +272,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       return;
     }
     closeCalled = true;
+    closedWith = status;
     try {
       Metadata fromContext = context.takeResponseTrailers();
       if (fromContext != null) {
@@ -398,7 +405,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
   public void onCancel(Status status) {
     cancelled = true;
     cancelDeadline();
-    context.ended();
+    context.ended(endStatus(status));
     if (authenticating == 1 && AUTHENTICATING.compareAndSet(this, 1, 0)) {
       // The caller is gone: no need to wait for its verdict (which may never come) to release what it sent.
       callExecutor.resume(() -> listener = new Listener<>() {});
@@ -413,16 +420,46 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     });
   }
 
+  /**
+   * What a cancel means for the end listeners: a client that resets its call as its deadline passes (as
+   * gRPC clients do, often just before the server's own timer) ended it by the deadline, not by choice.
+   * Counted from 90% of the timeout on, the margin the server's premature-reset rule also allows.
+   */
+  private Status endStatus(Status cancel) {
+    long timeoutNanos = request.timeoutNanos();
+    if (cancel.code() == Status.Code.CANCELLED && timeoutNanos > 0 && context.remainingNanos() <= timeoutNanos / 10) {
+      return Status.DEADLINE_EXCEEDED.withDescription("Deadline of " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+          + " ms exceeded: the client cancelled the call as it passed");
+    }
+    return cancel;
+  }
+
   @Override
   public void onComplete() {
     cancelDeadline();
-    context.ended();
+    Status status = closedWith;
+    context.ended(status != null ? status : Status.OK);
     Listener<Q> current = listener;
-    if (current != null && !OVERRIDES_ON_COMPLETE.get(current.getClass())) {
+    if (current != null && !listensToOnComplete(current)) {
       // Nobody listens: waking a worker to run an empty method cost a thread hand-off per call.
       return;
     }
     callExecutor.execute(() -> listener.onComplete());
+  }
+
+  /** Whether {@code listener}, or a listener it forwards to, does anything in onComplete. */
+  private static boolean listensToOnComplete(Listener<?> listener) {
+    Listener<?> current = listener;
+    while (true) {
+      Class<?> declaredBy = ON_COMPLETE_DECLARED_BY.get(current.getClass());
+      if (declaredBy == Listener.class) {
+        return false;
+      }
+      if (declaredBy != ForwardingServerCallListener.class) {
+        return true;
+      }
+      current = ((ForwardingServerCallListener<?>) current).delegate();
+    }
   }
 
   @Override

@@ -18,8 +18,9 @@ import io.triplerpc.Status;
 
 /**
  * A {@code SERVER} span per call, a child of the context the request headers carry (a new trace when
- * they carry none), current while each of the service's callbacks runs, ended after the call's last
- * event ({@code onComplete} or {@code onCancel}).
+ * they carry none), current while each of the service's callbacks runs, ended with the call's final
+ * status when the call ends ({@link ServerContext#addEndListener}), on the transport's thread: so that
+ * tracing never adds a hand-off to the service's executor at the end of a call.
  *
  * <p>Only calls that reach the interceptors are traced: a call of a method the server does not serve,
  * or one its access policy or concurrency limit refuses, is answered before them and has no span.
@@ -52,16 +53,17 @@ public final class TracingServerInterceptor implements ServerInterceptor {
         .setAttribute(RpcAttributes.RPC_METHOD, method);
     RpcAttributes.setPeer(builder, call.remoteAddress());
     Span span = builder.startSpan();
-    ServerSpan trace = new ServerSpan(span, parent.with(span), method, messageEvents && span.isRecording(), mdc);
+    boolean recording = span.isRecording();
+    ServerSpan trace = new ServerSpan(span, parent.with(span), method, messageEvents && recording, mdc);
+    if (recording) {
+      // A span that records nothing (not sampled) needs no end.
+      ServerContext.current().addEndListener(trace::end);
+    }
+    ServerCall<Q, R> traced = trace.messageEvents ? new TracedServerCall<>(call, trace) : call;
     ServerCall.Listener<Q> listener;
     Scope scope = trace.enter();
     try {
-      listener = next.startCall(new TracedServerCall<>(call, trace), headers);
-    } catch (RuntimeException | Error e) {
-      // The server closes the call with this failure, and no listener of ours hears the end: end here.
-      trace.threw(e);
-      trace.end(null);
-      throw e;
+      listener = next.startCall(traced, headers);
     } finally {
       scope.close();
     }
@@ -69,28 +71,24 @@ public final class TracingServerInterceptor implements ServerInterceptor {
   }
 
   /**
-   * The span of one server call and what it learns of the outcome. The status comes from the
-   * service's close (any thread, one at a time) or from a callback's exception (the call's executor);
-   * the end and the received count belong to the call's executor, the sent count to the sending thread.
+   * The span of one server call. The received count belongs to the call's executor, the sent count to the
+   * thread sending responses (one at a time).
    */
   private static final class ServerSpan {
 
     final Span span;
     final Context context;
     final String method;
-    final boolean recording;
+    final boolean messageEvents;
     final boolean mdc;
-    /** How the call was closed, as the service (or an exception from it) said; null until then. */
-    private volatile Status status;
-    private boolean ended;
     private long received;
     private long sent;
 
-    ServerSpan(Span span, Context context, String method, boolean recording, boolean mdc) {
+    ServerSpan(Span span, Context context, String method, boolean messageEvents, boolean mdc) {
       this.span = span;
       this.context = context;
       this.method = method;
-      this.recording = recording;
+      this.messageEvents = messageEvents;
       this.mdc = mdc;
     }
 
@@ -100,47 +98,24 @@ public final class TracingServerInterceptor implements ServerInterceptor {
       return mdc ? MdcScope.open(scope, span.getSpanContext(), method) : scope;
     }
 
-    void closing(Status closed) {
-      if (status == null) {
-        status = closed;
-      }
-    }
-
-    /** A callback threw: the server closes the call with the status of {@code failure}, unless already closed. */
-    void threw(Throwable failure) {
-      closing(Status.fromThrowable(failure));
-    }
-
     void received() {
-      if (recording) {
+      if (messageEvents) {
         span.addEvent(RpcAttributes.MESSAGE_EVENT, RpcAttributes.received(++received));
       }
     }
 
     void sent() {
-      if (recording) {
-        span.addEvent(RpcAttributes.MESSAGE_EVENT, RpcAttributes.sent(++sent));
-      }
+      span.addEvent(RpcAttributes.MESSAGE_EVENT, RpcAttributes.sent(++sent));
     }
 
-    /**
-     * Ends the span with {@code outcome}, or with the status the call was closed with when null. A call
-     * the server closed without its interceptors seeing it (a request message it could not decode) ends
-     * without a status code.
-     */
-    void end(Status outcome) {
-      if (ended) {
-        return;
-      }
-      ended = true;
-      Status recorded = outcome != null ? outcome : status;
-      if (recorded != null) {
-        RpcAttributes.endServer(span, recorded);
-      }
+    /** The call ended with {@code status}: the one it was closed with, or why it ended early. */
+    void end(Status status) {
+      RpcAttributes.endServer(span, status);
       span.end();
     }
   }
 
+  /** Adds an event per message sent; only on calls whose span records message events. */
   private static final class TracedServerCall<Q, R> extends ForwardingServerCall<Q, R> {
 
     private final ServerSpan trace;
@@ -155,15 +130,12 @@ public final class TracingServerInterceptor implements ServerInterceptor {
       trace.sent();
       super.sendMessage(message);
     }
-
-    @Override
-    public void close(Status status, Metadata trailers) {
-      trace.closing(status);
-      super.close(status, trailers);
-    }
   }
 
-  /** Runs every callback inside the span, and ends it after the call's last one. */
+  /**
+   * Runs every callback inside the span. It leaves onComplete alone, so that a call whose service does not
+   * listen for it ends without a hand-off to the service's executor.
+   */
   private static final class TracedListener<Q> extends ForwardingServerCallListener<Q> {
 
     private final ServerSpan trace;
@@ -179,9 +151,6 @@ public final class TracingServerInterceptor implements ServerInterceptor {
       Scope scope = trace.enter();
       try {
         super.onMessage(message);
-      } catch (RuntimeException | Error e) {
-        trace.threw(e);
-        throw e;
       } finally {
         scope.close();
       }
@@ -192,9 +161,6 @@ public final class TracingServerInterceptor implements ServerInterceptor {
       Scope scope = trace.enter();
       try {
         super.onHalfClose();
-      } catch (RuntimeException | Error e) {
-        trace.threw(e);
-        throw e;
       } finally {
         scope.close();
       }
@@ -205,9 +171,6 @@ public final class TracingServerInterceptor implements ServerInterceptor {
       Scope scope = trace.enter();
       try {
         super.onReady();
-      } catch (RuntimeException | Error e) {
-        trace.threw(e);
-        throw e;
       } finally {
         scope.close();
       }
@@ -215,36 +178,11 @@ public final class TracingServerInterceptor implements ServerInterceptor {
 
     @Override
     public void onCancel() {
-      Status outcome = cancellation();
       Scope scope = trace.enter();
       try {
         super.onCancel();
       } finally {
         scope.close();
-        trace.end(outcome);
-      }
-    }
-
-    @Override
-    public void onComplete() {
-      Scope scope = trace.enter();
-      try {
-        super.onComplete();
-      } finally {
-        scope.close();
-        trace.end(null);
-      }
-    }
-
-    /**
-     * Why the call ended early, as far as the server can tell: its deadline passed, or else the client
-     * went away (a cancel, a reset, a lost connection all look alike from here).
-     */
-    private static Status cancellation() {
-      try {
-        return ServerContext.current().remainingNanos() <= 0 ? Status.DEADLINE_EXCEEDED : Status.CANCELLED;
-      } catch (IllegalStateException e) {
-        return Status.CANCELLED; // an interceptor outside this one moved the callback off the service thread
       }
     }
   }
