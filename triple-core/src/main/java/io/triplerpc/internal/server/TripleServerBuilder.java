@@ -208,6 +208,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   }
 
   @Override
+  public TripleServerBuilder directExecutor() {
+    this.executor = Runnable::run;
+    return this;
+  }
+
+  @Override
   public TripleServerBuilder maxInboundMessageSize(int bytes) {
     this.maxInboundMessageSize = bytes;
     return this;
