@@ -121,6 +121,14 @@ public final class TracingClientInterceptor implements ClientInterceptor {
       this.recording = recording;
     }
 
+    /**
+     * Makes the caller's context current for a callback. A blocking call's callbacks run on the caller's
+     * thread, where it already is: no scope to make then.
+     */
+    private Scope enterParent() {
+      return Context.current() == parent ? Scope.noop() : parent.makeCurrent();
+    }
+
     /** Whether this is the first to end the span. */
     boolean end() {
       return ended.compareAndSet(false, true);
@@ -128,7 +136,7 @@ public final class TracingClientInterceptor implements ClientInterceptor {
 
     @Override
     public void onHeaders(Metadata headers) {
-      try (Scope ignored = parent.makeCurrent()) {
+      try (Scope ignored = enterParent()) {
         super.onHeaders(headers);
       }
     }
@@ -138,7 +146,7 @@ public final class TracingClientInterceptor implements ClientInterceptor {
       if (recording) {
         span.addEvent(RpcAttributes.MESSAGE_EVENT, RpcAttributes.received(++received));
       }
-      try (Scope ignored = parent.makeCurrent()) {
+      try (Scope ignored = enterParent()) {
         super.onMessage(message);
       }
     }
@@ -149,14 +157,14 @@ public final class TracingClientInterceptor implements ClientInterceptor {
         RpcAttributes.endClient(span, status);
         span.end();
       }
-      try (Scope ignored = parent.makeCurrent()) {
+      try (Scope ignored = enterParent()) {
         super.onClose(status, trailers);
       }
     }
 
     @Override
     public void onReady() {
-      try (Scope ignored = parent.makeCurrent()) {
+      try (Scope ignored = enterParent()) {
         super.onReady();
       }
     }
