@@ -57,6 +57,12 @@ class GreeterTest {
   }
 
   @Test
+  void theAsyncFormCallsTheSameMethodWithoutWaiting() throws Exception {
+    CompletableFuture<HelloReply> reply = client.proxy(Greeter.class).sayHelloAsync(request("Ada", 0));
+    assertEquals("Hello, Ada!", reply.get(10, TimeUnit.SECONDS).getMessage());
+  }
+
+  @Test
   void aServiceErrorReachesTheProxyAsItsStatus() {
     StatusException error = assertThrows(StatusException.class, () -> client.proxy(Greeter.class).sayHello(request("", 0)));
     assertEquals(Status.Code.INVALID_ARGUMENT, error.status().code());
