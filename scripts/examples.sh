@@ -11,7 +11,11 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-# Options for every mvn run: $MAVEN_ARGS (Maven 3.8 does not read it itself), then the arguments.
+# The repository's Maven wrapper where it has one, so the examples build with the Maven the build needs.
+mvn=mvn
+if [ -x "$root/mvnw" ]; then mvn="$root/mvnw"; fi
+# Options for every Maven run: $MAVEN_ARGS (Maven 3.8 does not read it itself; 3.9 reading it too
+# repeats them, which changes nothing), then the arguments.
 read -r -a env_args <<< "${MAVEN_ARGS:-}"
 mvn_args=(-B "${env_args[@]}" "$@")
 
@@ -27,12 +31,12 @@ fi
 if [ -z "${SKIP_INSTALL:-}" ]; then
   # Every artifact triple-bom lists, and the BOM itself. Tests and lint ran in mvn verify.
   echo "examples.sh: installing Triple's artifacts (mvn install -DskipTests)"
-  mvn "${mvn_args[@]}" -q install -DskipTests -Dcheckstyle.skip
+  "$mvn" "${mvn_args[@]}" -q install -DskipTests -Dcheckstyle.skip
 fi
 
 for example in "${examples[@]}"; do
   echo "examples.sh: $example (mvn verify)"
-  if ! mvn "${mvn_args[@]}" -ntp -f "$example/pom.xml" verify; then
+  if ! "$mvn" "${mvn_args[@]}" -ntp -f "$example/pom.xml" verify; then
     echo "examples.sh: FAILED: $example (its own build: mvn -f $example/pom.xml verify)" >&2
     exit 1
   fi
