@@ -1,0 +1,42 @@
+package io.triplerpc.spring.boot.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.triplerpc.micrometer.TripleMetrics;
+import io.triplerpc.spring.boot.TripleClientCustomizer;
+import io.triplerpc.spring.boot.TripleServerCustomizer;
+import io.triplerpc.spring.boot.TripleServerStartedEvent;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * triple-micrometer's metrics in the application's {@link MeterRegistry}: the server's and the clients' call
+ * metrics (gRPC's A66 names), and the server's connection and write-queue gauges once it listens.
+ * {@code triple.metrics.enabled=false} turns them off.
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+@ConditionalOnClass({TripleMetrics.class, MeterRegistry.class})
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "triple.metrics.enabled", matchIfMissing = true)
+public class TripleMetricsAutoConfiguration {
+
+  @Bean
+  TripleServerCustomizer tripleServerMetrics(MeterRegistry registry) {
+    return server -> server.callObserver(TripleMetrics.server(registry));
+  }
+
+  @Bean
+  ApplicationListener<TripleServerStartedEvent> tripleServerGauges(MeterRegistry registry) {
+    return started -> TripleMetrics.bind(started.getServer(), registry);
+  }
+
+  @Bean
+  TripleClientCustomizer tripleClientMetrics(MeterRegistry registry) {
+    return (target, client) -> client.callObserver(TripleMetrics.client(registry));
+  }
+}

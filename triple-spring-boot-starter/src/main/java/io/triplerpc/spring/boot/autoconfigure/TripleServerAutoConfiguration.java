@@ -1,0 +1,117 @@
+package io.triplerpc.spring.boot.autoconfigure;
+
+import io.triplerpc.TlsConfig;
+import io.triplerpc.TripleServer;
+import io.triplerpc.spring.boot.TripleServerCustomizer;
+import io.triplerpc.spring.boot.internal.ServiceBeans;
+import io.triplerpc.spring.boot.internal.TripleServerLifecycle;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * The application's Triple server: built from {@code triple.server.*}, the beans implementing
+ * {@code @TripleService} interfaces and the {@link TripleServerCustomizer}s; started once the context has
+ * refreshed, drained when it closes.
+ */
+@AutoConfiguration
+@Conditional(OnTripleServerCondition.class)
+@EnableConfigurationProperties(TripleServerProperties.class)
+public class TripleServerAutoConfiguration {
+
+  /** Names the services exported from beans; filled when the server bean is made. */
+  static final class ExportedServices {
+    private List<String> names = List.of();
+  }
+
+  @Bean
+  ExportedServices tripleExportedServices() {
+    return new ExportedServices();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  TripleServer tripleServer(TripleServerProperties properties, ObjectProvider<TripleServerCustomizer> customizers,
+      ConfigurableListableBeanFactory beanFactory, ExportedServices exported) {
+    TripleServer.Builder builder = TripleServer.builder().port(properties.getPort());
+    if (properties.getHost() != null && !properties.getHost().isBlank()) {
+      builder.host(properties.getHost().trim());
+    }
+    builder.maxInboundMessageSize((int) properties.getMaxInboundMessageSize().toBytes())
+        .maxHeaderListSize((int) properties.getMaxHeaderListSize().toBytes())
+        .maxConcurrentStreams(properties.getMaxConcurrentStreams())
+        .ioThreads(properties.getIoThreads());
+    if (properties.getKeepAliveTime() != null) {
+      builder.keepAliveTime(properties.getKeepAliveTime());
+    }
+    if (properties.getKeepAliveTimeout() != null) {
+      builder.keepAliveTimeout(properties.getKeepAliveTimeout());
+    }
+    if (properties.getMaxConnectionIdle() != null) {
+      builder.maxConnectionIdle(properties.getMaxConnectionIdle());
+    }
+    if (properties.getMaxConnectionAge() != null) {
+      builder.maxConnectionAge(properties.getMaxConnectionAge());
+    }
+    if (!properties.getAllowDeserialization().isEmpty()) {
+      builder.allowDeserialization(properties.getAllowDeserialization().toArray(String[]::new));
+    }
+    tls(properties.getTls(), builder);
+    TripleServerProperties.AdaptiveConcurrencyLimit adaptive = properties.getAdaptiveConcurrencyLimit();
+    if (adaptive.isEnabled()) {
+      builder.adaptiveConcurrencyLimit(io.triplerpc.AdaptiveConcurrencyLimit.vegas()
+          .withLimits(adaptive.getInitial(), adaptive.getMin(), adaptive.getMax()));
+    }
+    if (properties.isExportServices()) {
+      exported.names = ServiceBeans.exportAll(beanFactory, builder).stream().map(ServiceBeans.Export::serviceName).toList();
+    }
+    for (Map.Entry<String, Integer> limit : properties.getMaxConcurrentCalls().entrySet()) {
+      try {
+        builder.maxConcurrentCalls(limit.getKey(), limit.getValue());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("triple.server.max-concurrent-calls[" + limit.getKey() + "]: " + e.getMessage(), e);
+      }
+    }
+    customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalStateException("The Triple server's configuration (triple.server.*) is refused: " + e.getMessage(), e);
+    }
+  }
+
+  private static void tls(TripleServerProperties.Tls tls, TripleServer.Builder builder) {
+    if (tls.getCertificateChain() == null && tls.getPrivateKey() == null) {
+      if (tls.getTrustCertificates() != null || tls.isPlaintextAlongside()
+          || tls.getClientAuth() != TlsConfig.ClientAuth.NONE) {
+        throw new IllegalStateException("triple.server.tls.* is set without triple.server.tls.certificate-chain and"
+            + " triple.server.tls.private-key");
+      }
+      return;
+    }
+    if (tls.getCertificateChain() == null || tls.getPrivateKey() == null) {
+      throw new IllegalStateException("triple.server.tls.certificate-chain and triple.server.tls.private-key go together");
+    }
+    TlsConfig.Builder config = TlsConfig.builder().keyCertChain(tls.getCertificateChain(), tls.getPrivateKey())
+        .clientAuth(tls.getClientAuth());
+    if (tls.getTrustCertificates() != null) {
+      config.trustCertificates(tls.getTrustCertificates());
+    }
+    builder.tls(config.build()).plaintextAlongsideTls(tls.isPlaintextAlongside());
+  }
+
+  @Bean
+  TripleServerLifecycle tripleServerLifecycle(TripleServer server, ExportedServices exported,
+      TripleServerProperties properties, ApplicationEventPublisher publisher, ConfigurableEnvironment environment) {
+    return new TripleServerLifecycle(server, exported.names, properties.getShutdown().getGracePeriod(), publisher,
+        environment);
+  }
+}
