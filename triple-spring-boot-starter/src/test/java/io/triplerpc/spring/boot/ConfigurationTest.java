@@ -1,0 +1,247 @@
+package io.triplerpc.spring.boot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.triplerpc.Status;
+import io.triplerpc.StatusException;
+import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
+import io.triplerpc.spring.boot.app.Greeter;
+import io.triplerpc.spring.boot.app.GreeterImpl;
+import io.triplerpc.spring.boot.autoconfigure.TripleClientAutoConfiguration;
+import io.triplerpc.spring.boot.autoconfigure.TripleRegistryAutoConfiguration;
+import io.triplerpc.spring.boot.autoconfigure.TripleServerAutoConfiguration;
+import io.triplerpc.testing.TestCertificates;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+
+/** What the properties and the application's beans decide: limits, TLS, whether a server runs, errors at start-up. */
+class ConfigurationTest {
+
+  private final ApplicationContextRunner runner = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(TripleRegistryAutoConfiguration.class,
+          TripleServerAutoConfiguration.class, TripleClientAutoConfiguration.class))
+      .withPropertyValues("triple.server.port=0", "triple.server.host=127.0.0.1");
+
+  @Configuration(proxyBeanMethods = false)
+  static class Service {
+    @Bean
+    GreeterImpl greeter() {
+      return new GreeterImpl();
+    }
+  }
+
+  /** A consumer of a server at a fixed, unused address; never called. */
+  @Configuration(proxyBeanMethods = false)
+  static class ClientOnly {
+    @Bean
+    Holder holder(@TripleReference(address = "127.0.0.1:1") Greeter greeter) {
+      return new Holder(greeter);
+    }
+  }
+
+  record Holder(Greeter greeter) {}
+
+  /** A reference without an address, in an application without a registry. */
+  @Configuration(proxyBeanMethods = false)
+  static class Unaddressed {
+    @Bean
+    @Lazy(false)
+    Holder holder(@TripleReference Greeter greeter) {
+      return new Holder(greeter);
+    }
+  }
+
+  private static <T> T call(TripleServer server, Function<Greeter, T> call) {
+    try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build()) {
+      return call.apply(client.proxy(Greeter.class));
+    }
+  }
+
+  @Test
+  void theMessageSizeLimitIsTheProperty() {
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.max-inbound-message-size=1KB")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          assertEquals("Hello, small", call(server, greeter -> greeter.greet("small")));
+          StatusException refused = assertThrows(StatusException.class,
+              () -> call(server, greeter -> greeter.greet("x".repeat(2000))));
+          assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.status().code());
+        });
+  }
+
+  @Test
+  void aConcurrencyLimitIsTheProperty() {
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.max-concurrent-calls[test.Greeter/slow]=1")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          GreeterImpl service = context.getBean(GreeterImpl.class);
+          try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build()) {
+            Greeter greeter = client.proxy(Greeter.class);
+            Thread first = new Thread(() -> greeter.slow("first"));
+            first.start();
+            assertTrue(service.slowArrived.await(10, java.util.concurrent.TimeUnit.SECONDS));
+            StatusException refused = assertThrows(StatusException.class, () -> greeter.slow("second"));
+            assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.status().code());
+            service.release();
+            first.join(10_000);
+          }
+        });
+  }
+
+  @Test
+  void tlsFilesServeTlsAndClientsTrustTheirCa() {
+    runner.withUserConfiguration(Service.class, ClientOnly.class)
+        .withPropertyValues("triple.server.tls.certificate-chain=" + TestCertificates.serverCertificate(),
+            "triple.server.tls.private-key=" + TestCertificates.serverKey(),
+            "triple.client.tls.enabled=true",
+            "triple.client.tls.trust-certificates=" + TestCertificates.caCertificate())
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          // TLS only: a cleartext call is refused.
+          assertThrows(StatusException.class, () -> call(server, g -> g.greet("plain")));
+          io.triplerpc.spring.boot.internal.TripleReferences references =
+              context.getBean(io.triplerpc.spring.boot.internal.TripleReferences.class);
+          Greeter secured = (Greeter) references.proxy(Greeter.class, reference("localhost:" + server.port()), "test");
+          assertEquals("Hello, tls", secured.greet("tls"));
+        });
+  }
+
+  private static TripleReference reference(String address) {
+    return new TripleReference() {
+      @Override
+      public Class<? extends java.lang.annotation.Annotation> annotationType() {
+        return TripleReference.class;
+      }
+
+      @Override
+      public String address() {
+        return address;
+      }
+
+      @Override
+      public String version() {
+        return "";
+      }
+
+      @Override
+      public String group() {
+        return "";
+      }
+    };
+  }
+
+  @Test
+  void noServiceBeanMeansNoServer() {
+    runner.withUserConfiguration(ClientOnly.class).run(context -> {
+      assertFalse(context.containsBean("tripleServer"));
+      assertNotNull(context.getBean(Holder.class).greeter());
+    });
+  }
+
+  @Test
+  void enabledRunsAServerWithoutServiceBeans() {
+    runner.withPropertyValues("triple.server.enabled=true")
+        .run(context -> assertTrue(context.getBean(TripleServer.class).port() > 0));
+  }
+
+  @Test
+  void disabledRunsNoServerDespiteServiceBeans() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.enabled=false")
+        .run(context -> assertFalse(context.containsBean("tripleServer")));
+  }
+
+  @Test
+  void exportOffLeavesServiceBeansUnserved() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.export-services=false")
+        .run(context -> {
+          StatusException e = assertThrows(StatusException.class,
+              () -> call(context.getBean(TripleServer.class), greeter -> greeter.greet("nobody")));
+          assertEquals(Status.Code.UNIMPLEMENTED, e.status().code());
+        });
+  }
+
+  @Test
+  void aPortOutOfRangeStopsStartUpNamingTheProperty() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.port=70000").run(context -> {
+      Throwable failure = context.getStartupFailure();
+      assertNotNull(failure);
+      String messages = messages(failure);
+      assertTrue(messages.contains("Failed to bind properties under 'triple.server'"), messages);
+      assertTrue(messages.contains("triple.server.port must be between 0 and 65535: 70000"), messages);
+    });
+  }
+
+  @Test
+  void aSizeThatIsNoSizeStopsStartUpNamingTheProperty() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.max-inbound-message-size=lots")
+        .run(context -> {
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("triple.server.max-inbound-message-size"), messages);
+          assertTrue(messages.contains("lots"), messages);
+        });
+  }
+
+  @Test
+  void tlsWithoutItsKeyStopsStartUp() {
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.tls.certificate-chain=" + TestCertificates.serverCertificate())
+        .run(context -> {
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("triple.server.tls.certificate-chain and triple.server.tls.private-key go"
+              + " together"), messages);
+        });
+  }
+
+  @Test
+  void aReferenceWithoutAddressOrRegistryStopsStartUp() {
+    runner.withUserConfiguration(Unaddressed.class).run(context -> {
+      String messages = messages(context.getStartupFailure());
+      assertTrue(messages.contains("names no address and the application has no registry"), messages);
+      assertTrue(messages.contains("set triple.registry.address"), messages);
+    });
+  }
+
+  @Test
+  void theMetadataDescribesEveryProperty() throws Exception {
+    String metadata = null;
+    for (URL url : Collections.list(getClass().getClassLoader().getResources("META-INF/spring-configuration-metadata.json"))) {
+      try (InputStream in = url.openStream()) {
+        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        if (text.contains("\"triple.server.port\"")) {
+          metadata = text;
+        }
+      }
+    }
+    assertNotNull(metadata, "the configuration processor's metadata");
+    for (String property : new String[] {"triple.server.max-inbound-message-size", "triple.server.shutdown.grace-period",
+        "triple.server.tls.certificate-chain", "triple.server.max-concurrent-calls", "triple.client.deadline",
+        "triple.registry.address", "triple.registry.application", "triple.metrics.enabled"}) {
+      assertTrue(metadata.contains("\"" + property + "\""), property);
+    }
+    assertTrue(metadata.contains("Port to listen on"), "descriptions come from the fields' Javadoc");
+  }
+
+  private static String messages(Throwable failure) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      all.append(t.getMessage()).append('\n');
+    }
+    return all.toString();
+  }
+}

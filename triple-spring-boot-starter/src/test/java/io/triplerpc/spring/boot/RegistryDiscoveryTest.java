@@ -1,0 +1,101 @@
+package io.triplerpc.spring.boot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.triplerpc.StatusException;
+import io.triplerpc.registry.Registry;
+import io.triplerpc.registry.remote.RemoteRegistry;
+import io.triplerpc.registry.server.RegistryServer;
+import io.triplerpc.spring.boot.app.Greeter;
+import io.triplerpc.spring.boot.app.GreeterApplication;
+import io.triplerpc.testing.AwaitPeers;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * With triple.registry.address naming a registry server (triple-registry's, embedded in the test): the
+ * server registers as spring.application.name, a reference without an address finds it there, and the
+ * registry's health follows the registry.
+ */
+@SpringBootTest(classes = {GreeterApplication.class, RegistryDiscoveryTest.Consumer.class},
+    properties = {"triple.server.port=0", "triple.server.host=127.0.0.1", "spring.application.name=greeter-app",
+        "triple.registry.timeout=2s"})
+@DirtiesContext
+class RegistryDiscoveryTest {
+
+  private static RegistryServer registryServer;
+
+  @DynamicPropertySource
+  static void registry(DynamicPropertyRegistry properties) {
+    registryServer = RegistryServer.builder().host("127.0.0.1").port(0).build().start();
+    properties.add("triple.registry.address", () -> "registry://127.0.0.1:" + registryServer.port());
+  }
+
+  @AfterAll
+  static void stopRegistry() throws InterruptedException {
+    registryServer.shutdownNow();
+    registryServer.awaitTermination(Duration.ofSeconds(10));
+  }
+
+  /** Calls the greeter wherever the registry says it is. */
+  @TestConfiguration(proxyBeanMethods = false)
+  static class Consumer {
+    @Bean
+    Discovering discovering() {
+      return new Discovering();
+    }
+  }
+
+  static class Discovering {
+    @TripleReference
+    Greeter greeter;
+  }
+
+  @Autowired
+  private Discovering discovering;
+
+  @Autowired
+  private HealthEndpoint health;
+
+  @Autowired
+  private Registry registry;
+
+  private static boolean greets(Greeter greeter) {
+    try {
+      return greeter.greet("probe").equals("Hello, probe");
+    } catch (StatusException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void theServerRegistersAndAReferenceWithoutAddressFindsIt() throws Exception {
+    try (RemoteRegistry observer = RemoteRegistry.connect("127.0.0.1", registryServer.port())) {
+      assertEquals(Set.of("greeter-app"), observer.applications("test.Greeter").get(10, TimeUnit.SECONDS));
+    }
+    // The consumer was made before the server registered; its discovery looks the service up again
+    // (250 ms, doubling) until an application serves it.
+    AwaitPeers.until(() -> greets(discovering.greeter), "the consumer's discovery finds greeter-app");
+    assertEquals("Hello, registry", discovering.greeter.greet("registry"));
+    assertEquals(Status.UP, health.healthForPath("tripleRegistry").getStatus());
+    assertTrue(registry instanceof RemoteRegistry, registry.toString());
+
+    registryServer.shutdownNow();
+    assertTrue(registryServer.awaitTermination(Duration.ofSeconds(10)));
+    assertEquals(Status.DOWN, health.healthForPath("tripleRegistry").getStatus());
+    assertEquals("Hello, again", discovering.greeter.greet("again"), "consumers keep their last addresses");
+  }
+}
