@@ -9,7 +9,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("triple.client")
 public class TripleClientProperties {
 
-  /** Deadline of every call whose method is not given another; none when unset. */
+  /** Deadline of each call made through a @TripleReference; none when unset. */
   private Duration deadline;
 
   /** Largest response message accepted. */
