@@ -12,9 +12,14 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.spring.boot.app.Greeter;
 import io.triplerpc.spring.boot.app.GreeterImpl;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.triplerpc.spring.boot.autoconfigure.TripleClientAutoConfiguration;
+import io.triplerpc.spring.boot.autoconfigure.TripleHealthAutoConfiguration;
+import io.triplerpc.spring.boot.autoconfigure.TripleMetricsAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleRegistryAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleServerAutoConfiguration;
+import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.testing.TestCertificates;
 import java.io.InputStream;
 import java.net.URL;
@@ -23,6 +28,7 @@ import java.util.Collections;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -54,6 +60,20 @@ class ConfigurationTest {
   }
 
   record Holder(Greeter greeter) {}
+
+  /** A client proxy declared as a bean of the service's interface, beside the implementation. */
+  @Configuration(proxyBeanMethods = false)
+  static class ProxyBean {
+    @Bean(destroyMethod = "close")
+    TripleClient remoteClient() {
+      return TripleClient.builder().address("127.0.0.1", 1).build();
+    }
+
+    @Bean
+    Greeter remoteGreeter(TripleClient remoteClient) {
+      return remoteClient.proxy(Greeter.class);
+    }
+  }
 
   /** A reference without an address, in an application without a registry. */
   @Configuration(proxyBeanMethods = false)
@@ -144,6 +164,45 @@ class ConfigurationTest {
         return "";
       }
     };
+  }
+
+  @Test
+  void aClientProxyBeanIsNeverServed() {
+    runner.withUserConfiguration(Service.class, ProxyBean.class)
+        .run(context -> assertEquals("Hello, local", call(context.getBean(TripleServer.class), g -> g.greet("local"))));
+  }
+
+  @Test
+  void theOptionalModulesMayBeMissing() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(TripleRegistryAutoConfiguration.class, TripleMetricsAutoConfiguration.class,
+            TripleServerAutoConfiguration.class, TripleClientAutoConfiguration.class, TripleHealthAutoConfiguration.class))
+        .withClassLoader(new FilteredClassLoader("io.triplerpc.registry.", "io.triplerpc.micrometer.", "io.micrometer."))
+        .withUserConfiguration(Service.class, ClientOnly.class)
+        .withPropertyValues("triple.server.port=0", "triple.server.host=127.0.0.1", "triple.registry.address=127.0.0.1:1")
+        .run(context -> {
+          assertEquals("Hello, alone", call(context.getBean(TripleServer.class), greeter -> greeter.greet("alone")));
+          assertFalse(context.containsBean("tripleRegistry"));
+          assertFalse(context.containsBean("tripleServerMetrics"));
+          assertFalse(context.containsBean("tripleRegistryHealthIndicator"));
+        });
+  }
+
+  @Test
+  void metricsGoToTheMeterRegistryUnlessTurnedOff() {
+    ApplicationContextRunner withMetrics = runner
+        .withConfiguration(AutoConfigurations.of(TripleMetricsAutoConfiguration.class))
+        .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        .withUserConfiguration(Service.class);
+    withMetrics.run(context -> {
+      call(context.getBean(TripleServer.class), greeter -> greeter.greet("counted"));
+      MeterRegistry registry = context.getBean(MeterRegistry.class);
+      AwaitPeers.until(() -> registry.find("grpc.server.call.duration").timer() != null, "the call ended on the server");
+    });
+    withMetrics.withPropertyValues("triple.metrics.enabled=false").run(context -> {
+      call(context.getBean(TripleServer.class), greeter -> greeter.greet("not counted"));
+      assertTrue(context.getBean(MeterRegistry.class).getMeters().isEmpty());
+    });
   }
 
   @Test

@@ -64,10 +64,17 @@ class TripleStarterTest {
   }
 
   @Test
+  void aBeanMethodParameterIsInjectedToo() {
+    Greeter greeter = context.getBean(GreeterApplication.MethodConsumer.class).greeter();
+    assertEquals("Hello, method", greeter.greet("method"));
+  }
+
+  @Test
   void referencesToOneTargetShareOneClientAndProxy() {
     Greeter byField = context.getBean(GreeterApplication.FieldConsumer.class).greeter();
     Greeter byConstructor = context.getBean(GreeterApplication.ConstructorConsumer.class).greeter();
     assertSame(byField, byConstructor);
+    assertSame(byField, context.getBean(GreeterApplication.MethodConsumer.class).greeter());
     assertEquals(List.of("127.0.0.1:" + server.port()), List.copyOf(context.getBean(TripleReferences.class).clients().keySet()));
   }
 

@@ -13,7 +13,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 /**
- * Finds the beans to serve: those whose class implements an interface annotated {@link TripleService}.
+ * Finds the beans to serve: singletons whose class implements an interface annotated {@link TripleService}.
  * A JDK proxy that is not a Spring AOP proxy (a Triple client proxy, say) implements the interface
  * without implementing the service, and is never served.
  */
@@ -51,7 +51,7 @@ public final class ServiceBeans {
     Map<Class<?>, String> servedBy = new LinkedHashMap<>();
     for (String name : beanFactory.getBeanDefinitionNames()) {
       Class<?> type = typeOf(beanFactory, name);
-      if (type == null || serviceInterfaces(type).isEmpty() || (Proxy.isProxyClass(type) && !type.isInterface())) {
+      if (type == null || serviceInterfaces(type).isEmpty() || !beanFactory.getBeanDefinition(name).isSingleton()) {
         continue;
       }
       Object bean = beanFactory.getBean(name);

@@ -6,16 +6,18 @@ import java.util.concurrent.CompletableFuture;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.event.EventListener;
 
 /**
- * A Spring Boot application serving {@link Greeter} and calling it back through two consumers, one
- * with an injected field and one with an injected constructor parameter. The consumers are lazy: the
+ * A Spring Boot application serving {@link Greeter} and calling it back through consumers with an injected
+ * field, constructor parameter and {@code @Bean} method parameter. The consumers are lazy: the
  * port they call is {@code local.triple.server.port}, known once the server listens.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
+@Import(GreeterApplication.ConstructorConsumer.class)
 public class GreeterApplication {
 
   @Bean
@@ -31,9 +33,8 @@ public class GreeterApplication {
 
   @Bean
   @Lazy
-  ConstructorConsumer constructorConsumer(
-      @TripleReference(address = "127.0.0.1:${local.triple.server.port}") Greeter greeter) {
-    return new ConstructorConsumer(greeter);
+  MethodConsumer methodConsumer(@TripleReference(address = "127.0.0.1:${local.triple.server.port}") Greeter greeter) {
+    return new MethodConsumer(greeter);
   }
 
   @Bean
@@ -53,10 +54,25 @@ public class GreeterApplication {
   }
 
   /** Takes its client in its constructor. */
+  @Lazy
   public static class ConstructorConsumer {
     private final Greeter greeter;
 
-    ConstructorConsumer(Greeter greeter) {
+    ConstructorConsumer(@TripleReference(address = "127.0.0.1:${local.triple.server.port}") Greeter greeter) {
+      this.greeter = greeter;
+    }
+
+    /** The injected client. */
+    public Greeter greeter() {
+      return greeter;
+    }
+  }
+
+  /** Takes its client as a parameter of its {@code @Bean} method. */
+  public static class MethodConsumer {
+    private final Greeter greeter;
+
+    MethodConsumer(Greeter greeter) {
       this.greeter = greeter;
     }
 
