@@ -1,6 +1,7 @@
 package io.triplerpc.spring.boot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,6 +77,9 @@ class GracefulShutdownTest {
     TripleServer server = context.getBean(TripleServer.class);
     GreeterImpl service = context.getBean(GreeterImpl.class);
     HealthEndpoint health = context.getBean(HealthEndpoint.class);
+    Thread keepAlive = Thread.getAllStackTraces().keySet().stream()
+        .filter(thread -> thread.getName().equals("triple-server-await-" + server.port())).findFirst().orElseThrow();
+    assertFalse(keepAlive.isDaemon(), "keeps an application without a web server running");
     assertEquals(Set.of("greeter-app"), registry.applications("test.Greeter").get(10, TimeUnit.SECONDS));
     try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build()) {
       Greeter greeter = client.proxy(Greeter.class);
@@ -91,6 +95,8 @@ class GracefulShutdownTest {
       assertEquals("Finally, drain", inFlight.get(10, TimeUnit.SECONDS));
       closed.get(20, TimeUnit.SECONDS);
       assertTrue(server.isTerminated());
+      keepAlive.join(10_000);
+      assertFalse(keepAlive.isAlive(), "ends with the server");
       StatusException after = assertThrows(StatusException.class, () -> greeter.greet("after"));
       assertEquals(io.triplerpc.Status.Code.UNAVAILABLE, after.status().code());
     }

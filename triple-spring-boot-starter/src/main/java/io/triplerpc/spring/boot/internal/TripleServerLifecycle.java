@@ -81,6 +81,7 @@ public final class TripleServerLifecycle implements SmartLifecycle, DisposableBe
     }
     server.start();
     state = State.SERVING;
+    keepAlive();
     publishPort(server.port());
     publisher.publishEvent(new TripleServerStartedEvent(server));
   }
@@ -114,9 +115,12 @@ public final class TripleServerLifecycle implements SmartLifecycle, DisposableBe
   }
 
   private void drain() {
+    long start = System.nanoTime();
     try {
       server.shutdown();
-      if (!server.awaitTermination(gracePeriod)) {
+      if (server.awaitTermination(gracePeriod)) {
+        log.info("Triple server stopped; its calls drained in {} ms", (System.nanoTime() - start) / 1_000_000);
+      } else {
         log.warn("Triple server calls still in flight after the grace period of {}; closing their connections",
             gracePeriod);
         server.shutdownNow();
@@ -149,6 +153,23 @@ public final class TripleServerLifecycle implements SmartLifecycle, DisposableBe
       server.shutdownNow();
     }
     state = State.TERMINATED;
+  }
+
+  /**
+   * The server's threads are daemons, and an application without a web server has no other thread left
+   * once {@code main} returns: this one keeps the JVM up until the server has terminated, as Tomcat's
+   * await thread does for a web application.
+   */
+  private void keepAlive() {
+    Thread keepAlive = new Thread(() -> {
+      try {
+        server.awaitTermination();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "triple-server-await-" + server.port());
+    keepAlive.setDaemon(false);
+    keepAlive.start();
   }
 
   private void publishPort(int port) {
