@@ -3,6 +3,7 @@ package io.triplerpc.spring.boot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.triplerpc.StatusException;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.remote.RemoteRegistry;
@@ -73,6 +74,9 @@ class RegistryDiscoveryTest {
   @Autowired
   private Registry registry;
 
+  @Autowired
+  private MeterRegistry meters;
+
   private static boolean greets(Greeter greeter) {
     try {
       return greeter.greet("probe").equals("Hello, probe");
@@ -90,6 +94,8 @@ class RegistryDiscoveryTest {
     // (250 ms, doubling) until an application serves it.
     AwaitPeers.until(() -> greets(discovering.greeter), "the consumer's discovery finds greeter-app");
     assertEquals("Hello, registry", discovering.greeter.greet("registry"));
+    assertEquals(1.0, meters.get("triple.registry.instances").tag("triple.service", "test.Greeter").gauge().value(),
+        "discovery's meters");
     assertEquals(Status.UP, health.healthForPath("tripleRegistry").getStatus());
     assertTrue(registry instanceof RemoteRegistry, registry.toString());
 

@@ -1,7 +1,9 @@
 package io.triplerpc.spring.boot.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.triplerpc.micrometer.DiscoveryMetrics;
 import io.triplerpc.micrometer.TripleMetrics;
+import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.spring.boot.TripleClientCustomizer;
 import io.triplerpc.spring.boot.TripleServerCustomizer;
 import io.triplerpc.spring.boot.TripleServerStartedEvent;
@@ -9,12 +11,15 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * triple-micrometer's metrics in the application's {@link MeterRegistry}: the server's and the clients' call
- * metrics (gRPC's A66 names), and the server's connection and write-queue gauges once it listens.
+ * metrics (gRPC's A66 names), the server's connection and write-queue gauges once it listens, and, with
+ * triple-registry, discovery's ({@code triple.registry.instances}, {@code triple.registry.push.lag}).
  * {@code triple.metrics.enabled=false} turns them off.
  */
 @AutoConfiguration(afterName = {
@@ -38,5 +43,17 @@ public class TripleMetricsAutoConfiguration {
   @Bean
   TripleClientCustomizer tripleClientMetrics(MeterRegistry registry) {
     return (target, client) -> client.callObserver(TripleMetrics.client(registry));
+  }
+
+  /** Discovery's meters, for the client that finds its servers through the registry; loads only with triple-registry. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(DiscoveryObserver.class)
+  static class DiscoveryMetricsConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    DiscoveryObserver tripleDiscoveryMetrics(MeterRegistry registry) {
+      return DiscoveryMetrics.observer(registry);
+    }
   }
 }

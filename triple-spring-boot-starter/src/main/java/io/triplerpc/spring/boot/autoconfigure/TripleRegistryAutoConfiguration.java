@@ -2,6 +2,7 @@ package io.triplerpc.spring.boot.autoconfigure;
 
 import io.triplerpc.TlsConfig;
 import io.triplerpc.registry.Discovery;
+import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.registry.Registration;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.remote.RemoteRegistry;
@@ -21,7 +22,8 @@ import org.springframework.core.env.Environment;
 /**
  * The registry (triple-registry on the class path): a {@link RemoteRegistry} for {@code triple.registry.address}
  * unless the application has a {@link Registry} bean of its own; the server registers in it, and
- * {@code @TripleReference}s without an address discover through it.
+ * {@code @TripleReference}s without an address discover through it, told to a {@link DiscoveryObserver} bean
+ * if there is one (the metrics auto-configuration's).
  */
 @AutoConfiguration
 @ConditionalOnClass(Registry.class)
@@ -84,11 +86,15 @@ public class TripleRegistryAutoConfiguration {
   }
 
   @Bean
-  DefaultTarget tripleRegistryTarget(ObjectProvider<Registry> registry) {
+  DefaultTarget tripleRegistryTarget(ObjectProvider<Registry> registry, ObjectProvider<DiscoveryObserver> observer) {
     Registry found = registry.getIfUnique();
     if (found == null) {
       return null;
     }
-    return new DefaultTarget(() -> Discovery.using(found).build(), found.toString());
+    return new DefaultTarget(() -> {
+      Discovery.Builder discovery = Discovery.using(found);
+      observer.ifUnique(discovery::observer);
+      return discovery.build();
+    }, found.toString());
   }
 }

@@ -45,6 +45,7 @@ class StarterArchitectureTest {
     noClasses().that().doNotHaveFullyQualifiedName(TripleRegistryAutoConfiguration.class.getName())
         .and().doNotHaveFullyQualifiedName(TripleHealthAutoConfiguration.class.getName() + "$RegistryHealth")
         .and().doNotHaveFullyQualifiedName(TripleRegistryHealthIndicator.class.getName())
+        .and().doNotHaveFullyQualifiedName(TripleMetricsAutoConfiguration.class.getName() + "$DiscoveryMetricsConfiguration")
         .should().dependOnClassesThat().resideInAPackage("io.triplerpc.registry..")
         .because("triple-registry is optional: an application without it must load every other class")
         .check(STARTER);
@@ -53,6 +54,7 @@ class StarterArchitectureTest {
   @Test
   void onlyMetricsClassesNeedMicrometer() {
     noClasses().that().doNotHaveFullyQualifiedName(TripleMetricsAutoConfiguration.class.getName())
+        .and().doNotHaveFullyQualifiedName(TripleMetricsAutoConfiguration.class.getName() + "$DiscoveryMetricsConfiguration")
         .should().dependOnClassesThat().resideInAnyPackage("io.micrometer..", "io.triplerpc.micrometer..")
         .because("triple-micrometer and Micrometer are optional")
         .check(STARTER);
