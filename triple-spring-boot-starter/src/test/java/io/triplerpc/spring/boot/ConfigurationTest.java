@@ -22,6 +22,8 @@ import io.triplerpc.spring.boot.autoconfigure.TripleServerAutoConfiguration;
 import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.testing.TestCertificates;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -254,6 +256,19 @@ class ConfigurationTest {
           assertTrue(messages.contains("triple.server.max-inbound-message-size"), messages);
           assertTrue(messages.contains("lots"), messages);
         });
+  }
+
+  @Test
+  void aPortInUseStopsStartUpNamingIt() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.port=" + taken.getLocalPort())
+          .run(context -> {
+            String messages = messages(context.getStartupFailure());
+            assertTrue(messages.contains("The Triple server did not start (triple.server.host, triple.server.port)"),
+                messages);
+            assertTrue(messages.contains(String.valueOf(taken.getLocalPort())), messages);
+          });
+    }
   }
 
   @Test

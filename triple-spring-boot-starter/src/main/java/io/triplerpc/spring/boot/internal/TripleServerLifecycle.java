@@ -79,7 +79,12 @@ public final class TripleServerLifecycle implements SmartLifecycle, DisposableBe
     if (state != State.NEW) {
       return;
     }
-    server.start();
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("The Triple server did not start (triple.server.host, triple.server.port): "
+          + e.getMessage(), e);
+    }
     state = State.SERVING;
     keepAlive();
     publishPort(server.port());
