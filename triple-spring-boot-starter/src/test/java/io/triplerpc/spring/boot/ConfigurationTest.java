@@ -282,6 +282,24 @@ class ConfigurationTest {
         });
   }
 
+  /** A reference whose address names a property that is not set. */
+  @Configuration(proxyBeanMethods = false)
+  static class UnsetPlaceholder {
+    @Bean
+    Holder holder(@TripleReference(address = "${greeter.address}") Greeter greeter) {
+      return new Holder(greeter);
+    }
+  }
+
+  @Test
+  void anUnresolvedPlaceholderStopsStartUpNamingTheParameter() {
+    runner.withUserConfiguration(UnsetPlaceholder.class).run(context -> {
+      String messages = messages(context.getStartupFailure());
+      assertTrue(messages.contains("@TripleReference on parameter 0 of"), messages);
+      assertTrue(messages.contains("greeter.address"), messages);
+    });
+  }
+
   @Test
   void aReferenceWithoutAddressOrRegistryStopsStartUp() {
     runner.withUserConfiguration(Unaddressed.class).run(context -> {

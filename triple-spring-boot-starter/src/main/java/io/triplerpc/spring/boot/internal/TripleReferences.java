@@ -61,7 +61,12 @@ public final class TripleReferences implements DisposableBean {
     if (closed) {
       throw new IllegalStateException("The application context is closing: no client for " + where);
     }
-    String target = environment.resolveRequiredPlaceholders(reference.address()).trim();
+    String target;
+    try {
+      target = environment.resolveRequiredPlaceholders(reference.address()).trim();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("@TripleReference on " + where + ": " + e.getMessage(), e);
+    }
     if (target.isEmpty() && defaultTarget == null) {
       throw new IllegalStateException("@TripleReference on " + where + " names no address and the application has"
           + " no registry: give it address = \"host:port\", or set triple.registry.address");
