@@ -59,4 +59,12 @@ public @interface TripleService {
    * names, and answers each caller in the serialization it wrote, as Dubbo 3.2+ providers do.
    */
   String serialization() default "";
+
+  /**
+   * The class protoc's Java generator wrote for the {@code .proto} file that declares this service (the
+   * file's outer class, whose static {@code getDescriptor()} returns its {@code FileDescriptor}), or
+   * {@code void.class} for none. Server reflection then serves that very file, comments and options
+   * included, instead of a file it makes up from the methods' messages. protoc-gen-triple fills it in.
+   */
+  Class<?> protoFile() default void.class;
 }

@@ -27,11 +27,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The protobuf descriptors of a server's services, by file name and by symbol, for server reflection.
  *
- * <p>A service whose methods all take and return generated protobuf messages is described by the
- * {@code .proto} file that declares it when one of its messages' files (or their imports) does; a
- * service declared only as a Java interface gets a file made for it, {@code triple/<service>.proto},
- * which imports its messages' files. Services with other types (plain Java objects) are listed but
- * not described.
+ * <p>A service is described by the {@code .proto} file that declares it: the one its interface names
+ * ({@link io.triplerpc.TripleService#protoFile()}, which protoc-gen-triple fills in), else one of its
+ * messages' files (or their imports) when it declares the service. A service whose methods all take and
+ * return generated protobuf messages but that no file declares (a hand-written interface) gets a file
+ * made for it, {@code triple/<service>.proto}, which imports its messages' files. Services with other
+ * types (plain Java objects) are listed but not described.
  */
 public final class DescriptorIndex {
 
@@ -50,6 +51,15 @@ public final class DescriptorIndex {
 
   /** The index of the services of {@code methods}. */
   public static DescriptorIndex of(Collection<? extends MethodDescriptor<?, ?>> methods) {
+    return of(methods, Map.of());
+  }
+
+  /**
+   * The index of the services of {@code methods}, where {@code protoFiles} names, by service, the outer
+   * class of the file that declares it ({@link io.triplerpc.TripleService#protoFile()}).
+   */
+  public static DescriptorIndex of(Collection<? extends MethodDescriptor<?, ?>> methods,
+      Map<String, Class<?>> protoFiles) {
     Map<String, List<MethodDescriptor<?, ?>>> byService = new LinkedHashMap<>();
     for (MethodDescriptor<?, ?> method : methods) {
       byService.computeIfAbsent(method.serviceName(), k -> new ArrayList<>()).add(method);
@@ -57,7 +67,10 @@ public final class DescriptorIndex {
     DescriptorIndex index = new DescriptorIndex(List.copyOf(new TreeSet<>(byService.keySet())));
     byService.forEach((service, serviceMethods) -> {
       try {
-        FileDescriptor file = index.describe(service, serviceMethods);
+        FileDescriptor file = declaredIn(protoFiles.get(service), service);
+        if (file == null) {
+          file = index.describe(service, serviceMethods);
+        }
         if (file != null) {
           index.add(file);
         }
@@ -111,6 +124,27 @@ public final class DescriptorIndex {
         collect(dependency, seen);
       }
     }
+  }
+
+  /**
+   * The file whose outer class is {@code protoFile}, if it declares {@code service}; null otherwise (no
+   * class named, or one that is not a protoc outer class of the service's file: the index then looks
+   * for the file as without it, and says why at debug level).
+   */
+  private static FileDescriptor declaredIn(Class<?> protoFile, String service) {
+    if (protoFile == null) {
+      return null;
+    }
+    try {
+      Object descriptor = protoFile.getMethod("getDescriptor").invoke(null);
+      if (descriptor instanceof FileDescriptor file && findService(file, service) != null) {
+        return file;
+      }
+      log.debug("{}, named by the protoFile of {}, does not declare it", protoFile.getName(), service);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      log.debug("{}, named by the protoFile of {}, has no static getDescriptor()", protoFile.getName(), service, e);
+    }
+    return null;
   }
 
   /** The file that describes {@code service}, made if no .proto file declares it; null if it cannot be. */

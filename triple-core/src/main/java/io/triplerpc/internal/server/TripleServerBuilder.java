@@ -44,6 +44,8 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private final List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
   private final List<ServerInterceptor> interceptors = new ArrayList<>();
   private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
+  /** Service name → the outer class of the .proto file declaring it ({@link TripleService#protoFile()}). */
+  private final Map<String, Class<?>> protoFiles = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
   private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private final Map<String, Integer> concurrencyLimits = new LinkedHashMap<>();
@@ -110,6 +112,10 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     ServiceExports.checkName(Objects.requireNonNull(group, "group"), "group");
     List<ServerMethodDefinition<?, ?>> added =
         ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
+    TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
+    if (annotation != null && annotation.protoFile() != void.class && !added.isEmpty()) {
+      protoFiles.putIfAbsent(added.get(0).method().serviceName(), annotation.protoFile());
+    }
     for (ServerMethodDefinition<?, ?> definition : added) {
       definitions.add(definition.exportedAs(version, group));
       // A registry lists the interface's methods; generic calls reach them through $invoke, as with Dubbo.
@@ -383,6 +389,6 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     }
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, CallObservers.of(observers), executor,
-        List.copyOf(services.values()), registrations);
+        List.copyOf(services.values()), registrations, Map.copyOf(protoFiles));
   }
 }

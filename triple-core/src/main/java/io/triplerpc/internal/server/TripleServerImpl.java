@@ -80,7 +80,8 @@ final class TripleServerImpl extends TripleServer {
       Map<String, Integer> concurrencyLimits, AdaptiveConcurrencyLimit adaptiveLimit, CallObservers observers,
       Executor executor,
       List<ServerInfo.Service> services,
-      List<ServerRegistration> registrations) {
+      List<ServerRegistration> registrations,
+      Map<String, Class<?>> protoFiles) {
     this.bindAddress = bindAddress;
     this.options = options;
     List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(definitions);
@@ -94,7 +95,7 @@ final class TripleServerImpl extends TripleServer {
       // One interface served in several exports is one service to reflection.
       ReflectionServiceImpl reflection = new ReflectionServiceImpl(() -> DescriptorIndex.of(described.stream()
           .filter(definition -> isFirstExport(definition, described))
-          .map(ServerMethodDefinition::method).collect(Collectors.toList())));
+          .map(ServerMethodDefinition::method).collect(Collectors.toList()), protoFiles));
       all.addAll(ServiceAdapters.definitions(ReflectionV1Service.class, reflection));
       all.addAll(ServiceAdapters.definitions(ReflectionV1AlphaService.class, reflection.v1alpha()));
     }
