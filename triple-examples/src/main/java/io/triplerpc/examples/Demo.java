@@ -10,6 +10,7 @@ import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.examples.greeter.Greeter;
 import io.triplerpc.examples.greeter.HelloReply;
 import io.triplerpc.examples.greeter.HelloRequest;
 import io.triplerpc.micrometer.TripleMetrics;
@@ -55,7 +56,7 @@ public final class Demo {
             .build()) {
           callEveryShape(client, out);
           providers.add(provider(registry, "provider-2", metrics, out));
-          spread(client.proxy(GreeterService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10))), out);
+          spread(client.proxy(Greeter.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10))), out);
           out.println("batching: " + client.writeStats());
         }
         curl(first.port(), out);
@@ -78,7 +79,7 @@ public final class Demo {
     TripleServer server = TripleServer.builder()
         .host("127.0.0.1")
         .port(0)
-        .addService(GreeterService.class, new GreeterServiceImpl(name))
+        .addService(Greeter.class, new GreeterServiceImpl(name))
         .registration(registration)
         .callObserver(TripleMetrics.server(metrics))
         .build()
@@ -89,14 +90,15 @@ public final class Demo {
   }
 
   private static void callEveryShape(TripleClient client, PrintStream out) throws Exception {
-    GreeterService greeter = client.proxy(GreeterService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+    Greeter greeter = client.proxy(Greeter.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
     out.println("consumer: found triple.demo.Greeter through the registry (greeter-app)");
 
     HelloRequest ada = HelloRequest.newBuilder().setName("Ada").build();
     HelloReply hello = greeter.sayHello(ada);
     out.println("unary   : SayHello(Ada) -> " + hello.getMessage() + " [" + hello.getServedBy() + "]");
     HelloReply later = greeter.sayHelloAsync(ada).get(10, TimeUnit.SECONDS);
-    out.println("async   : SayHelloAsync(Ada) -> " + later.getMessage() + " [" + later.getServedBy() + "]");
+    // The same RPC, called without blocking: sayHelloAsync is SayHello answered in a future.
+    out.println("async   : SayHello(Ada) in a future -> " + later.getMessage() + " [" + later.getServedBy() + "]");
 
     Collector stream = new Collector();
     greeter.lotsOfReplies(HelloRequest.newBuilder().setName("Grace").setCount(3).build(), stream);
@@ -125,7 +127,7 @@ public final class Demo {
   }
 
   /** Once the registry has pushed the second provider, round robin alternates between the two. */
-  private static void spread(GreeterService greeter, PrintStream out) throws InterruptedException {
+  private static void spread(Greeter greeter, PrintStream out) throws InterruptedException {
     HelloRequest ada = HelloRequest.newBuilder().setName("Ada").build();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!greeter.sayHello(ada).getServedBy().equals("provider-2") && System.nanoTime() < deadline) {

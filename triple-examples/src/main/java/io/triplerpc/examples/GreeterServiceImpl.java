@@ -2,14 +2,17 @@ package io.triplerpc.examples;
 
 import io.triplerpc.Status;
 import io.triplerpc.StreamObserver;
+import io.triplerpc.examples.greeter.Greeter;
 import io.triplerpc.examples.greeter.HelloReply;
 import io.triplerpc.examples.greeter.HelloRequest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
-/** The demo service's implementation. */
-public final class GreeterServiceImpl implements GreeterService {
+/**
+ * The demo service's implementation, of the interface protoc-gen-triple generated from greeter.proto. It
+ * implements the blocking form of SayHello; callers may still use either form.
+ */
+public final class GreeterServiceImpl implements Greeter {
 
   private final String instance;
 
@@ -29,11 +32,6 @@ public final class GreeterServiceImpl implements GreeterService {
       throw Status.INVALID_ARGUMENT.withDescription("name must not be blank").asException();
     }
     return reply("Hello, " + request.getName() + "!");
-  }
-
-  @Override
-  public CompletableFuture<HelloReply> sayHelloAsync(HelloRequest request) {
-    return CompletableFuture.supplyAsync(() -> reply("Hello later, " + request.getName() + "!"));
   }
 
   @Override

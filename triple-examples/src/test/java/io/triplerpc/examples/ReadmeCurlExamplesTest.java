@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.TripleServer;
+import io.triplerpc.examples.greeter.Greeter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class ReadmeCurlExamplesTest {
     server = TripleServer.builder()
         .host("127.0.0.1")
         .port(0)
-        .addService(GreeterService.class, new GreeterServiceImpl())
+        .addService(Greeter.class, new GreeterServiceImpl())
         .build()
         .start();
   }

@@ -11,6 +11,8 @@ import io.grpc.testing.integration.Messages.StreamingInputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingInputCallResponse;
 import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
+import io.grpc.testing.integration.TestService;
+import io.grpc.testing.integration.UnimplementedService;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientCall;
 import io.triplerpc.ClientCallFactory;

@@ -1,5 +1,6 @@
 package io.triplerpc.interop;
 
+import io.grpc.testing.integration.TestService;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
 import java.io.IOException;

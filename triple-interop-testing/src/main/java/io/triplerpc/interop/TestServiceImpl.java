@@ -13,6 +13,7 @@ import io.grpc.testing.integration.Messages.StreamingInputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingInputCallResponse;
 import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
+import io.grpc.testing.integration.TestService;
 import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.ServerContext;
 import io.triplerpc.Status;

@@ -20,6 +20,7 @@ import io.grpc.TlsChannelCredentials;
 import io.grpc.TlsServerCredentials;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.integration.EmptyProtos.Empty;
+import io.grpc.testing.integration.TestService;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.AccessPolicy;
 import io.triplerpc.Authenticator;

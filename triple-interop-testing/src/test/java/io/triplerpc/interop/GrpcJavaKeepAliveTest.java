@@ -13,6 +13,7 @@ import io.grpc.testing.integration.EmptyProtos.Empty;
 import io.grpc.testing.integration.Messages.ResponseParameters;
 import io.grpc.testing.integration.Messages.StreamingOutputCallRequest;
 import io.grpc.testing.integration.Messages.StreamingOutputCallResponse;
+import io.grpc.testing.integration.TestService;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.CallOptions;
 import io.triplerpc.Status;

@@ -16,6 +16,7 @@ import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.StreamObserver;
+import io.grpc.testing.integration.TestService;
 import io.triplerpc.TripleServer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -15,6 +15,7 @@ import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.grpc.testing.integration.EmptyProtos.Empty;
+import io.grpc.testing.integration.TestService;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.RetryPolicy;
 import io.triplerpc.ServerContext;

@@ -13,6 +13,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.testing.integration.Messages.SimpleRequest;
 import io.grpc.testing.integration.Messages.SimpleResponse;
+import io.grpc.testing.integration.TestService;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.TripleServer;
 import java.lang.reflect.Proxy;

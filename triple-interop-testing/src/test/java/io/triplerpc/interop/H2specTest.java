@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.grpc.testing.integration.TestService;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
 import io.triplerpc.testing.GoTools;

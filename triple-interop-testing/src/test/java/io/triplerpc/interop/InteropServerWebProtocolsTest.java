@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.grpc.testing.integration.EmptyProtos.Empty;
 import io.grpc.testing.integration.Messages.SimpleRequest;
+import io.grpc.testing.integration.TestService;
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;

@@ -6,6 +6,7 @@ import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.User;
+import io.triplerpc.benchmark.workload.proto.UserService;
 import io.triplerpc.registry.Discovery;
 import io.triplerpc.registry.InProcessRegistry;
 import io.triplerpc.registry.MetadataInfo;

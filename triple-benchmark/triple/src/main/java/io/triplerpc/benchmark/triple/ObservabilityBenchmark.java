@@ -7,6 +7,7 @@ import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.StreamObserver;
+import io.triplerpc.benchmark.workload.proto.UserService;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

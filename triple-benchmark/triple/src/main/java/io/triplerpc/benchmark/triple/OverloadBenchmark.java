@@ -5,6 +5,7 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
+import io.triplerpc.benchmark.workload.proto.UserService;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -51,7 +52,7 @@ public class OverloadBenchmark {
 
   private ServerProcess server;
   private TripleClient client;
-  private UserService.Async users;
+  private UserService users;
   private long intervalNanos;
   private long nextSendNanos;
 
@@ -59,7 +60,7 @@ public class OverloadBenchmark {
   public void start() throws Exception {
     server = ServerProcess.start(OverloadServer.class.getName(), "-Dtriple.bench.limiter=" + limiter);
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
-    users = client.proxy(UserService.Async.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(1)));
+    users = client.proxy(UserService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(1)));
     Check.getUser(users.getUserAsync(UserFixtures.GET_USER).get(10, TimeUnit.SECONDS));
     intervalNanos = Math.round(OverloadServer.SERVICE_NANOS / (OverloadServer.WORKERS * load));
   }

@@ -12,6 +12,7 @@ import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
+import io.triplerpc.benchmark.workload.proto.UserService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;

@@ -8,6 +8,7 @@ import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.User;
+import io.triplerpc.benchmark.workload.proto.UserService;
 import java.time.Duration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;

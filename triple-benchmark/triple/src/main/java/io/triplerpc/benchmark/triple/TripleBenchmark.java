@@ -12,6 +12,7 @@ import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
 import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.User;
+import io.triplerpc.benchmark.workload.proto.UserService;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ public class TripleBenchmark {
   private ServerProcess server;
   private TripleClient client;
   private UserService users;
-  private UserService.Async usersAsync;
+  private UserService usersAsync;
 
   @Setup(Level.Trial)
   public void start() throws Exception {
@@ -48,7 +49,7 @@ public class TripleBenchmark {
     WriteStatsProfiler.source(() -> measured.writeStats().commands(), () -> measured.writeStats().flushes());
     CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
     users = client.proxy(UserService.class, options);
-    usersAsync = client.proxy(UserService.Async.class, options);
+    usersAsync = client.proxy(UserService.class, options);
     verify();
   }
 

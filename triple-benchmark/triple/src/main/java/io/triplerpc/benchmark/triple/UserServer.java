@@ -11,6 +11,7 @@ import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
+import io.triplerpc.benchmark.workload.proto.UserService;
 
 /**
  * The Triple server of the benchmark, run in a JVM of its own: {@code --port=N} (0 for a free one);
