@@ -13,8 +13,6 @@ import com.google.protobuf.Empty;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.codegen.everything.EchoReply;
-import io.triplerpc.codegen.everything.EchoRequest;
 import io.triplerpc.codegen.everything.Everything;
 import io.triplerpc.codegen.everything.Pinger;
 import io.triplerpc.internal.reflection.ReflectionV1Service;
@@ -56,28 +54,7 @@ class ReflectionTest {
             return request;
           }
         })
-        .addService(Everything.class, new Everything() {
-          @Override
-          public void count(EchoRequest request, StreamObserver<EchoReply> responses) {
-            responses.onCompleted();
-          }
-
-          @Override
-          public StreamObserver<io.triplerpc.codegen.numbers.NumbersProto.Number> sum(
-              StreamObserver<io.triplerpc.codegen.numbers.NumbersProto.Number> response) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public StreamObserver<EchoRequest> chat(StreamObserver<EchoReply> responses) {
-            throw new UnsupportedOperationException();
-          }
-
-          @Override
-          public EchoReply echo(EchoRequest request) {
-            return EchoReply.getDefaultInstance();
-          }
-        })
+        .addService(Everything.class, new RoundTripTest.BlockingEverything())
         .build().start();
     client = TripleClient.builder().address("127.0.0.1", server.port()).build();
   }
@@ -91,7 +68,22 @@ class ReflectionTest {
 
   @Test
   void aServiceOfImportedMessagesIsDescribedByTheFileThatDeclaresIt() throws Exception {
-    FileDescriptorProto file = fileContaining("triple.codegen.Pinger");
+    // Served alone: none of its messages' files declares it, so only its protoFile leads to its file.
+    TripleServer alone = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Pinger.class, new Pinger() {
+          @Override
+          public Empty ping(Empty request) {
+            return request;
+          }
+        })
+        .build().start();
+    FileDescriptorProto file;
+    try (TripleClient toAlone = TripleClient.builder().address("127.0.0.1", alone.port()).build()) {
+      file = fileContaining(toAlone, "triple.codegen.Pinger");
+    } finally {
+      alone.shutdownNow();
+      alone.awaitTermination(Duration.ofSeconds(10));
+    }
     assertEquals("codegen/everything.proto", file.getName());
     assertEquals("triple.codegen", file.getPackage());
     assertEquals(List.of("Everything", "Pinger"),
@@ -103,7 +95,7 @@ class ReflectionTest {
 
   @Test
   void theServedFileKeepsTheMethodsOptions() throws Exception {
-    FileDescriptorProto file = fileContaining("triple.codegen.Everything.Echo");
+    FileDescriptorProto file = fileContaining(client, "triple.codegen.Everything.Echo");
     List<MethodDescriptorProto> methods = file.getService(0).getMethodList();
     assertEquals(IdempotencyLevel.NO_SIDE_EFFECTS, methods.get(0).getOptions().getIdempotencyLevel());
     assertEquals("OldEcho", methods.get(3).getName());
@@ -131,7 +123,7 @@ class ReflectionTest {
   }
 
   /** The first file of a reflection answer: the one declaring {@code symbol}. */
-  private static FileDescriptorProto fileContaining(String symbol) throws Exception {
+  private static FileDescriptorProto fileContaining(TripleClient client, String symbol) throws Exception {
     CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
     StreamObserver<ServerReflectionRequest> requests = client.proxy(ReflectionV1Service.class)
         .serverReflectionInfo(new StreamObserver<>() {

@@ -151,7 +151,7 @@ class RoundTripTest {
   }
 
   /** Implements the blocking form of each unary RPC. */
-  private static class BlockingEverything extends StreamingEverything {
+  static class BlockingEverything extends StreamingEverything {
     @Override
     public EchoReply echo(EchoRequest request) {
       if (request.getText().equals("refuse")) {
