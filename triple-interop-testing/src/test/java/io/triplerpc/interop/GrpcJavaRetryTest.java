@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -103,11 +104,13 @@ class GrpcJavaRetryTest {
     TestService real = new TestServiceImpl();
     TestService firstFails = (TestService) Proxy.newProxyInstance(TestService.class.getClassLoader(),
         new Class<?>[] {TestService.class}, (proxy, method, args) -> {
-          if (method.getName().equals("emptyCall")) {
+          // A proxy class implements both emptyCall and emptyCallAsync, so the server calls the latter.
+          if (method.getName().equals("emptyCallAsync")) {
             seen.add(String.valueOf(ServerContext.current().requestHeaders().get("grpc-previous-rpc-attempts")));
             if (calls.incrementAndGet() == 1) {
               ServerContext.current().responseTrailers().put("grpc-retry-pushback-ms", "20");
-              throw io.triplerpc.Status.UNAVAILABLE.withDescription("come back in 20 ms").asException();
+              return CompletableFuture.failedFuture(
+                  io.triplerpc.Status.UNAVAILABLE.withDescription("come back in 20 ms").asException());
             }
           }
           return method.invoke(real, args);

@@ -18,6 +18,7 @@ import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.TripleServer;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,12 +36,15 @@ class GrpcJavaServiceExportsTest {
   private static TripleServer server;
   private static ManagedChannel channel;
 
-  /** The interop TestService, whose unaryCall answers with {@code name} as its user name. */
+  /**
+   * The interop TestService, whose unaryCall answers with {@code name} as its user name. A proxy class
+   * implements both unaryCall and unaryCallAsync, so the server calls the asynchronous one.
+   */
   private static TestService named(String name) {
     TestService real = new TestServiceImpl();
     return (TestService) Proxy.newProxyInstance(TestService.class.getClassLoader(), new Class<?>[] {TestService.class},
-        (proxy, method, args) -> method.getName().equals("unaryCall")
-            ? SimpleResponse.newBuilder().setUsername(name).build()
+        (proxy, method, args) -> method.getName().equals("unaryCallAsync")
+            ? CompletableFuture.completedFuture(SimpleResponse.newBuilder().setUsername(name).build())
             : method.invoke(real, args));
   }
 
