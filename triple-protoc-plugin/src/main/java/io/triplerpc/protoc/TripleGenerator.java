@@ -134,7 +134,8 @@ final class TripleGenerator {
             ? "Bidi streaming: requests and responses flow at once, each side ending its own stream."
             : "Client streaming: the client streams requests, the server answers once.");
         annotations(annotation, method);
-        line(1, observer + "<" + request + "> " + name + "(" + observer + "<" + response + "> responses);");
+        line(1, observer + "<" + request + "> " + name + "(" + observer + "<" + response + "> "
+            + (method.getServerStreaming() ? "responses" : "response") + ");");
       } else if (method.getServerStreaming()) {
         javadoc(1, comment, "Server streaming: one request, a stream of responses.");
         annotations(annotation, method);
