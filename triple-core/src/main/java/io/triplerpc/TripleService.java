@@ -63,8 +63,9 @@ public @interface TripleService {
   /**
    * The class protoc's Java generator wrote for the {@code .proto} file that declares this service (the
    * file's outer class, whose static {@code getDescriptor()} returns its {@code FileDescriptor}), or
-   * {@code void.class} for none. Server reflection then serves that very file, comments and options
-   * included, instead of a file it makes up from the methods' messages. protoc-gen-triple fills it in.
+   * {@code void.class} for none. Server reflection then serves that very file (its name, every service
+   * it declares, their options) instead of a file it makes up from the methods' messages, even when
+   * those are all imported from other files. protoc-gen-triple fills it in.
    */
   Class<?> protoFile() default void.class;
 }

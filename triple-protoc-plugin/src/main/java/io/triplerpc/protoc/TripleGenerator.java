@@ -9,7 +9,6 @@ import com.google.protobuf.DescriptorProtos.SourceCodeInfo;
 import com.google.protobuf.compiler.PluginProtos.CodeGeneratorRequest;
 import com.google.protobuf.compiler.PluginProtos.CodeGeneratorResponse;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -107,8 +106,15 @@ final class TripleGenerator {
         line(0, "@java.lang.Deprecated");
       }
       line(0, "public interface " + service.getName() + " {");
-      Set<String> javaMethods = new HashSet<>();
-      service.getMethodList().forEach(method -> javaMethods.add(JavaNames.methodName(method.getName())));
+      Map<String, String> rpcsByJavaName = new HashMap<>();
+      for (MethodDescriptorProto method : service.getMethodList()) {
+        String other = rpcsByJavaName.putIfAbsent(JavaNames.methodName(method.getName()), method.getName());
+        if (other != null) {
+          throw new IllegalArgumentException("RPCs " + other + " and " + method.getName() + " of " + protoService
+              + " would both be the Java method " + JavaNames.methodName(method.getName()));
+        }
+      }
+      Set<String> javaMethods = rpcsByJavaName.keySet();
       for (int m = 0; m < service.getMethodCount(); m++) {
         method(m, javaMethods);
       }

@@ -198,6 +198,14 @@ class TripleGeneratorTest {
         .build();
     assertEquals("no file of the request declares .nope.Q", TripleGenerator.generate(request(broken)).getError());
 
+    FileDescriptorProto twins = FileDescriptorProto.newBuilder().setName("twins.proto").setPackage("twins")
+        .addDependency("google/protobuf/empty.proto")
+        .addService(ServiceDescriptorProto.newBuilder().setName("Twins")
+            .addMethod(unary("Get_User", EMPTY, EMPTY)).addMethod(unary("GetUser", EMPTY, EMPTY)))
+        .build();
+    assertEquals("RPCs Get_User and GetUser of twins.Twins would both be the Java method getUser",
+        TripleGenerator.generate(request(twins)).getError());
+
     CodeGeneratorRequest withOption = request(greeterFile()).toBuilder().setParameter("lite").build();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ProtocGenTriple.run(new ByteArrayInputStream(withOption.toByteArray()), out);
