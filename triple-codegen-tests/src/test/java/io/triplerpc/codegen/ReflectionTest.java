@@ -93,6 +93,40 @@ class ReflectionTest {
         "google/protobuf/wrappers.proto"), file.getDependencyList());
   }
 
+  /** A hand-written Pinger whose protoFile names a file that does not declare it. */
+  @io.triplerpc.TripleService(name = "triple.codegen.Pinger",
+      protoFile = io.triplerpc.codegen.numbers.NumbersProto.class)
+  interface MisnamedPinger {
+    @io.triplerpc.TripleMethod(name = "Ping")
+    Empty ping(Empty request);
+  }
+
+  /** The same, naming a class that is no outer class at all. */
+  @io.triplerpc.TripleService(name = "triple.codegen.Pinger", protoFile = String.class)
+  interface NotAProtoFilePinger {
+    @io.triplerpc.TripleMethod(name = "Ping")
+    Empty ping(Empty request);
+  }
+
+  @Test
+  void aProtoFileThatDoesNotDeclareTheServiceIsPassedOverForAFileMadeFromTheMethods() throws Exception {
+    for (Class<?> pinger : List.of(MisnamedPinger.class, NotAProtoFilePinger.class)) {
+      TripleServer alone = pinger == MisnamedPinger.class
+          ? TripleServer.builder().host("127.0.0.1").port(0)
+              .addService(MisnamedPinger.class, request -> request).build().start()
+          : TripleServer.builder().host("127.0.0.1").port(0)
+              .addService(NotAProtoFilePinger.class, request -> request).build().start();
+      try (TripleClient toAlone = TripleClient.builder().address("127.0.0.1", alone.port()).build()) {
+        FileDescriptorProto file = fileContaining(toAlone, "triple.codegen.Pinger");
+        assertEquals("triple/triple.codegen.Pinger.proto", file.getName(), pinger.getSimpleName());
+        assertEquals("Ping", file.getService(0).getMethod(0).getName());
+      } finally {
+        alone.shutdownNow();
+        alone.awaitTermination(Duration.ofSeconds(10));
+      }
+    }
+  }
+
   @Test
   void theServedFileKeepsTheMethodsOptions() throws Exception {
     FileDescriptorProto file = fileContaining(client, "triple.codegen.Everything.Echo");
