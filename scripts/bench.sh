@@ -99,8 +99,8 @@ path_of() {
 }
 
 if [ "$build" = true ]; then
-  echo "== building (./mvnw -B -q install -DskipTests)"
-  ./mvnw -B -q install -DskipTests
+  echo "== building (mvn -B -q install -DskipTests)"
+  mvn -B -q install -DskipTests
 fi
 [ "$mode" = profile ] && contenders=("$profile_contender")
 for c in "${contenders[@]}"; do
@@ -219,8 +219,8 @@ if [ "$mode" = profile ]; then
   ap_dir="$root/triple-benchmark/target/async-profiler-$ap_version"
   if [ ! -f "$ap_dir/libasyncProfiler.so" ] || [ ! -f "$ap_dir/jfr-converter-$conv_version.jar" ]; then
     mkdir -p "$ap_dir"
-    ./mvnw -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$ap_version" -DoutputDirectory="$ap_dir"
-    ./mvnw -B -q dependency:copy -Dartifact="tools.profiler:jfr-converter:$conv_version" -DoutputDirectory="$ap_dir"
+    mvn -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$ap_version" -DoutputDirectory="$ap_dir"
+    mvn -B -q dependency:copy -Dartifact="tools.profiler:jfr-converter:$conv_version" -DoutputDirectory="$ap_dir"
     (cd "$ap_dir" && unzip -o -q -j "async-profiler-$ap_version.jar" 'linux-x64/libasyncProfiler.so')
   fi
   lib="$ap_dir/libasyncProfiler.so"

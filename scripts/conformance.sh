@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Connect conformance suite (connectconformance v1.0.5) against Triple and prints the runner's
 # summary. Usage: scripts/conformance.sh [--mode server|client] [--conf FILE] [runner flags, e.g. --run PATTERN -v]
-# Build first with: ./mvnw -B install -DskipTests. Installs the runner with `go install` if it is missing.
+# Build first with: mvn -B install -DskipTests. Installs the runner with `go install` if it is missing.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 module="$root/triple-conformance"
@@ -21,7 +21,7 @@ case "$mode" in
   *) echo "conformance: --mode must be server or client, not $mode" >&2; exit 2 ;;
 esac
 if [ ! -f "$module/target/runtime-classpath.txt" ] || [ ! -d "$module/target/classes/io/triplerpc/conformance" ]; then
-  echo "conformance: Triple is not built; run: (cd $root && ./mvnw -B install -DskipTests)" >&2
+  echo "conformance: Triple is not built; run: (cd $root && mvn -B install -DskipTests)" >&2
   exit 1
 fi
 runner="$(command -v connectconformance || true)"

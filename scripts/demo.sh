@@ -9,8 +9,8 @@ cd "$root"
 classpath_file=triple-examples/target/runtime-classpath.txt
 if [ ! -f "$classpath_file" ] || [ ! -d triple-examples/target/classes ] \
    || [ -n "$(find . \( -path ./.git -o -path '*/target' \) -prune -o \( -name '*.java' -o -name '*.proto' -o -name pom.xml \) -newer "$classpath_file" -print -quit)" ]; then
-  echo "Building Triple (./mvnw -B -q install -DskipTests)..."
-  ./mvnw -B -q install -DskipTests
+  echo "Building Triple (mvn -B -q install -DskipTests)..."
+  mvn -B -q install -DskipTests
 fi
 
 exec java -cp "triple-examples/target/classes:$(cat "$classpath_file")" io.triplerpc.examples.Demo "$@"

@@ -11,9 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-# The repository's Maven wrapper where it has one, so the examples build with the Maven the build needs.
 mvn=mvn
-if [ -x "$root/mvnw" ]; then mvn="$root/mvnw"; fi
 # Options for every Maven run: $MAVEN_ARGS (Maven 3.8 does not read it itself; 3.9 reading it too
 # repeats them, which changes nothing), then the arguments.
 read -r -a env_args <<< "${MAVEN_ARGS:-}"
@@ -35,9 +33,13 @@ if [ -z "${SKIP_INSTALL:-}" ]; then
 fi
 
 for example in "${examples[@]}"; do
-  echo "examples.sh: $example (mvn verify)"
-  if ! "$mvn" "${mvn_args[@]}" -ntp -f "$example/pom.xml" verify; then
-    echo "examples.sh: FAILED: $example (its own build: mvn -f $example/pom.xml verify)" >&2
+  # An example that needs a newer Maven than the machine's (protobuf-maven-plugin 5 needs 3.9.6) carries
+  # a wrapper that fetches it.
+  example_mvn="$mvn"
+  if [ -x "$example/mvnw" ]; then example_mvn="$root/$example/mvnw"; fi
+  echo "examples.sh: $example ($(basename "$example_mvn") verify)"
+  if ! (cd "$example" && "$example_mvn" "${mvn_args[@]}" -ntp verify); then
+    echo "examples.sh: FAILED: $example (its own build: cd $example && $(basename "$example_mvn") verify)" >&2
     exit 1
   fi
 done

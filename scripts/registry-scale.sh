@@ -2,7 +2,7 @@
 # Runs the registry scale harness: Dubbo 3's Seed-700 address-push shape (70 applications x 10
 # services x 3,143 instances = 2.2 million service-level addresses) against the consumer directory,
 # plus a one-million-instance resync and, where the ZooKeeper harness is built, the ZooKeeper push
-# latency. Builds first (./mvnw -B install -DskipTests) unless --no-build. Ends with one line:
+# latency. Builds first (mvn -B install -DskipTests) unless --no-build. Ends with one line:
 #   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N
 #
 #   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--apps N] [--services N] [--instances N]
@@ -24,15 +24,15 @@ for arg in "$@"; do
 done
 
 if [ "$build" = true ]; then
-  echo "Building Triple (./mvnw -B -q install -DskipTests)..."
-  ./mvnw -B -q install -DskipTests
+  echo "Building Triple (mvn -B -q install -DskipTests)..."
+  mvn -B -q install -DskipTests
 fi
 
 # ZooKeeper: a real in-process server (curator-test), a 10,000-instance application, then znode
 # writes timed until the consumer's listener sees them.
 if [ "$zookeeper" = true ]; then
   module=triple-registry-zookeeper
-  ./mvnw -B -q -Dstyle.color=never dependency:build-classpath -pl "$module" -Dmdep.includeScope=test \
+  mvn -B -q -Dstyle.color=never dependency:build-classpath -pl "$module" -Dmdep.includeScope=test \
       -Dmdep.outputFile=target/zk-latency.classpath >/dev/null 2>&1 \
       || { echo "registry-scale.sh: could not resolve the ZooKeeper harness's class path (build first)" >&2; exit 1; }
   java -Xmx1g -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/zk-latency.classpath")" \

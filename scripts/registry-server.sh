@@ -19,9 +19,9 @@ stamp="$module/target/registry-server.stamp"
 if [ ! -f "$stamp" ] || [ ! -f "$module/target/runtime-classpath.txt" ] \
    || [ -n "$(find pom.xml triple-serialization triple-core triple-transport-netty "$module" \
         -path '*/target' -prune -o \( -name '*.java' -o -name '*.proto' -o -name pom.xml \) -newer "$stamp" -print -quit)" ]; then
-  echo "Building the registry server (./mvnw -B -q compile -pl $module -am)..." >&2
+  echo "Building the registry server (mvn -B -q compile -pl $module -am)..." >&2
   # shellcheck disable=SC2086
-  ./mvnw -B -q ${MAVEN_ARGS:-} compile -pl "$module" -am >&2
+  mvn -B -q ${MAVEN_ARGS:-} compile -pl "$module" -am >&2
   touch "$stamp"
 fi
 
