@@ -85,7 +85,7 @@ fi
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
 server_of() {
   case "$1" in
-    triple) echo io.triplerpc.benchmark.triple.UserServer ;;
+    triple|triple-direct) echo io.triplerpc.benchmark.triple.UserServer ;;
     grpc) echo io.triplerpc.benchmark.grpc.GrpcUserServer ;;
     dubbo) echo io.triplerpc.benchmark.dubbo.DubboUserServer ;;
     netty) echo io.triplerpc.benchmark.triple.MinimalGrpcServer ;;
@@ -148,9 +148,15 @@ run_jmh() {
 
 start_server() {
   local name="$1" jar log
-  jar="$(jar_of "$( [ "$name" = netty ] && echo triple || echo "$name")")"
+  local jvm_args=(-Xms512m -Xmx512m)
+  case "$name" in
+    netty) jar="$(jar_of triple)" ;;
+    # Triple's server with services on the event loop (TripleServer.Builder.directExecutor()).
+    triple-direct) jar="$(jar_of triple)"; jvm_args+=(-Dtriple.bench.executor=direct) ;;
+    *) jar="$(jar_of "$name")" ;;
+  esac
   log="$out/logs/server-$name.log"
-  java -Xms512m -Xmx512m -cp "$jar" "$(server_of "$name")" --port=0 > "$log" 2>&1 &
+  java "${jvm_args[@]}" -cp "$jar" "$(server_of "$name")" --port=0 > "$log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 120); do
     server_port="$(awk '/^LISTENING / {print $2; exit}' "$log")"
@@ -183,7 +189,7 @@ run_h2load() {
   local request="$out/raw/getUser-request.bin"
   # A framed GetUserRequest{id: 42}: no compression, length 2, field 1 varint 42.
   printf '\x00\x00\x00\x00\x02\x08\x2a' > "$request"
-  local servers=(triple grpc dubbo netty)
+  local servers=(triple triple-direct grpc dubbo netty)
   for round in $(seq 1 "$rounds"); do
     for name in "${servers[@]}"; do
       start_server "$name" || continue

@@ -34,8 +34,11 @@ final class Goals {
         Report.median(r, "getUser", "triple", f -> f.bytesPerCall), Report.median(r, "getUser", "grpc", f -> f.bytesPerCall)));
     OptionalDouble triple = r.h2loadRate("triple");
     OptionalDouble netty = r.h2loadRate("netty");
-    goals.add(atLeast("h2load Triple server vs minimal Netty", 0.6,
+    goals.add(atLeast("h2load Triple server vs minimal Netty", 0.8,
         triple.isPresent() ? triple.getAsDouble() : null, netty.isPresent() ? netty.getAsDouble() : null));
+    OptionalDouble direct = r.h2loadRate("triple-direct");
+    goals.add(atLeast("h2load Triple server, direct executor, vs minimal Netty", 0.9,
+        direct.isPresent() ? direct.getAsDouble() : null, netty.isPresent() ? netty.getAsDouble() : null));
     return goals;
   }
 

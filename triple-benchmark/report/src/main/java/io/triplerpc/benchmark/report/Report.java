@@ -30,7 +30,7 @@ public final class Report {
   static final List<String> BENCHMARKS =
       List.of("existUser", "createUser", "getUser", "listUser", "listUserLarge", "streamUsers", "getUserAsync");
   static final List<String> ABLATIONS = List.of("flushPerCommand", "waitForStream", "callbackPool", "askChannel");
-  static final List<String> H2LOAD_SERVERS = List.of("triple", "grpc", "dubbo", "netty");
+  static final List<String> H2LOAD_SERVERS = List.of("triple", "triple-direct", "grpc", "dubbo", "netty");
 
   private Report() {}
 
@@ -38,6 +38,8 @@ public final class Report {
     switch (contender) {
       case "triple":
         return "Triple";
+      case "triple-direct":
+        return "Triple, direct executor";
       case "grpc":
         return "grpc-java 1.85.1";
       case "dubbo":

@@ -62,7 +62,12 @@ public final class UserServer implements UserService {
     }
     // Observed as -Dtriple.bench.observe says (ObservabilityBenchmark); not at all by default.
     Observability observability = Observability.ofServer();
-    TripleServer server = observability.server(TripleServer.builder())
+    TripleServer.Builder builder = observability.server(TripleServer.builder());
+    // -Dtriple.bench.executor=direct: services on the event loop (scripts/bench.sh's triple-direct).
+    if ("direct".equals(System.getProperty("triple.bench.executor"))) {
+      builder.directExecutor();
+    }
+    TripleServer server = builder
         .host("127.0.0.1")
         .port(port)
         .addService(UserService.class, new UserServer())
