@@ -3,7 +3,6 @@ package io.triplerpc.opentelemetry.internal;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.StatusCode;
 import io.triplerpc.Status;
 import java.net.InetAddress;
@@ -53,7 +52,7 @@ final class RpcAttributes {
   }
 
   /** Sets {@code network.peer.address} and {@code network.peer.port} from {@code peer}, if it is an IP socket. */
-  static void setPeer(SpanBuilder span, SocketAddress peer) {
+  static void setPeer(Span span, SocketAddress peer) {
     if (!(peer instanceof InetSocketAddress)) {
       return;
     }

@@ -16,7 +16,7 @@ import io.triplerpc.ForwardingClientCallListener;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.Status;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A {@code CLIENT} span per call: started when the call starts, a child of the context current then,
@@ -29,6 +29,8 @@ public final class TracingClientInterceptor implements ClientInterceptor {
   private final TextMapPropagator propagator;
   /** What the spans say of the servers, or null to say nothing. */
   private final ServerAddress server;
+  /** The server's port, boxed once rather than per call; null when the target has none. */
+  private final Long serverPort;
   private final boolean messageEvents;
 
   public TracingClientInterceptor(
@@ -36,6 +38,7 @@ public final class TracingClientInterceptor implements ClientInterceptor {
     this.tracer = tracer;
     this.propagator = propagator;
     this.server = server;
+    this.serverPort = server != null && server.port() >= 0 ? Long.valueOf(server.port()) : null;
     this.messageEvents = messageEvents;
   }
 
@@ -72,8 +75,8 @@ public final class TracingClientInterceptor implements ClientInterceptor {
           .setAttribute(RpcAttributes.RPC_METHOD, method.fullMethodName());
       if (server != null) {
         builder.setAttribute(RpcAttributes.SERVER_ADDRESS, server.address());
-        if (server.port() >= 0) {
-          builder.setAttribute(RpcAttributes.SERVER_PORT, (long) server.port());
+        if (serverPort != null) {
+          builder.setAttribute(RpcAttributes.SERVER_PORT, serverPort);
         }
       }
       span = builder.startSpan();
@@ -107,10 +110,14 @@ public final class TracingClientInterceptor implements ClientInterceptor {
    */
   private static final class TracedListener<R> extends ForwardingClientCallListener<R> {
 
+    @SuppressWarnings("rawtypes")
+    private static final AtomicIntegerFieldUpdater<TracedListener> ENDED =
+        AtomicIntegerFieldUpdater.newUpdater(TracedListener.class, "ended");
+
     private final Span span;
     private final Context parent;
     private final boolean recording;
-    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile int ended;
     /** Touched by the listener's events only, one at a time. */
     private long received;
 
@@ -131,7 +138,7 @@ public final class TracingClientInterceptor implements ClientInterceptor {
 
     /** Whether this is the first to end the span. */
     boolean end() {
-      return ended.compareAndSet(false, true);
+      return ENDED.compareAndSet(this, 0, 1);
     }
 
     @Override

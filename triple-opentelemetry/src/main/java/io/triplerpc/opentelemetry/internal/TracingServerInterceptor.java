@@ -51,9 +51,13 @@ public final class TracingServerInterceptor implements ServerInterceptor {
         .setParent(parent)
         .setAttribute(RpcAttributes.RPC_SYSTEM_NAME, RpcAttributes.systemOf(call.protocol()))
         .setAttribute(RpcAttributes.RPC_METHOD, method);
-    RpcAttributes.setPeer(builder, call.remoteAddress());
     Span span = builder.startSpan();
     boolean recording = span.isRecording();
+    if (recording) {
+      // Not among the attributes samplers see: set only on spans that keep them, saving a sampled-out
+      // call the address string.
+      RpcAttributes.setPeer(span, call.remoteAddress());
+    }
     ServerSpan trace = new ServerSpan(span, parent.with(span), method, messageEvents && recording, mdc);
     if (recording) {
       // A span that records nothing (not sampled) needs no end.
