@@ -11,6 +11,7 @@
 #            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32),
 #            --only LIST: re-measure only these benchmarks (and 'h2load') into an existing --out
 #            folder, replacing their figures; the folder's machine.txt records the re-run
+#            ('ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run)
 set -euo pipefail
 command_line="scripts/bench.sh $*"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
     --threads=*) threads="${1#--threads=}" ;;
     --only) only="$2"; shift ;;
     --only=*) only="${1#--only=}" ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -62,6 +63,8 @@ if [ "$mode" = quick ]; then
   ablation_benchmarks=(getUser)
   h2load_warmup=6
   h2load_seconds=5
+  ghz_warmup=6
+  ghz_seconds=5
 else
   rounds=3
   thrpt_opts=(-wi 3 -w 10s -i 3 -r 5s)
@@ -70,9 +73,12 @@ else
   ablation_benchmarks=(getUser getUserAsync listUserLarge streamUsers)
   h2load_warmup=15
   h2load_seconds=10
+  ghz_warmup=15
+  ghz_seconds=10
 fi
 [ -n "$rounds_override" ] && rounds="$rounds_override"
 run_h2load_step=true
+run_ghz_step=true
 if [ -n "$only" ]; then
   [ -n "$out" ] && [ -f "$out/machine.txt" ] || { echo "bench.sh: --only re-measures into an existing --out folder" >&2; exit 2; }
   keep() { local kept=() b; for b in "$@"; do [[ ",$only," == *",$b,"* ]] && kept+=("$b"); done; echo "${kept[@]:-}"; }
@@ -80,6 +86,7 @@ if [ -n "$only" ]; then
   read -r -a sample_benchmarks <<< "$(keep "${sample_benchmarks[@]}")"
   read -r -a ablation_benchmarks <<< "$(keep "${ablation_benchmarks[@]}")"
   [[ ",$only," == *",h2load,"* ]] || run_h2load_step=false
+  [[ ",$only," == *",ghz,"* ]] || run_ghz_step=false
 fi
 
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
@@ -213,6 +220,87 @@ run_h2load() {
   done
 }
 
+ghz_version=v0.121.0
+ensure_ghz() {
+  ghz="$(command -v ghz || true)"
+  if [ -z "$ghz" ] && [ -x "$HOME/go/bin/ghz" ]; then
+    ghz="$HOME/go/bin/ghz"
+  fi
+  if [ -z "$ghz" ] && command -v go >/dev/null; then
+    echo "== installing ghz (go install github.com/bojand/ghz/cmd/ghz@$ghz_version)"
+    GOBIN="$HOME/go/bin" go install "github.com/bojand/ghz/cmd/ghz@$ghz_version" > "$out/logs/go-install-ghz.log" 2>&1 || true
+    if [ -x "$HOME/go/bin/ghz" ]; then
+      ghz="$HOME/go/bin/ghz"
+    fi
+  fi
+  [ -n "$ghz" ]
+}
+
+# Open-loop latency of getUser with ghz (grpc-go, one connection). Per server: a closed-loop warm-up,
+# then the closed-loop maximum (100 calls in flight, each worker waiting for its answer), then open
+# loop at 25, 50, 75 and 125% of that maximum: with --async --rps ghz starts calls on a fixed
+# schedule and never waits for answers, so a slow server faces a queue instead of a slower client.
+# ghz times a call from its start in grpc-go (stream creation included: a call waiting for a stream
+# slot or flow-control window counts) to its end; the JSON keeps every call's latency and status.
+# --duration-stop wait: calls still in flight at the end complete and count (the drain shows at 125%).
+ghz_loads=(25 50 75 125)
+run_ghz() {
+  local proto_dir="$root/triple-benchmark/workload/src/main/proto"
+  # Dubbo serves the same messages under its Java interface's name: a service of its own for ghz.
+  local dubbo_proto="$out/logs/dubbo_user_service.proto"
+  cat > "$dubbo_proto" <<'PROTO'
+syntax = "proto3";
+package io.triplerpc.benchmark.dubbo;
+import "user_service.proto";
+service DubboUserService {
+  rpc getUser(triple.benchmark.GetUserRequest) returns (triple.benchmark.User);
+}
+PROTO
+  local servers=(triple grpc dubbo)
+  for round in $(seq 1 "$rounds"); do
+    for name in "${servers[@]}"; do
+      start_server "$name" || continue
+      local call=(--proto "$proto_dir/user_service.proto" --call triple.benchmark.UserService.getUser)
+      [ "$name" = dubbo ] && call=(--proto "$dubbo_proto" --call io.triplerpc.benchmark.dubbo.DubboUserService.getUser)
+      local run=("$ghz" --insecure --import-paths "$proto_dir" "${call[@]}" -d '{"id":42}' --connections 1
+        --duration-stop wait -O json)
+      local target="127.0.0.1:$server_port" log="$out/logs/ghz-$name-r$round.log"
+      local file="$out/raw/ghz-$name-max-r$round.json"
+      rm -f "$out/raw/ghz-$name-"*"-r$round.json"*
+      echo "-- ghz $name (round $round)"
+      "${run[@]}" -c 100 -z "${ghz_warmup}s" -o /dev/null "$target" > "$log" 2>&1 || true
+      "${run[@]}" -c 100 -z "${ghz_seconds}s" -o "$file" "$target" >> "$log" 2>&1 || true
+      # The report reads the JSON; here only the rate (the last "rps", after the options) and the OK count.
+      local max ok
+      max="$(grep -o '"rps":[0-9.]*' "$file" 2>/dev/null | tail -1 | cut -d: -f2 | cut -d. -f1)"
+      ok="$(grep -o '"statusCodeDistribution":{[^}]*' "$file" 2>/dev/null | grep -o '"OK":[0-9]*' | cut -d: -f2)"
+      if [ -z "$max" ] || [ -z "$ok" ] || [ "$max" -lt 4 ]; then
+        echo "   no getUser answered OK at $target; skipped (see $log)"
+        rm -f "$file"
+        stop_server
+        continue
+      fi
+      echo "   closed loop, 100 in flight: $max calls/s"
+      gzip -f "$file"
+      local load rate p99
+      for load in "${ghz_loads[@]}"; do
+        rate=$(( (max * load + 50) / 100 ))
+        file="$out/raw/ghz-$name-$load-r$round.json"
+        "${run[@]}" --async --rps "$rate" -c 4 -z "${ghz_seconds}s" -o "$file" "$target" >> "$log" 2>&1 || true
+        if [ ! -s "$file" ]; then
+          echo "   open loop at $load%, $rate calls/s: FAILED (see $log)"
+          rm -f "$file"
+          continue
+        fi
+        p99="$(grep -o '"percentage":99,"latency":[0-9]*' "$file" | cut -d: -f3)"
+        echo "   open loop at $load%, $rate calls/s: p99 $(awk -v ns="${p99:-0}" 'BEGIN {printf "%.2f", ns / 1e6}') ms"
+        gzip -f "$file"
+      done
+      stop_server
+    done
+  done
+}
+
 report() {
   local args=("$out")
   [ "$docs" = true ] && args+=(--docs "$root/docs")
@@ -283,6 +371,15 @@ elif ensure_h2load; then
   run_h2load
 else
   echo "bench.sh: h2load not available; skipping the server ceiling" | tee "$out/logs/h2load-missing.txt"
+fi
+
+echo "== ghz: open loop, getUser at 25, 50, 75 and 125% of each server's closed-loop maximum"
+if [ "$run_ghz_step" = false ]; then
+  echo "   (not re-measured)"
+elif ensure_ghz; then
+  run_ghz
+else
+  echo "bench.sh: ghz not available (nor Go to install it); skipping the open-loop latency" | tee "$out/logs/ghz-missing.txt"
 fi
 
 echo "== report"

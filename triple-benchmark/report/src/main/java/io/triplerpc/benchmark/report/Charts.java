@@ -16,6 +16,7 @@ final class Charts {
   static final String LATENCY = "bench-latency-getUser.png";
   static final String ABLATION = "bench-ablation.png";
   static final String H2LOAD = "bench-h2load.png";
+  static final String OPEN_LOOP = "bench-open-loop-p99.png";
 
   /** A chart and the file it goes to. */
   record Chart(String fileName, CategoryChart chart) {
@@ -33,6 +34,7 @@ final class Charts {
     latency(results, charts);
     ablation(results, charts);
     h2load(results, charts);
+    openLoop(results, charts);
     return charts;
   }
 
@@ -144,5 +146,44 @@ final class Charts {
     chart.getStyler().setDecimalPattern("#,###");
     chart.addSeries("req/s", servers, rates);
     charts.add(new Chart(H2LOAD, chart));
+  }
+
+  /**
+   * ghz's open-loop p99 per load, one bar per server, on a log scale: the overload bars are orders of
+   * magnitude above the others. A load a server was not measured at has no bar.
+   */
+  private static void openLoop(Results results, List<Chart> charts) {
+    List<String> loads = new ArrayList<>();
+    for (String load : Report.GHZ_LOADS) {
+      if (results.ghz.values().stream().anyMatch(byLoad -> byLoad.containsKey(load))) {
+        loads.add(load);
+      }
+    }
+    if (loads.isEmpty()) {
+      return;
+    }
+    CategoryChart chart = chart("getUser open-loop p99 (ghz; lower is better)",
+        "load, % of each server's closed-loop maximum", "ms (log scale)");
+    chart.getStyler().setYAxisLogarithmic(true);
+    chart.getStyler().setDecimalPattern("#,##0.0");
+    double lowest = Double.MAX_VALUE;
+    for (String server : Report.ghzServers(results)) {
+      List<String> categories = new ArrayList<>();
+      List<Double> p99 = new ArrayList<>();
+      for (String load : loads) {
+        GhzRun run = results.ghz(server, load);
+        categories.add(load + "%");
+        p99.add(run == null ? null : run.p99());
+      }
+      if (p99.stream().anyMatch(v -> v != null)) {
+        chart.addSeries(Report.displayName(server), categories, p99);
+        lowest = Math.min(lowest, p99.stream().filter(v -> v != null).min(Double::compare).orElseThrow());
+      }
+    }
+    if (lowest < Double.MAX_VALUE) {
+      // Bars start from the axis minimum, which a log scale cannot put at zero: the decade below the lowest.
+      chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
+      charts.add(new Chart(OPEN_LOOP, chart));
+    }
   }
 }

@@ -39,7 +39,29 @@ final class Goals {
     OptionalDouble direct = r.h2loadRate("triple-direct");
     goals.add(atLeast("h2load Triple server, direct executor, vs minimal Netty", 0.9,
         direct.isPresent() ? direct.getAsDouble() : null, netty.isPresent() ? netty.getAsDouble() : null));
+    goals.add(openLoopP99("open-loop p99 at 50% and 75% load vs grpc-java", 0.5, r, List.of("50", "75")));
     return goals;
+  }
+
+  /**
+   * Triple's open-loop p99 against grpc-java's at each of the loads (each server at its own maximum's
+   * share), every ratio at most the target; measured: the ratios, in the order of the loads.
+   */
+  private static Goal openLoopP99(String measure, double target, Results r, List<String> loads) {
+    String goal = String.format(Locale.ROOT, "≤ %.2f×", target);
+    List<String> ratios = new ArrayList<>();
+    boolean met = true;
+    for (String load : loads) {
+      GhzRun ours = r.ghz("triple", load);
+      GhzRun theirs = r.ghz("grpc", load);
+      if (ours == null || theirs == null || ours.p99() == null || theirs.p99() == null || theirs.p99() == 0) {
+        return new Goal(measure, goal, "–", null);
+      }
+      double ratio = ours.p99() / theirs.p99();
+      ratios.add(String.format(Locale.ROOT, "%.2f×", ratio));
+      met &= ratio <= target;
+    }
+    return new Goal(measure, goal, String.join(", ", ratios), met);
   }
 
   private static Goal atLeast(String measure, double target, Double ours, Double theirs) {

@@ -31,6 +31,10 @@ public final class Report {
       List.of("existUser", "createUser", "getUser", "listUser", "listUserLarge", "streamUsers", "getUserAsync");
   static final List<String> ABLATIONS = List.of("flushPerCommand", "waitForStream", "callbackPool", "askChannel");
   static final List<String> H2LOAD_SERVERS = List.of("triple", "triple-direct", "grpc", "dubbo", "netty");
+  /** The open-loop loads of the ghz phase, in percent of each server's closed-loop maximum. */
+  static final List<String> GHZ_LOADS = List.of("25", "50", "75", "125");
+  /** Below this share of its target rate, ghz fell behind its schedule (the table marks the row). */
+  static final double GHZ_ON_SCHEDULE = 0.95;
 
   private Report() {}
 
@@ -144,6 +148,22 @@ public final class Report {
     ObjectNode h2load = root.putObject("h2load_req_per_s");
     for (String server : results.h2load.keySet()) {
       results.h2loadRate(server).ifPresent(rate -> h2load.put(server, rate));
+    }
+    ObjectNode ghz = root.putObject("ghz_open_loop");
+    for (String server : results.ghz.keySet()) {
+      ObjectNode byLoad = ghz.putObject(server);
+      for (String load : results.ghz.get(server).keySet()) {
+        GhzRun run = results.ghz(server, load);
+        ObjectNode node = byLoad.putObject(load.equals("max") ? "closed_loop_max" : load + "%");
+        put(node, "target_calls_per_s", run.targetRate());
+        put(node, "achieved_calls_per_s", run.achievedRate());
+        put(node, "p50_ms", run.p50());
+        put(node, "p90_ms", run.p90());
+        put(node, "p99_ms", run.p99());
+        put(node, "p999_ms", run.p999());
+        node.put("calls", run.calls());
+        node.put("errors", run.errors());
+      }
     }
     ObjectNode goals = root.putObject("goals");
     for (Goals.Goal goal : Goals.evaluate(results)) {
@@ -306,7 +326,65 @@ public final class Report {
           .append(Double.isNaN(ceiling) ? "" : String.format(Locale.ROOT, "%.0f%%", 100 * rate.getAsDouble() / ceiling))
           .append(" |\n");
     }
+
+    if (!results.ghz.isEmpty()) {
+      openLoop(results, imagePrefix, md);
+    }
     return md.toString();
+  }
+
+  private static void openLoop(Results results, String imagePrefix, StringBuilder md) {
+    md.append("\n### Open-loop latency: ghz\n\n");
+    md.append("getUser from ghz 0.121.0 (grpc-go, one connection) on the same machine. First each server's closed-loop "
+        + "maximum: 100 calls in flight, each worker starting a call when its last one answered. Then open loop "
+        + "(`--async --rps`) at 25, 50, 75 and 125% of that maximum (of each server's own): calls start on a fixed "
+        + "schedule whatever the server does, so a slow answer builds a queue, as users' traffic does. A latency is "
+        + "ghz's: from the call's start in grpc-go (a wait for a stream slot or flow-control window included) to its "
+        + "end; percentiles over the calls answered OK (nearest rank over every call). Achieved: calls ended per "
+        + "second of the run, the drain of the calls in flight at its end included. † achieved under "
+        + String.format(Locale.ROOT, "%.0f%%", 100 * GHZ_ON_SCHEDULE)
+        + " of the target: ghz, on the same cores as the server, fell behind its schedule, and the calls it never "
+        + "sent are missing from the latencies.\n\n");
+    md.append("![open-loop p99](").append(imagePrefix).append(Charts.OPEN_LOOP).append(")\n\n");
+    md.append("| server | load | calls/s asked | calls/s achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | errors |\n");
+    md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (String server : ghzServers(results)) {
+      GhzRun max = results.ghz(server, "max");
+      if (max != null) {
+        openLoopRow(md, server, "closed-loop max", "–", max);
+      }
+      for (String load : GHZ_LOADS) {
+        GhzRun run = results.ghz(server, load);
+        if (run != null) {
+          openLoopRow(md, server, load + "%", number(run.targetRate()), run);
+        }
+      }
+    }
+  }
+
+  private static void openLoopRow(StringBuilder md, String server, String load, String asked, GhzRun run) {
+    boolean behind = run.targetRate() > 0 && run.achievedRate() < GHZ_ON_SCHEDULE * run.targetRate();
+    md.append("| ").append(displayName(server)).append(" | ").append(load).append(" | ").append(asked).append(" | ")
+        .append(number(run.achievedRate())).append(behind ? " †" : "").append(" | ")
+        .append(millis(run.p50())).append(" | ").append(millis(run.p90())).append(" | ")
+        .append(millis(run.p99())).append(" | ").append(millis(run.p999())).append(" | ")
+        .append(String.format(Locale.ROOT, "%,d", run.errors())).append(" |\n");
+  }
+
+  /** The servers of the ghz phase: the contenders first, in their order, then any other. */
+  static List<String> ghzServers(Results results) {
+    List<String> servers = new ArrayList<>();
+    for (String contender : CONTENDERS) {
+      if (results.ghz.containsKey(contender)) {
+        servers.add(contender);
+      }
+    }
+    for (String server : results.ghz.keySet()) {
+      if (!servers.contains(server)) {
+        servers.add(server);
+      }
+    }
+    return servers;
   }
 
   static Double median(Results results, String benchmark, String contender, Function<Figures, List<Double>> field) {

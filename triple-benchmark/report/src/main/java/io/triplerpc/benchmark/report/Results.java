@@ -22,13 +22,16 @@ import java.util.stream.Stream;
  * of every measured iteration over all rounds (the machine is shared and noisy; a median ignores
  * the iteration that a neighbour spoiled).
  *
- * <p>File names carry what JMH does not: {@code raw/<mode>-<benchmark>-<contender>-r<round>.json}
- * and {@code raw/h2load-<server>-r<round>.txt}, as {@code scripts/bench.sh} writes them.
+ * <p>File names carry what JMH does not: {@code raw/<mode>-<benchmark>-<contender>-r<round>.json},
+ * {@code raw/h2load-<server>-r<round>.txt} and {@code raw/ghz-<server>-<load>-r<round>.json[.gz]}
+ * (load: {@code max} for the closed-loop maximum, else the percentage of it), as
+ * {@code scripts/bench.sh} writes them.
  */
 final class Results {
 
   private static final Pattern JMH_FILE = Pattern.compile("(thrpt|sample)-([A-Za-z]+)-(.+)-r(\\d+)\\.json");
   private static final Pattern H2LOAD_FILE = Pattern.compile("h2load-(.+)-r(\\d+)\\.txt");
+  private static final Pattern GHZ_FILE = Pattern.compile("ghz-(.+)-(max|\\d+)-r(\\d+)\\.json(\\.gz)?");
   private static final Pattern H2LOAD_RATE = Pattern.compile("finished in [0-9.]+s, ([0-9.]+) req/s");
 
   /** One benchmark and contender: the medians, null where not measured. */
@@ -52,6 +55,8 @@ final class Results {
   final Map<String, Map<String, Figures>> jmh = new TreeMap<>();
   /** server → requests per second, one per round. */
   final Map<String, List<Double>> h2load = new LinkedHashMap<>();
+  /** server → load ({@code max} or a percentage) → one ghz run per round. */
+  final Map<String, Map<String, List<GhzRun>>> ghz = new LinkedHashMap<>();
   /** machine.txt as key → value, in file order. */
   final Map<String, String> machine = new LinkedHashMap<>();
 
@@ -78,6 +83,7 @@ final class Results {
       String name = file.getFileName().toString();
       Matcher jmhName = JMH_FILE.matcher(name);
       Matcher h2Name = H2LOAD_FILE.matcher(name);
+      Matcher ghzName = GHZ_FILE.matcher(name);
       if (jmhName.matches()) {
         results.addJmh(jmhName.group(1), jmhName.group(2), jmhName.group(3), json.readTree(file.toFile()));
       } else if (h2Name.matches()) {
@@ -85,6 +91,9 @@ final class Results {
         if (rate.find()) {
           results.h2load.computeIfAbsent(h2Name.group(1), k -> new ArrayList<>()).add(Double.parseDouble(rate.group(1)));
         }
+      } else if (ghzName.matches()) {
+        results.ghz.computeIfAbsent(ghzName.group(1), k -> new LinkedHashMap<>())
+            .computeIfAbsent(ghzName.group(2), k -> new ArrayList<>()).add(GhzRun.read(file));
       }
     }
     return results;
@@ -178,6 +187,12 @@ final class Results {
   Double ops(String benchmark, String contender) {
     Figures f = figures(benchmark, contender);
     return f == null ? null : f.ops();
+  }
+
+  /** The rounds of ghz at one load ({@code max} or a percentage) against one server, or null. */
+  GhzRun ghz(String server, String load) {
+    List<GhzRun> rounds = ghz.getOrDefault(server, Map.of()).get(load);
+    return rounds == null || rounds.isEmpty() ? null : GhzRun.median(rounds);
   }
 
   OptionalDouble h2loadRate(String server) {
