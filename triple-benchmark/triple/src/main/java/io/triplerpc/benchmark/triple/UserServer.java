@@ -12,6 +12,7 @@ import io.triplerpc.benchmark.workload.proto.Page;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserService;
+import java.nio.file.Path;
 
 /**
  * The Triple server of the benchmark, run in a JVM of its own: {@code --port=N} (0 for a free one);
@@ -66,6 +67,11 @@ public final class UserServer implements UserService {
     // -Dtriple.bench.executor=direct: services on the event loop (scripts/bench.sh's triple-direct).
     if ("direct".equals(System.getProperty("triple.bench.executor"))) {
       builder.directExecutor();
+    }
+    // -Dtriple.bench.tls.keystore=<PKCS#12>: TLS with the JDK's provider (FeatureCostBenchmark).
+    String keyStore = System.getProperty(BenchTls.PROPERTY);
+    if (keyStore != null) {
+      builder.tls(BenchTls.server(Path.of(keyStore)));
     }
     TripleServer server = builder
         .host("127.0.0.1")
