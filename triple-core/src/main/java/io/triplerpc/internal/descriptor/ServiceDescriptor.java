@@ -190,10 +190,12 @@ public final class ServiceDescriptor {
       }
     }
     Map<Method, Method> syncForms = asyncPairs(candidates);
+    Map<Method, Method> asyncFormOf = new HashMap<>();
+    syncForms.forEach((async, sync) -> asyncFormOf.put(sync, async));
     List<Method> rpcMethods = new ArrayList<>();
     List<Type> declared = new ArrayList<>();
     for (Method method : candidates) {
-      if (method.isDefault() && !syncForms.containsKey(method) && !syncForms.containsValue(method)) {
+      if (method.isDefault() && !syncForms.containsKey(method) && !asyncFormOf.containsKey(method)) {
         continue;
       }
       if (!syncForms.containsKey(method)) {
@@ -208,7 +210,7 @@ public final class ServiceDescriptor {
     Map<Method, MethodBinding> bySyncForm = new HashMap<>();
     Set<String> names = new HashSet<>();
     for (Method method : rpcMethods) {
-      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, asyncFormOf(syncForms, method),
+      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, asyncFormOf.get(method),
           allowed);
       if (!names.add(binding.descriptor().methodName())) {
         throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
@@ -295,15 +297,6 @@ public final class ServiceDescriptor {
     return pairs;
   }
 
-  private static Method asyncFormOf(Map<Method, Method> syncForms, Method sync) {
-    for (Map.Entry<Method, Method> pair : syncForms.entrySet()) {
-      if (pair.getValue().equals(sync)) {
-        return pair.getKey();
-      }
-    }
-    return null;
-  }
-
   private static boolean takesObserver(Method method) {
     return Arrays.asList(method.getParameterTypes()).contains(StreamObserver.class);
   }
@@ -385,7 +378,7 @@ public final class ServiceDescriptor {
     Class<?>[] rawParams = method.getParameterTypes();
     Class<?> returnType = method.getReturnType();
     String where = method.getDeclaringClass().getName() + "." + method.getName();
-    boolean takesObserver = Arrays.asList(rawParams).contains(StreamObserver.class);
+    boolean takesObserver = takesObserver(method);
 
     CallShape shape;
     MethodType type;
