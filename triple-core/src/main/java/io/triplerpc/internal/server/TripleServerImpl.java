@@ -6,6 +6,7 @@ import io.triplerpc.HealthStatusManager;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TripleServer;
 import io.triplerpc.WriteStats;
+import io.triplerpc.internal.WorkerPool;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.health.HealthService;
 import io.triplerpc.internal.health.HealthServiceImpl;
@@ -32,13 +33,9 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +45,11 @@ final class TripleServerImpl extends TripleServer {
 
   private static final Logger log = LoggerFactory.getLogger(TripleServer.class);
 
+  /**
+   * How long a service may run before its worker counts as blocked and another takes the queue: long
+   * enough that CPU-bound calls rarely trip it, short enough that a blocked pool is not noticed.
+   */
+  private static final Duration WORKER_BLOCKED_AFTER = Duration.ofMillis(1);
   private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
   private static final String REFLECTION_V1 = "grpc.reflection.v1.ServerReflection";
   private static final String REFLECTION_V1ALPHA = "grpc.reflection.v1alpha.ServerReflection";
@@ -64,7 +66,7 @@ final class TripleServerImpl extends TripleServer {
   /** Who sees each call, or null. */
   private final CallObservers observers;
   private final Executor executor;
-  private final ExecutorService ownedExecutor;
+  private final WorkerPool ownedExecutor;
   private final HealthServiceImpl health = new HealthServiceImpl();
   private final List<ServerInfo.Service> services;
   private final List<ServerRegistration> registrations;
@@ -274,12 +276,9 @@ final class TripleServerImpl extends TripleServer {
     return t;
   }
 
-  private static ExecutorService newServiceExecutor() {
-    AtomicInteger count = new AtomicInteger();
-    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
-      Thread thread = new Thread(task, "triple-service-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+  private static WorkerPool newServiceExecutor() {
+    return WorkerPool.create("triple-service", Integer.getInteger("triple.workers.parallelism", Runtime.getRuntime().availableProcessors()),
+        WORKER_BLOCKED_AFTER, Duration.ofSeconds(60));
   }
+
 }
