@@ -5,12 +5,15 @@ import static java.util.Objects.requireNonNull;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.triplerpc.CallObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.micrometer.internal.ClientCallMetrics;
 import io.triplerpc.micrometer.internal.Gauges;
+import io.triplerpc.micrometer.internal.PrometheusScrape;
 import io.triplerpc.micrometer.internal.ServerCallMetrics;
+import io.triplerpc.spi.HttpGetHandler;
 
 /**
  * Micrometer metrics of Triple servers and clients. Call metrics are named, tagged and bucketed as gRPC's
@@ -41,6 +44,8 @@ import io.triplerpc.micrometer.internal.ServerCallMetrics;
  * {@code triple.client.calls.active} count the calls in flight; {@link #bind} adds the rest. A client's
  * discovery has meters of its own: {@link DiscoveryMetrics}. docs/observability.md lists every meter.
  *
+ * <p>A {@code PrometheusMeterRegistry} can be scraped on the server's own port with {@link #prometheus}.
+ *
  * <p>Several servers (or clients) may share a registry: their call metrics add up, as their calls-in-flight
  * gauges do. To tell them apart, give each its own {@code tags}. {@link #bind} needs that to bind more than
  * one: binding again with the same tags replaces the earlier binding (a server restarted in one process).
@@ -67,6 +72,28 @@ public final class TripleMetrics {
   /** A client's call and attempt metrics in {@code registry}, each meter tagged with {@code tags} too. */
   public static CallObserver client(MeterRegistry registry, Iterable<Tag> tags) {
     return new ClientCallMetrics(requireNonNull(registry, "registry"), Tags.of(requireNonNull(tags, "tags")));
+  }
+
+  /**
+   * Serves {@code registry}'s scrape on a server's own port, for {@code TripleServer.Builder.httpGet}:
+   *
+   * <pre>{@code
+   * TripleServer.builder()
+   *     .callObserver(TripleMetrics.server(prometheusRegistry))
+   *     .httpGet("/metrics", TripleMetrics.prometheus(prometheusRegistry))
+   *     ...
+   * }</pre>
+   *
+   * <p>A GET answers 200 in Prometheus's text format ({@code text/plain; version=0.0.4; charset=utf-8}),
+   * or in OpenMetrics ({@code application/openmetrics-text; version=1.0.0; charset=utf-8}) when the
+   * request's Accept header names {@code application/openmetrics-text}, as Prometheus's does; the
+   * registry renders either. The scrape runs on the server's service executor, never on an event loop.
+   * Whoever can reach the port can read it ({@code httpGet} says how to keep it from callers). Needs
+   * {@code io.micrometer:micrometer-registry-prometheus}, an optional dependency of this module: the rest
+   * of this class works without it.
+   */
+  public static HttpGetHandler prometheus(PrometheusMeterRegistry registry) {
+    return new PrometheusScrape(requireNonNull(registry, "registry"));
   }
 
   /**
