@@ -14,6 +14,7 @@ import io.triplerpc.micrometer.internal.Gauges;
 import io.triplerpc.micrometer.internal.PrometheusScrape;
 import io.triplerpc.micrometer.internal.ServerCallMetrics;
 import io.triplerpc.spi.HttpGetHandler;
+import java.util.function.Predicate;
 
 /**
  * Micrometer metrics of Triple servers and clients. Call metrics are named, tagged and bucketed as gRPC's
@@ -36,8 +37,9 @@ import io.triplerpc.spi.HttpGetHandler;
  * {@code grpc.server.call.sent_total_compressed_message_size} and
  * {@code grpc.server.call.rcvd_total_compressed_message_size}, tagged {@code grpc.method},
  * {@code grpc.status} (but the counter) and {@code triple.protocol}; a method the server does not serve is
- * tagged {@code other}. Client: {@code grpc.client.attempt.started}, {@code grpc.client.attempt.duration},
- * the attempts' two sizes and {@code grpc.client.call.duration}, tagged {@code grpc.method},
+ * tagged {@code other}, unless the server's factory was given a filter that keeps its name. Client:
+ * {@code grpc.client.attempt.started}, {@code grpc.client.attempt.duration}, the attempts' two sizes and
+ * {@code grpc.client.call.duration}, tagged {@code grpc.method} (whatever method the client names),
  * {@code grpc.target} and {@code grpc.status} (but the counter). Durations are timers, sizes
  * distribution summaries in bytes, both with A66's bucket boundaries as service-level objectives (a
  * {@code MeterFilter} may change them). Gauges {@code triple.server.calls.active} and
@@ -61,10 +63,28 @@ public final class TripleMetrics {
 
   /** A server's call metrics in {@code registry}, each meter tagged with {@code tags} too. */
   public static CallObserver server(MeterRegistry registry, Iterable<Tag> tags) {
-    return new ServerCallMetrics(requireNonNull(registry, "registry"), Tags.of(requireNonNull(tags, "tags")));
+    return new ServerCallMetrics(requireNonNull(registry, "registry"), Tags.of(requireNonNull(tags, "tags")), null);
   }
 
-  /** A client's call and attempt metrics in {@code registry}, for {@code TripleClient.Builder.callObserver}. */
+  /**
+   * {@link #server(MeterRegistry, Iterable)}, with A66's option to record the names of methods the server
+   * does not serve: a call of such a method is tagged with its name ({@code pkg.Service/Method}) when
+   * {@code keepUnknownMethod} accepts it, else {@code other}. {@code name -> true} keeps them all, and then
+   * any client can add a series per name it makes up; a filter that accepts a bounded set (a prefix, the
+   * names of a service served elsewhere) keeps the series bounded. Asked at the start and at the end of
+   * each such call, on the threads that observe calls: it must be quick, must not block, and should answer the same
+   * for a name every time. Methods the server serves keep their names whatever it says.
+   */
+  public static CallObserver server(MeterRegistry registry, Iterable<Tag> tags, Predicate<String> keepUnknownMethod) {
+    return new ServerCallMetrics(requireNonNull(registry, "registry"), Tags.of(requireNonNull(tags, "tags")),
+        requireNonNull(keepUnknownMethod, "keepUnknownMethod"));
+  }
+
+  /**
+   * A client's call and attempt metrics in {@code registry}, for {@code TripleClient.Builder.callObserver}.
+   * A client tags every call with the method it names: its names come from the application's own code
+   * (proxies, descriptors, a generic call's {@code pkg.Service/$invoke}), not from the network.
+   */
   public static CallObserver client(MeterRegistry registry) {
     return client(registry, Tags.empty());
   }
