@@ -1,6 +1,5 @@
 package io.triplerpc;
 
-import io.triplerpc.spi.HttpGetHandler;
 import io.triplerpc.spi.ServerRegistration;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -7,13 +7,13 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.triplerpc.CallObserver;
+import io.triplerpc.HttpGetHandler;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.micrometer.internal.ClientCallMetrics;
 import io.triplerpc.micrometer.internal.Gauges;
 import io.triplerpc.micrometer.internal.PrometheusScrape;
 import io.triplerpc.micrometer.internal.ServerCallMetrics;
-import io.triplerpc.spi.HttpGetHandler;
 import java.util.function.Predicate;
 
 /**

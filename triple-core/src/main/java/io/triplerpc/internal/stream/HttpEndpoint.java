@@ -1,6 +1,6 @@
 package io.triplerpc.internal.stream;
 
-import io.triplerpc.spi.HttpGetHandler;
+import io.triplerpc.HttpGetHandler;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

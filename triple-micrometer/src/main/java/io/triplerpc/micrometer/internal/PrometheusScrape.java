@@ -1,7 +1,7 @@
 package io.triplerpc.micrometer.internal;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.triplerpc.spi.HttpGetHandler;
+import io.triplerpc.HttpGetHandler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;

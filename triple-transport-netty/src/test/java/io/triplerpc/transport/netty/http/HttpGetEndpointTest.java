@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.CallOptions;
+import io.triplerpc.HttpGetHandler;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.spi.HttpGetHandler;
 import io.triplerpc.testing.TestCertificates;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;

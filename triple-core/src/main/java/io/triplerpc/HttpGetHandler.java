@@ -1,13 +1,11 @@
-package io.triplerpc.spi;
+package io.triplerpc;
 
-import io.triplerpc.Metadata;
-import io.triplerpc.PeerInfo;
 import java.util.Objects;
 
 /**
  * Answers plain HTTP GET (and HEAD) requests of one path on a server's own port, beside its calls: an
  * operations endpoint such as a metrics scrape ({@code TripleMetrics.prometheus} in triple-micrometer).
- * Registered with {@link io.triplerpc.TripleServer.Builder#httpGet}, which says who can reach it.
+ * Registered with {@link TripleServer.Builder#httpGet}, which says who can reach it.
  *
  * <p>Called on the server's service executor ({@link java.util.concurrent.ForkJoinPool#commonPool()} for a
  * server with {@code directExecutor()}), never on a transport thread, so it may take a moment to answer;
