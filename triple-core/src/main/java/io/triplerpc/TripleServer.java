@@ -189,6 +189,26 @@ public abstract class TripleServer {
     public abstract Builder cors(CorsPolicy policy);
 
     /**
+     * Answers HTTP GET and HEAD requests of exactly {@code path} (a query after it is handed over) with
+     * {@code handler}, on this server's port and over whatever it serves there: HTTP/1.1 and HTTP/2,
+     * cleartext or TLS. For operations endpoints, such as a Prometheus scrape
+     * ({@code TripleMetrics.prometheus} in triple-micrometer). Any other method on the path gets 405 with
+     * {@code Allow: GET, HEAD}; gRPC requests and every other path are served as without it. None by
+     * default.
+     *
+     * <p>The endpoint is served to whoever can reach the port, as TLS lets them: with {@link #tls} it is
+     * served over TLS only (a client certificate too, if {@link TlsConfig.ClientAuth#REQUIRE} asks for
+     * one), but the {@link #accessPolicy}, which rules calls by method, and {@link #cors} do not apply.
+     * To keep it from a port's callers, serve it from another server bound to an internal interface or
+     * port, or check {@link HttpGetHandler.Request#peer()} in the handler.
+     *
+     * @param path an absolute path such as {@code /metrics}: no query or fragment, and not a path this
+     *     server serves a method at ({@code /pkg.Service/Method}), which {@link #build()} refuses
+     * @throws IllegalArgumentException if {@code path} is malformed or already has a handler
+     */
+    public abstract Builder httpGet(String path, HttpGetHandler handler);
+
+    /**
      * Where service methods run (each call's events in order, one at a time). By default a pool of
      * the server's own daemon threads: while services keep finishing, as many run as there are cores,
      * taking queued calls without a thread wake-up each; a service that blocks for more than a

@@ -23,6 +23,7 @@ import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.TripleService;
 import io.triplerpc.micrometer.testing.Ping;
 import io.triplerpc.micrometer.testing.Pong;
 import io.triplerpc.testing.AwaitPeers;
@@ -158,6 +159,67 @@ class TripleMetricsTest {
       String method = meter.getId().getTag("grpc.method");
       assertTrue(method == null || method.equals("other"), meter.getId().toString());
     }
+  }
+
+  /** A service the test servers do not serve, called through a client's proxy. */
+  @TripleService(name = "triple.metrics.test.Unserved")
+  public interface Unserved {
+    Pong ping(Ping request);
+  }
+
+  private static final String UNSERVED = "triple.metrics.test.Unserved/ping";
+
+  @Test
+  void theClientNamesTheMethodsItCallsWhileTheServerSaysOther() {
+    start();
+    Unserved unserved = client(TripleClient.builder().callObserver(TripleMetrics.client(registry))).proxy(Unserved.class);
+    StatusException e = assertThrows(StatusException.class, () -> unserved.ping(ping("anyone there?")));
+    assertEquals(Status.Code.UNIMPLEMENTED, e.status().code());
+    AwaitPeers.until(() -> serverEndedCount("other") == 1 && endedCount("grpc.client.call.duration", UNSERVED) == 1,
+        "both sides saw the call end");
+    assertEquals(1, timer("grpc.server.call.duration", "other", "UNIMPLEMENTED").count());
+    assertEquals(1, timer("grpc.client.attempt.duration", UNSERVED, "UNIMPLEMENTED").count());
+    assertEquals(1, clientAttemptStarted(UNSERVED).count());
+    assertNull(registry.find("grpc.server.call.started").tag("grpc.method", UNSERVED).counter());
+  }
+
+  @Test
+  void aServersFilterKeepsTheUnknownNamesItAccepts() throws Exception {
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.of("app", "shop"),
+        name -> name.startsWith("triple.metrics.test.Unserved/"))));
+    target = "127.0.0.1:" + server.port();
+    Unserved unserved = client(TripleClient.builder()).proxy(Unserved.class);
+    assertThrows(StatusException.class, () -> unserved.ping(ping("kept")));
+    assertEquals("404", curl("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
+        "--data-binary", "{}", "http://127.0.0.1:" + server.port() + "/made.up.Name/B"));
+    assertEquals("shop", pingOverGrpcAndGetItsTag());
+    AwaitPeers.until(() -> serverEndedCount(UNSERVED) == 1 && serverEndedCount("other") == 1,
+        "the three calls ended");
+    assertEquals(1, serverStarted(UNSERVED, "grpc").count());
+    assertEquals("UNIMPLEMENTED", registry.get("grpc.server.call.duration").tag("grpc.method", UNSERVED).timer()
+        .getId().getTag("grpc.status"));
+    assertEquals(1, serverStarted("other", "connect").count(), "a name the filter refuses is other");
+    assertNull(registry.find("grpc.server.call.started").tag("grpc.method", "made.up.Name/B").counter());
+  }
+
+  /** Pings the server of the test, whose method keeps its name whatever a filter says; returns its app tag. */
+  private String pingOverGrpcAndGetItsTag() {
+    client(TripleClient.builder()).proxy(PingService.class).ping(ping("served"));
+    awaitServerEnded(PING, 1);
+    return registry.get("grpc.server.call.started").tag("grpc.method", PING).counter().getId().getTag("app");
+  }
+
+  @Test
+  void keepingEveryUnknownNameMakesASeriesPerName() throws Exception {
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.empty(), name -> true)));
+    for (String path : List.of("/no.such.Service/A", "/made.up.Name/B")) {
+      curl("-o", "/dev/null", "-H", "content-type: application/json", "--data-binary", "{}",
+          "http://127.0.0.1:" + server.port() + path);
+    }
+    AwaitPeers.until(() -> serverEndedCount("no.such.Service/A") == 1 && serverEndedCount("made.up.Name/B") == 1,
+        "both unknown calls ended under their names");
+    assertNull(registry.find("grpc.server.call.started").tag("grpc.method", "other").counter());
+    assertThrows(NullPointerException.class, () -> TripleMetrics.server(registry, Tags.empty(), null));
   }
 
   @Test

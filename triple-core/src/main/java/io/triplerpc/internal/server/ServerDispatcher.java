@@ -14,6 +14,7 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.descriptor.GenericInvocation;
+import io.triplerpc.internal.stream.HttpEndpoint;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.internal.stream.ServerStream;
@@ -45,6 +46,8 @@ public final class ServerDispatcher implements ServerTransportListener {
   private final CallObservers observers;
   private final Executor executor;
   private final int maxInboundMessageSize;
+  /** The plain HTTP endpoints, each of its own path; usually none, at most a few. */
+  private final HttpEndpoint[] endpoints;
 
   /**
    * @param policy who may call what, or null to let anyone call anything
@@ -55,7 +58,7 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
-    this(definitions, interceptors, policy, Map.of(), null, null, executor, maxInboundMessageSize);
+    this(definitions, interceptors, policy, Map.of(), null, null, executor, maxInboundMessageSize, List.of());
   }
 
   /**
@@ -63,6 +66,7 @@ public final class ServerDispatcher implements ServerTransportListener {
    * @param concurrencyLimits calls each method may run at once, by service (each of its methods) or method
    * @param adaptiveLimit the adaptive limit of unary calls in flight, or null
    * @param observers who sees each call, or null
+   * @param endpoints the plain HTTP endpoints served beside the calls
    */
   public ServerDispatcher(
       List<ServerMethodDefinition<?, ?>> definitions,
@@ -72,7 +76,8 @@ public final class ServerDispatcher implements ServerTransportListener {
       AdaptiveConcurrencyLimit adaptiveLimit,
       CallObservers observers,
       Executor executor,
-      int maxInboundMessageSize) {
+      int maxInboundMessageSize,
+      List<HttpEndpoint> endpoints) {
     Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
     Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
     Map<String, List<MethodDescriptor<?, ?>>> genericTargets = new HashMap<>();
@@ -112,6 +117,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     this.observers = observers;
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
+    this.endpoints = endpoints.toArray(new HttpEndpoint[0]);
   }
 
   /** An export's name: version and group, empty for none. */
@@ -247,6 +253,16 @@ public final class ServerDispatcher implements ServerTransportListener {
     ObservingServerStream observing = new ObservingServerStream(stream, ObservedCallImpl.server(observers, method,
         route != null, stream.protocol(), peer == null ? null : peer.remoteAddress()));
     return observing.observe(route(observing, request, path, route));
+  }
+
+  @Override
+  public HttpEndpoint httpEndpoint(CharSequence target) {
+    for (HttpEndpoint endpoint : endpoints) {
+      if (endpoint.matches(target)) {
+        return endpoint;
+      }
+    }
+    return null;
   }
 
   /** Routes the call of {@code path} to its export; {@code route} is the path's, or null if none is served. */

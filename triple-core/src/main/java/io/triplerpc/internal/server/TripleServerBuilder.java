@@ -4,15 +4,16 @@ import io.triplerpc.AccessPolicy;
 import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.CallObserver;
 import io.triplerpc.CorsPolicy;
+import io.triplerpc.HttpGetHandler;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.ServerCallHandler;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
-import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.WrappedMethod;
+import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
@@ -38,6 +39,8 @@ import java.util.concurrent.Executor;
 public final class TripleServerBuilder extends TripleServer.Builder {
 
   private static final ServerTransportOptions DEFAULTS = ServerTransportOptions.DEFAULTS;
+  /** The executor of {@link #directExecutor()}: the caller's thread, an event loop. */
+  static final Executor DIRECT = Runnable::run;
 
   private String host = "0.0.0.0";
   private int port;
@@ -54,6 +57,8 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private Executor executor;
   private AccessPolicy accessPolicy;
   private CorsPolicy cors;
+  /** Plain HTTP GET handlers by path, in the order added. */
+  private final Map<String, HttpGetHandler> httpGets = new LinkedHashMap<>();
   private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
   private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
   private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
@@ -174,6 +179,28 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   }
 
   @Override
+  public TripleServerBuilder httpGet(String path, HttpGetHandler handler) {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(handler, "handler");
+    if (path.length() < 2 || path.charAt(0) != '/') {
+      throw new IllegalArgumentException("An HTTP GET path is absolute and not just /, such as /metrics: " + path);
+    }
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      // The request target's path characters (RFC 3986), the query and fragment delimiters excepted.
+      if (c <= ' ' || c >= 0x7f || c == '?' || c == '#' || c == '"' || c == '<' || c == '>' || c == '\\'
+          || c == '^' || c == '`' || c == '{' || c == '|' || c == '}') {
+        throw new IllegalArgumentException("An HTTP GET path has no query, fragment, space or character that"
+            + " would need percent-encoding: " + path);
+      }
+    }
+    if (httpGets.putIfAbsent(path, handler) != null) {
+      throw new IllegalArgumentException("Two HTTP GET handlers for " + path);
+    }
+    return this;
+  }
+
+  @Override
   public TripleServerBuilder accessPolicy(AccessPolicy policy) {
     this.accessPolicy = Objects.requireNonNull(policy, "policy");
     return this;
@@ -215,7 +242,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
 
   @Override
   public TripleServerBuilder directExecutor() {
-    this.executor = Runnable::run;
+    this.executor = DIRECT;
     return this;
   }
 
@@ -389,6 +416,6 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     }
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, CallObservers.of(observers), executor,
-        List.copyOf(services.values()), registrations, Map.copyOf(protoFiles));
+        List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), new LinkedHashMap<>(httpGets));
   }
 }

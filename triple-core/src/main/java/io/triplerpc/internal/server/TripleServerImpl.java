@@ -3,17 +3,19 @@ package io.triplerpc.internal.server;
 import io.triplerpc.AccessPolicy;
 import io.triplerpc.AdaptiveConcurrencyLimit;
 import io.triplerpc.HealthStatusManager;
+import io.triplerpc.HttpGetHandler;
 import io.triplerpc.ServerInterceptor;
 import io.triplerpc.TripleServer;
 import io.triplerpc.WriteStats;
 import io.triplerpc.internal.WorkerPool;
-import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.health.HealthService;
 import io.triplerpc.internal.health.HealthServiceImpl;
+import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.reflection.DescriptorIndex;
 import io.triplerpc.internal.reflection.ReflectionServiceImpl;
 import io.triplerpc.internal.reflection.ReflectionV1AlphaService;
 import io.triplerpc.internal.reflection.ReflectionV1Service;
+import io.triplerpc.internal.stream.HttpEndpoint;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportFactory;
 import io.triplerpc.internal.stream.ServerTransportOptions;
@@ -33,6 +35,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,20 +73,26 @@ final class TripleServerImpl extends TripleServer {
   private final HealthServiceImpl health = new HealthServiceImpl();
   private final List<ServerInfo.Service> services;
   private final List<ServerRegistration> registrations;
+  /** Plain HTTP GET handlers by path. */
+  private final Map<String, HttpGetHandler> httpGets;
   /** The registrations whose {@code started} returned, in order: only they are told of the shutdown. */
   private final List<ServerRegistration> announced = new CopyOnWriteArrayList<>();
   private final AtomicBoolean withdrawn = new AtomicBoolean();
   private volatile ServerTransport transport;
   private volatile ServerInfo info;
 
-  /** @param executor where services run, or null for a pool of the server's own */
+  /**
+   * @param executor where services run, or null for a pool of the server's own
+   * @param httpGets plain HTTP GET handlers by path, none of them a method's
+   */
   TripleServerImpl(InetSocketAddress bindAddress, ServerTransportOptions options,
       List<ServerMethodDefinition<?, ?>> definitions, List<ServerInterceptor> interceptors, AccessPolicy accessPolicy,
       Map<String, Integer> concurrencyLimits, AdaptiveConcurrencyLimit adaptiveLimit, CallObservers observers,
       Executor executor,
       List<ServerInfo.Service> services,
       List<ServerRegistration> registrations,
-      Map<String, Class<?>> protoFiles) {
+      Map<String, Class<?>> protoFiles,
+      Map<String, HttpGetHandler> httpGets) {
     this.bindAddress = bindAddress;
     this.options = options;
     List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(definitions);
@@ -110,6 +119,13 @@ final class TripleServerImpl extends TripleServer {
       checkNamesServed(accessPolicy.names(), "The access policy", this.definitions);
     }
     checkNamesServed(concurrencyLimits.keySet(), "maxConcurrentCalls", this.definitions);
+    for (ServerMethodDefinition<?, ?> definition : this.definitions) {
+      if (httpGets.containsKey(definition.method().path().toString())) {
+        throw new IllegalArgumentException("httpGet(" + definition.method().path() + ") would hide the method "
+            + definition.method().fullMethodName() + " from web clients");
+      }
+    }
+    this.httpGets = Map.copyOf(httpGets);
     this.concurrencyLimits = concurrencyLimits;
     this.adaptiveLimit = adaptiveLimit;
     this.observers = observers;
@@ -154,8 +170,12 @@ final class TripleServerImpl extends TripleServer {
         .findFirst()
         .orElseThrow(() -> new IllegalStateException(
             "No Triple server transport on the class path: add io.triplerpc:triple-transport-netty"));
+    // An HTTP GET handler may be slow (a large scrape): never on an event loop, not even for a direct executor.
+    Executor endpointExecutor = executor == TripleServerBuilder.DIRECT ? ForkJoinPool.commonPool() : executor;
+    List<HttpEndpoint> endpoints = new ArrayList<>();
+    httpGets.forEach((path, handler) -> endpoints.add(new HttpEndpoint(path, handler, endpointExecutor)));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
-        adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize());
+        adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize(), endpoints);
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {

@@ -1,6 +1,6 @@
 package io.triplerpc.internal.stream;
 
-/** What core gives a server transport: a place to hand each new stream. */
+/** What core gives a server transport: a place to hand each new stream, and the server's plain HTTP endpoints. */
 public interface ServerTransportListener {
 
   /**
@@ -9,4 +9,14 @@ public interface ServerTransportListener {
    * closes the stream and returns a listener that ignores them).
    */
   ServerStreamListener streamCreated(ServerStream stream, InboundRequest request);
+
+  /**
+   * The plain HTTP endpoint that serves {@code target} (a request's path, and its query as it came), or
+   * null when none does. The transport asks for each HTTP request that is not gRPC's, before it routes
+   * the request to a call; an endpoint takes the request whatever its method. Called on the event loop;
+   * must not block. None by default.
+   */
+  default HttpEndpoint httpEndpoint(CharSequence target) {
+    return null;
+  }
 }

@@ -7,11 +7,13 @@ import io.triplerpc.ObservedCall;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * A server's call metrics: started, duration and sizes by method, protocol and status, and the calls in
  * flight. A method the server does not serve counts as {@code other}, so no client can make up tag
- * values. Thread-safe; records without locks, and without allocating once a method's meters exist.
+ * values, unless the filter given keeps its name. Thread-safe; records without locks, and without
+ * allocating once a method's meters exist.
  */
 public final class ServerCallMetrics implements CallObserver {
 
@@ -23,11 +25,18 @@ public final class ServerCallMetrics implements CallObserver {
   /** A method's meters by protocol index, each made when first needed. */
   private final ConcurrentHashMap<String, AtomicReferenceArray<CallMeters>> byMethod = new ConcurrentHashMap<>();
   private final LongAdder active;
+  /** Which names of methods the server does not serve are tags; null for none, all {@code other}. */
+  private final Predicate<String> keepUnknownMethod;
 
-  /** @param tags added to every meter */
-  public ServerCallMetrics(MeterRegistry registry, Tags tags) {
+  /**
+   * @param tags added to every meter
+   * @param keepUnknownMethod which names of methods the server does not serve to record as they are, or
+   *     null to record them all as {@code other}
+   */
+  public ServerCallMetrics(MeterRegistry registry, Tags tags, Predicate<String> keepUnknownMethod) {
     this.registry = registry;
     this.tags = tags;
+    this.keepUnknownMethod = keepUnknownMethod;
     this.active = InFlight.count(registry, MeterNames.SERVER_CALLS_ACTIVE,
         "Calls the server received that have not ended", tags);
   }
@@ -45,7 +54,8 @@ public final class ServerCallMetrics implements CallObserver {
   }
 
   private CallMeters meters(ObservedCall call) {
-    String method = call.knownMethod() ? call.method() : MeterNames.OTHER;
+    String method = call.knownMethod() || (keepUnknownMethod != null && keepUnknownMethod.test(call.method()))
+        ? call.method() : MeterNames.OTHER;
     AtomicReferenceArray<CallMeters> byProtocol = byMethod.get(method);
     if (byProtocol == null) {
       byProtocol = byMethod.computeIfAbsent(method, m -> new AtomicReferenceArray<>(PROTOCOLS.length));

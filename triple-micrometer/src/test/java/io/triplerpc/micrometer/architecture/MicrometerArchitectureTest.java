@@ -6,12 +6,15 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import io.triplerpc.micrometer.DiscoveryMetrics;
 import io.triplerpc.micrometer.TripleMetrics;
 import io.triplerpc.micrometer.internal.DiscoveryMeters;
+import io.triplerpc.micrometer.internal.PrometheusScrape;
 import io.triplerpc.testing.ArchitectureRules;
 import org.junit.jupiter.api.Test;
 
 /**
- * The boundaries of {@code triple-micrometer}: it sees calls through core's public API only, and discovery
- * through the registry's, in the two classes that alone need the (optional) registry.
+ * The boundaries of {@code triple-micrometer}: it sees calls through core's public API only, discovery
+ * through the registry's, in the two classes that alone need the (optional) registry, and Prometheus in
+ * the two that alone need the (optional) Prometheus registry ({@code PrometheusIsOptionalTest} loads the
+ * rest without it).
  */
 class MicrometerArchitectureTest {
 
@@ -31,6 +34,15 @@ class MicrometerArchitectureTest {
         .and().doNotHaveFullyQualifiedName(DiscoveryMeters.class.getName())
         .should().dependOnClassesThat().resideInAPackage("io.triplerpc.registry..")
         .because("triple-registry is an optional dependency: TripleMetrics and the call metrics load without it")
+        .check(METRICS);
+  }
+
+  @Test
+  void onlyThePrometheusScrapeNeedsPrometheus() {
+    noClasses().that().doNotHaveFullyQualifiedName(TripleMetrics.class.getName())
+        .and().doNotHaveFullyQualifiedName(PrometheusScrape.class.getName())
+        .should().dependOnClassesThat().resideInAnyPackage("io.micrometer.prometheusmetrics..", "io.prometheus..")
+        .because("micrometer-registry-prometheus is an optional dependency: call metrics load without it")
         .check(METRICS);
   }
 

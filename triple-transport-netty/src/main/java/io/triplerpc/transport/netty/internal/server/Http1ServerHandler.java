@@ -331,7 +331,10 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     /** Writes a whole response; {@code empty} when it has no body. */
     private ChannelFuture end(FullHttpResponse response, boolean empty) {
       responseEnded = true;
-      HttpUtil.setContentLength(response, empty ? 0 : response.content().readableBytes());
+      if (!empty || !response.headers().contains(HttpHeaderNames.CONTENT_LENGTH)) {
+        // A head that names its length without a body answers a HEAD: the length is the GET's body's.
+        HttpUtil.setContentLength(response, empty ? 0 : response.content().readableBytes());
+      }
       if (!keepAlive) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       }

@@ -10,6 +10,7 @@ import io.netty.util.AsciiString;
 import io.triplerpc.CorsPolicy;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
+import io.triplerpc.internal.stream.HttpEndpoint;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.wire.ConnectWire;
@@ -26,7 +27,8 @@ import java.util.List;
  * Opens the call of an HTTP request in a web protocol, on HTTP/1.1 or HTTP/2: its content type (or a
  * GET) picks the protocol, Connect unary, Connect streaming or gRPC-Web; its headers become core's
  * {@link InboundRequest}. A request no protocol takes is answered at once: 405 or 415. CORS preflights
- * are answered here too, and an allowed origin's responses get their CORS headers ({@link Cors}).
+ * are answered here too, and an allowed origin's responses get their CORS headers ({@link Cors}). A
+ * request for one of the server's plain HTTP endpoints goes to it first ({@link HttpEndpoints}).
  */
 final class WebCalls {
 
@@ -53,6 +55,12 @@ final class WebCalls {
    */
   static WebServerStream open(HttpExchange exchange, Http2Headers headers, ServerTransportListener listener,
       int maxInboundMessageSize, CorsPolicy cors) {
+    // An HTTP/2 CONNECT has no :path.
+    HttpEndpoint endpoint = headers.path() == null ? null : listener.httpEndpoint(headers.path());
+    if (endpoint != null) {
+      HttpEndpoints.answer(exchange, headers, endpoint);
+      return null;
+    }
     if (Cors.isPreflight(headers)) {
       Cors.answerPreflight(exchange, headers, cors);
       return null;
