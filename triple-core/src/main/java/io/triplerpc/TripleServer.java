@@ -210,8 +210,8 @@ public abstract class TripleServer {
 
     /**
      * Where service methods run (each call's events in order, one at a time). By default a pool of
-     * the server's own daemon threads: while services keep finishing, as many run as there are cores,
-     * taking queued calls without a thread wake-up each; a service that blocks for more than a
+     * the server's own daemon threads: while services keep finishing, one fewer than there are cores
+     * run (at least one), taking queued calls without a thread wake-up each; a service that blocks for more than a
      * millisecond is replaced by a new thread, so blocking services, even ones that call this same
      * server and wait, never hold up the calls behind them.
      */

@@ -1,6 +1,6 @@
 package io.triplerpc.transport.netty.internal.client;
 
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -50,7 +50,7 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
       sslContext = sslContexts.computeIfAbsent(options.tls(), Tls::clientContext);
     }
     return new NettyClientTransport(
-        address, options, group, PooledByteBufAllocator.DEFAULT, sslContext, connections, keepAliveTime);
+        address, options, group, ByteBufAllocator.DEFAULT, sslContext, connections, keepAliveTime);
   }
 
   /**
