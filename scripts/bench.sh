@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite: Triple, grpc-java and Apache Dubbo side by side (JMH, interleaved),
-# Triple's ablation table, and an h2load server ceiling; then writes the results folder and the
-# report (summary table, summary.json, charts).
+# Triple's ablation table, and an h2load server ceiling (one connection, 32 and 100 streams in
+# flight); then writes the results folder and the report (summary table, summary.json, charts).
 #
 #   scripts/bench.sh                 full run: 3 rounds (about 2 hours on 2 cores; --rounds 1: 45 minutes)
-#   scripts/bench.sh --quick         one round, short measurements (about 14 minutes on 2 cores)
+#   scripts/bench.sh --quick         one round, short measurements (about 15 minutes on 2 cores)
 #   scripts/bench.sh --profile getUser [--contender triple]
 #                                    one benchmark under async-profiler: client and server flame graphs
 #   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
 #            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32),
 #            --only LIST: re-measure only these benchmarks (and 'h2load') into an existing --out
 #            folder, replacing their figures; the folder's machine.txt records the re-run
-#            ('ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run)
+#            ('h2load': the server ceiling, about 2 minutes of --quick and 13 of a full run;
+#            'ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run)
 set -euo pipefail
 command_line="scripts/bench.sh $*"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
     --threads=*) threads="${1#--threads=}" ;;
     --only) only="$2"; shift ;;
     --only=*) only="${1#--only=}" ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -192,6 +193,8 @@ ensure_h2load() {
   command -v h2load >/dev/null
 }
 
+# The streams in flight on h2load's one connection (-m): the server ceiling is measured at each.
+h2load_streams=(32 100)
 run_h2load() {
   local request="$out/raw/getUser-request.bin"
   # A framed GetUserRequest{id: 42}: no compression, length 2, field 1 varint 42.
@@ -199,6 +202,8 @@ run_h2load() {
   local servers=(triple triple-direct grpc dubbo netty)
   for round in $(seq 1 "$rounds"); do
     for name in "${servers[@]}"; do
+      # A re-run (--only h2load) replaces this round's figures, the older single-count name's too.
+      rm -f "$out/raw/h2load-$name-r$round.txt" "$out/raw/h2load-$name-m"*"-r$round.txt"
       start_server "$name" || continue
       local url="http://127.0.0.1:$server_port$(path_of "$name")"
       # h2load counts HTTP 200 as success and ignores trailers: check grpc-status once first.
@@ -210,11 +215,16 @@ run_h2load() {
         stop_server
         continue
       fi
-      echo "-- h2load $name (round $round)"
-      h2load -c 1 -t 1 -m 100 -D "$h2load_warmup" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" > /dev/null 2>&1 || true
-      h2load -c 1 -t 1 -m 100 -D "$h2load_seconds" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" \
-        > "$out/raw/h2load-$name-r$round.txt" 2>&1 || true
-      grep -E 'finished in' "$out/raw/h2load-$name-r$round.txt" | sed 's/^/   /' || true
+      # One server for both stream counts, a warm-up at each count before its measured run.
+      local streams file
+      for streams in "${h2load_streams[@]}"; do
+        file="$out/raw/h2load-$name-m$streams-r$round.txt"
+        echo "-- h2load $name, $streams streams (round $round)"
+        h2load -c 1 -t 1 -m "$streams" -D "$h2load_warmup" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" > /dev/null 2>&1 || true
+        h2load -c 1 -t 1 -m "$streams" -D "$h2load_seconds" -d "$request" -H 'content-type: application/grpc' -H 'te: trailers' "$url" \
+          > "$file" 2>&1 || true
+        grep -E 'finished in' "$file" | sed 's/^/   /' || true
+      done
       stop_server
     done
   done
@@ -364,7 +374,8 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 
-echo "== h2load: one connection, 100 streams"
+h2load_counts="${h2load_streams[*]}"
+echo "== h2load: one connection, ${h2load_counts// / and } streams"
 if [ "$run_h2load_step" = false ]; then
   echo "   (not re-measured)"
 elif ensure_h2load; then

@@ -128,23 +128,31 @@ final class Charts {
     charts.add(new Chart(ABLATION, chart));
   }
 
+  /** h2load's rate per server, one bar per stream count (a count a server was not measured at has no bar). */
   private static void h2load(Results results, List<Chart> charts) {
     List<String> servers = new ArrayList<>();
-    List<Double> rates = new ArrayList<>();
     for (String server : Report.H2LOAD_SERVERS) {
-      var rate = results.h2loadRate(server);
-      if (rate.isPresent()) {
-        servers.add(Report.displayName(server));
-        rates.add(rate.getAsDouble());
+      if (Report.H2LOAD_STREAMS.stream().anyMatch(streams -> results.h2loadRate(server, streams).isPresent())) {
+        servers.add(server);
       }
     }
     if (servers.isEmpty()) {
       return;
     }
-    CategoryChart chart = chart("h2load, one connection, 100 streams (higher is better)", "server", "requests/s");
-    chart.getStyler().setLegendVisible(false);
+    List<Integer> counts = Report.h2loadStreams(results);
+    CategoryChart chart = chart("h2load, one connection, " + Report.streamList(counts)
+        + " streams in flight (higher is better)", "server", "requests/s");
     chart.getStyler().setDecimalPattern("#,###");
-    chart.addSeries("req/s", servers, rates);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    List<String> names = servers.stream().map(Report::displayName).toList();
+    for (int streams : counts) {
+      List<Double> rates = new ArrayList<>();
+      for (String server : servers) {
+        var rate = results.h2loadRate(server, streams);
+        rates.add(rate.isPresent() ? rate.getAsDouble() : null);
+      }
+      chart.addSeries(streams + " streams", names, rates);
+    }
     charts.add(new Chart(H2LOAD, chart));
   }
 

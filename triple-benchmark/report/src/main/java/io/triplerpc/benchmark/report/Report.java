@@ -31,6 +31,8 @@ public final class Report {
       List.of("existUser", "createUser", "getUser", "listUser", "listUserLarge", "streamUsers", "getUserAsync");
   static final List<String> ABLATIONS = List.of("flushPerCommand", "waitForStream", "callbackPool", "askChannel");
   static final List<String> H2LOAD_SERVERS = List.of("triple", "triple-direct", "grpc", "dubbo", "netty");
+  /** The requests in flight on h2load's one connection ({@code -m}), each measured per server and round. */
+  static final List<Integer> H2LOAD_STREAMS = List.of(32, 100);
   /** The open-loop loads of the ghz phase, in percent of each server's closed-loop maximum. */
   static final List<String> GHZ_LOADS = List.of("25", "50", "75", "125");
   /** Below this share of its target rate, ghz fell behind its schedule (the table marks the row). */
@@ -145,9 +147,12 @@ public final class Report {
         node.put("iterations", f.opsPerSecond.size());
       }
     }
-    ObjectNode h2load = root.putObject("h2load_req_per_s");
-    for (String server : results.h2load.keySet()) {
-      results.h2loadRate(server).ifPresent(rate -> h2load.put(server, rate));
+    // h2load_req_per_s: 100 streams, its only count before there were two; any other count has a suffix.
+    h2loadJson(results, 100, root.putObject("h2load_req_per_s"));
+    for (int streams : H2LOAD_STREAMS) {
+      if (streams != 100) {
+        h2loadJson(results, streams, root.putObject("h2load_req_per_s_" + streams));
+      }
     }
     ObjectNode ghz = root.putObject("ghz_open_loop");
     for (String server : results.ghz.keySet()) {
@@ -173,6 +178,12 @@ public final class Report {
       node.put("met", goal.met() == null ? "unknown" : goal.met() ? "met" : "missed");
     }
     return mapper.writeValueAsString(root) + "\n";
+  }
+
+  private static void h2loadJson(Results results, int streams, ObjectNode into) {
+    for (String server : results.h2loadServers(streams)) {
+      results.h2loadRate(server, streams).ifPresent(rate -> into.put(server, rate));
+    }
   }
 
   private static void put(ObjectNode node, String field, Double value) {
@@ -311,20 +322,36 @@ public final class Report {
     }
 
     md.append("\n### Server ceiling: h2load\n\n");
-    md.append("`h2load -c 1 -t 1 -m 100` (one connection, 100 streams) posting a framed GetUserRequest; the minimal "
+    List<Integer> counts = h2loadStreams(results);
+    List<String> options = new ArrayList<>();
+    counts.forEach(streams -> options.add((options.isEmpty() ? "h2load -c 1 -t 1 -m " : "-m ") + streams));
+    md.append('`').append(String.join("` and `", options)).append("` (one connection, ").append(streamList(counts))
+        .append(" streams in flight, measured after a warm-up) posting a framed GetUserRequest; the minimal "
         + "Netty server answers every request on the event loop with a fixed gRPC response: the practical limit "
         + "of this machine and Netty. grpc-status is checked with curl before each server is loaded.\n\n");
     md.append("![h2load](").append(imagePrefix).append(Charts.H2LOAD).append(")\n\n");
-    md.append("| server | req/s | of the minimal Netty server |\n|---|---:|---:|\n");
-    double ceiling = results.h2loadRate("netty").orElse(Double.NaN);
+    md.append("| server |");
+    for (int streams : counts) {
+      md.append(' ').append(streams).append(" streams, req/s | of the minimal Netty server |");
+    }
+    md.append("\n|---|").append("---:|---:|".repeat(counts.size())).append('\n');
     for (String server : H2LOAD_SERVERS) {
-      var rate = results.h2loadRate(server);
-      if (rate.isEmpty()) {
+      if (counts.stream().allMatch(streams -> results.h2loadRate(server, streams).isEmpty())) {
         continue;
       }
-      md.append("| ").append(displayName(server)).append(" | ").append(number(rate.getAsDouble())).append(" | ")
-          .append(Double.isNaN(ceiling) ? "" : String.format(Locale.ROOT, "%.0f%%", 100 * rate.getAsDouble() / ceiling))
-          .append(" |\n");
+      md.append("| ").append(displayName(server)).append(" |");
+      for (int streams : counts) {
+        var rate = results.h2loadRate(server, streams);
+        double ceiling = results.h2loadRate("netty", streams).orElse(Double.NaN);
+        if (rate.isEmpty()) {
+          md.append(" – | – |");
+          continue;
+        }
+        md.append(' ').append(number(rate.getAsDouble())).append(" | ")
+            .append(Double.isNaN(ceiling) ? "" : String.format(Locale.ROOT, "%.0f%%", 100 * rate.getAsDouble() / ceiling))
+            .append(" |");
+      }
+      md.append('\n');
     }
 
     if (!results.ghz.isEmpty()) {
@@ -360,6 +387,27 @@ public final class Report {
         }
       }
     }
+  }
+
+  /**
+   * The stream counts of the h2load table and chart: those of {@link #H2LOAD_STREAMS} measured, or all
+   * of them when none was (an empty table, as the other sections have).
+   */
+  static List<Integer> h2loadStreams(Results results) {
+    List<Integer> measured = new ArrayList<>();
+    for (int streams : H2LOAD_STREAMS) {
+      if (!results.h2loadServers(streams).isEmpty()) {
+        measured.add(streams);
+      }
+    }
+    return measured.isEmpty() ? H2LOAD_STREAMS : measured;
+  }
+
+  /** "100", "32 and 100", "16, 32 and 100". */
+  static String streamList(List<Integer> counts) {
+    List<String> names = counts.stream().map(String::valueOf).toList();
+    return names.size() == 1 ? names.get(0)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
   }
 
   private static void openLoopRow(StringBuilder md, String server, String load, String asked, GhzRun run) {

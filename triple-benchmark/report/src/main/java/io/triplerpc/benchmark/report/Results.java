@@ -23,14 +23,20 @@ import java.util.stream.Stream;
  * the iteration that a neighbour spoiled).
  *
  * <p>File names carry what JMH does not: {@code raw/<mode>-<benchmark>-<contender>-r<round>.json},
- * {@code raw/h2load-<server>-r<round>.txt} and {@code raw/ghz-<server>-<load>-r<round>.json[.gz]}
- * (load: {@code max} for the closed-loop maximum, else the percentage of it), as
- * {@code scripts/bench.sh} writes them.
+ * {@code raw/h2load-<server>-m<streams>-r<round>.txt} (streams: h2load's {@code -m}, the requests in
+ * flight on its one connection) and {@code raw/ghz-<server>-<load>-r<round>.json[.gz]} (load: {@code max}
+ * for the closed-loop maximum, else the percentage of it), as {@code scripts/bench.sh} writes them.
+ * Results folders older than the stream counts have {@code raw/h2load-<server>-r<round>.txt}, measured
+ * at 100 streams.
  */
 final class Results {
 
   private static final Pattern JMH_FILE = Pattern.compile("(thrpt|sample)-([A-Za-z]+)-(.+)-r(\\d+)\\.json");
-  private static final Pattern H2LOAD_FILE = Pattern.compile("h2load-(.+)-r(\\d+)\\.txt");
+  private static final Pattern H2LOAD_FILE = Pattern.compile("h2load-(.+)-m(\\d+)-r(\\d+)\\.txt");
+  /** The name before bench.sh measured more than one stream count (it also matches the new names: test second). */
+  private static final Pattern H2LOAD_FILE_100_STREAMS = Pattern.compile("h2load-(.+)-r(\\d+)\\.txt");
+  /** The streams in flight of {@link #H2LOAD_FILE_100_STREAMS}: bench.sh's only h2load run then. */
+  private static final int H2LOAD_OLD_STREAMS = 100;
   private static final Pattern GHZ_FILE = Pattern.compile("ghz-(.+)-(max|\\d+)-r(\\d+)\\.json(\\.gz)?");
   private static final Pattern H2LOAD_RATE = Pattern.compile("finished in [0-9.]+s, ([0-9.]+) req/s");
 
@@ -53,8 +59,11 @@ final class Results {
 
   /** benchmark → contender (in order of first appearance) → figures. */
   final Map<String, Map<String, Figures>> jmh = new TreeMap<>();
-  /** server → requests per second, one per round. */
-  final Map<String, List<Double>> h2load = new LinkedHashMap<>();
+  /**
+   * streams in flight → server (in order of first appearance) → round → requests per second. A round
+   * named both ways (an old folder re-measured with bench.sh --only h2load) keeps the new name's figure.
+   */
+  final Map<Integer, Map<String, Map<Integer, Double>>> h2load = new TreeMap<>();
   /** server → load ({@code max} or a percentage) → one ghz run per round. */
   final Map<String, Map<String, List<GhzRun>>> ghz = new LinkedHashMap<>();
   /** machine.txt as key → value, in file order. */
@@ -83,20 +92,36 @@ final class Results {
       String name = file.getFileName().toString();
       Matcher jmhName = JMH_FILE.matcher(name);
       Matcher h2Name = H2LOAD_FILE.matcher(name);
+      Matcher h2OldName = H2LOAD_FILE_100_STREAMS.matcher(name);
       Matcher ghzName = GHZ_FILE.matcher(name);
       if (jmhName.matches()) {
         results.addJmh(jmhName.group(1), jmhName.group(2), jmhName.group(3), json.readTree(file.toFile()));
       } else if (h2Name.matches()) {
-        Matcher rate = H2LOAD_RATE.matcher(Files.readString(file));
-        if (rate.find()) {
-          results.h2load.computeIfAbsent(h2Name.group(1), k -> new ArrayList<>()).add(Double.parseDouble(rate.group(1)));
-        }
+        results.addH2load(h2Name.group(1), Integer.parseInt(h2Name.group(2)), Integer.parseInt(h2Name.group(3)),
+            file, true);
+      } else if (h2OldName.matches()) {
+        results.addH2load(h2OldName.group(1), H2LOAD_OLD_STREAMS, Integer.parseInt(h2OldName.group(2)), file, false);
       } else if (ghzName.matches()) {
         results.ghz.computeIfAbsent(ghzName.group(1), k -> new LinkedHashMap<>())
             .computeIfAbsent(ghzName.group(2), k -> new ArrayList<>()).add(GhzRun.read(file));
       }
     }
     return results;
+  }
+
+  /** One h2load run, if its output has the rate (a run that failed has none); an old name yields to a new one. */
+  private void addH2load(String server, int streams, int round, Path file, boolean newName) throws IOException {
+    Matcher rate = H2LOAD_RATE.matcher(Files.readString(file));
+    if (!rate.find()) {
+      return;
+    }
+    Map<Integer, Double> rounds = h2load.computeIfAbsent(streams, k -> new LinkedHashMap<>())
+        .computeIfAbsent(server, k -> new TreeMap<>());
+    if (newName) {
+      rounds.put(round, Double.parseDouble(rate.group(1)));
+    } else {
+      rounds.putIfAbsent(round, Double.parseDouble(rate.group(1)));
+    }
   }
 
   private void addJmh(String mode, String benchmark, String contender, JsonNode runs) {
@@ -195,8 +220,15 @@ final class Results {
     return rounds == null || rounds.isEmpty() ? null : GhzRun.median(rounds);
   }
 
-  OptionalDouble h2loadRate(String server) {
-    List<Double> rates = h2load.get(server);
-    return rates == null || rates.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(median(rates));
+  /** The servers h2load measured at this many streams in flight, in order of first appearance. */
+  List<String> h2loadServers(int streams) {
+    return List.copyOf(h2load.getOrDefault(streams, Map.of()).keySet());
+  }
+
+  /** The median over the rounds of h2load's requests per second against one server at this many streams. */
+  OptionalDouble h2loadRate(String server, int streams) {
+    Map<Integer, Double> rounds = h2load.getOrDefault(streams, Map.of()).get(server);
+    return rounds == null || rounds.isEmpty()
+        ? OptionalDouble.empty() : OptionalDouble.of(median(new ArrayList<>(rounds.values())));
   }
 }

@@ -61,8 +61,10 @@ class ReportTest {
     thrpt("getUser", "triple-flushPerCommand", 1, new double[] {15, 15, 15}, 4000);
     sample("getUser", "triple", 1000, 2000);
     sample("getUser", "grpc", 1270, 2470);
-    Files.writeString(dir.resolve("raw").resolve("h2load-triple-r1.txt"), "finished in 5.00s, 30000.00 req/s, 1MB/s\n");
-    Files.writeString(dir.resolve("raw").resolve("h2load-netty-r1.txt"), "finished in 5.00s, 60000.00 req/s, 1MB/s\n");
+    h2load(dir, "h2load-triple-m32-r1.txt", 24000);
+    h2load(dir, "h2load-netty-m32-r1.txt", 40000);
+    h2load(dir, "h2load-triple-m100-r1.txt", 30000);
+    h2load(dir, "h2load-netty-m100-r1.txt", 60000);
     Path docs = dir.resolve("docs");
     Files.createDirectories(docs);
     Files.writeString(docs.resolve("benchmarks.md"), "# Benchmarks\n\nHand-written notes.\n\n" + Report.MARKER + "\nold tables\n");
@@ -78,6 +80,7 @@ class ReportTest {
     assertEquals(2.0, triple.path("p99_ms").asDouble(), 1e-9);
     assertEquals(40.0, triple.path("server_cpu_us_per_call").asDouble());
     assertEquals(30000.0, summary.path("h2load_req_per_s").path("triple").asDouble());
+    assertEquals(24000.0, summary.path("h2load_req_per_s_32").path("triple").asDouble());
     JsonNode goals = summary.path("goals");
     assertEquals("1.50×", goals.path("getUser vs grpc-java").path("measured").asText());
     assertEquals("met", goals.path("getUser vs grpc-java").path("met").asText());
@@ -94,10 +97,176 @@ class ReportTest {
     assertTrue(page.contains("| getUser | 30 | 20 | 15 | 1.50× | 2.00× |"), page);
     assertTrue(page.contains("scripts/bench.sh --quick"), page);
     assertTrue(page.contains("| getUser | 20 | 15 (-25%) |"), page);
+    assertTrue(page.contains("| Triple | 24,000 | 60% | 30,000 | 50% |"), page);
     for (String png : List.of(Charts.THROUGHPUT, Charts.LATENCY, Charts.ABLATION, Charts.H2LOAD)) {
       assertTrue(Files.size(docs.resolve("images").resolve(png)) > 1000, png);
       assertTrue(Files.exists(dir.resolve(png)), png);
     }
+  }
+
+  /**
+   * What h2load prints for a timed run ({@code -c 1 -t 1 -m 100 -D 5}) with the rate given;
+   * the report reads the "finished in" line.
+   */
+  private static void h2load(Path folder, String fileName, double reqPerSecond) throws Exception {
+    String output = String.format(Locale.ROOT, """
+        starting benchmark...
+        spawning thread #0: 1 total client(s). Timing-based test with 5s of main duration
+        Warm-up started for thread #0.
+        progress: 100%% of clients started
+        Warm-up phase is over for thread #0.
+        Main benchmark duration is started for thread #0.
+        Main benchmark duration is over for thread #0. Stopping all clients.
+        Stopped all clients for thread #0
+
+        finished in 5.00s, %.2f req/s, 1MB/s
+        requests: %d total, %d started, %d done, %d succeeded, 0 failed, 0 errored, 0 timeout
+        status codes: %d 2xx, 0 3xx, 0 4xx, 0 5xx
+        traffic: 12.19MB (12781626) total, 1.56MB (1640100) headers (space savings 92.86%%), 1.57MB (1650000) data
+                             min         max         mean         sd        +/- sd
+        time for request:      701us     12.63ms      2.07ms       601us    79.81%%
+        time for connect:      123us       123us       123us         0us   100.00%%
+        time to 1st byte:     3.14ms      3.14ms      3.14ms         0us   100.00%%
+        req/s           :   %.2f    %.2f    %.2f        0.00   100.00%%
+        """, reqPerSecond, (long) (reqPerSecond * 5), (long) (reqPerSecond * 5) + 100, (long) (reqPerSecond * 5),
+        (long) (reqPerSecond * 5), (long) (reqPerSecond * 5), reqPerSecond, reqPerSecond, reqPerSecond);
+    Files.createDirectories(folder.resolve("raw"));
+    Files.writeString(folder.resolve("raw").resolve(fileName), output);
+  }
+
+  /** Each server at 32 and 100 streams, three rounds: the median of the rounds, per stream count. */
+  @Test
+  void h2loadAtBothStreamCountsGivesMediansFractionsAndAChart() throws Exception {
+    double[] triple32 = {70000, 90000, 80000};
+    double[] triple100 = {100000, 10000, 95000};
+    double[] netty32 = {100000, 100000, 100000};
+    double[] netty100 = {120000, 125000, 130000};
+    for (int round = 1; round <= 3; round++) {
+      h2load(dir, "h2load-triple-m32-r" + round + ".txt", triple32[round - 1]);
+      h2load(dir, "h2load-triple-m100-r" + round + ".txt", triple100[round - 1]);
+      h2load(dir, "h2load-netty-m32-r" + round + ".txt", netty32[round - 1]);
+      h2load(dir, "h2load-netty-m100-r" + round + ".txt", netty100[round - 1]);
+    }
+    // The direct executor at 32 streams only; grpc-java's run at 100 streams failed (no rate in its output).
+    h2load(dir, "h2load-triple-direct-m32-r1.txt", 95000);
+    h2load(dir, "h2load-grpc-m32-r1.txt", 40000);
+    Files.writeString(dir.resolve("raw").resolve("h2load-grpc-m100-r1.txt"), "starting benchmark...\nconnect() failed\n");
+    Path docs = dir.resolve("docs");
+    Files.createDirectories(docs);
+
+    Report.main(new String[] {dir.toString(), "--docs", docs.toString()});
+
+    JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+    assertEquals(95000.0, summary.path("h2load_req_per_s").path("triple").asDouble());
+    assertEquals(125000.0, summary.path("h2load_req_per_s").path("netty").asDouble());
+    assertTrue(summary.path("h2load_req_per_s").path("grpc").isMissingNode(), summary.toString());
+    assertTrue(summary.path("h2load_req_per_s").path("triple-direct").isMissingNode(), summary.toString());
+    assertEquals(80000.0, summary.path("h2load_req_per_s_32").path("triple").asDouble());
+    assertEquals(95000.0, summary.path("h2load_req_per_s_32").path("triple-direct").asDouble());
+    assertEquals(40000.0, summary.path("h2load_req_per_s_32").path("grpc").asDouble());
+    String page = Files.readString(docs.resolve("benchmarks.md"));
+    assertTrue(page.contains("`h2load -c 1 -t 1 -m 32` and `-m 100` (one connection, 32 and 100 streams in flight"), page);
+    assertTrue(page.contains("| server | 32 streams, req/s | of the minimal Netty server "
+        + "| 100 streams, req/s | of the minimal Netty server |\n|---|---:|---:|---:|---:|\n"), page);
+    assertTrue(page.contains("| Triple | 80,000 | 80% | 95,000 | 76% |"), page);
+    assertTrue(page.contains("| Triple, direct executor | 95,000 | 95% | – | – |"), page);
+    assertTrue(page.contains("| grpc-java 1.85.1 | 40,000 | 40% | – | – |"), page);
+    assertTrue(page.contains("| minimal Netty server | 100,000 | 100% | 125,000 | 100% |"), page);
+    assertTrue(!page.contains("| Dubbo 3.3.6 |"), page);
+    // Met at 32 streams (0.80×), missed at 100 (0.76×): missed.
+    assertTrue(page.contains("| h2load Triple server vs minimal Netty | ≥ 0.80× "
+        + "| 32 streams: 0.80×, 100 streams: 0.76× (missed at 100 streams) | **missed** |"), page);
+    // Met at 32 streams (0.95×), not measured at 100: not known to be met.
+    assertTrue(page.contains("| h2load Triple server, direct executor, vs minimal Netty | ≥ 0.90× "
+        + "| 32 streams: 0.95×, 100 streams: – | not measured |"), page);
+    assertTrue(Files.size(docs.resolve("images").resolve(Charts.H2LOAD)) > 1000);
+  }
+
+  /** Results folders from before the two stream counts: {@code h2load-<server>-r<round>.txt}, 100 streams. */
+  @Test
+  void oldH2loadFileNamesAreReadAs100Streams() throws Exception {
+    h2load(dir, "h2load-triple-r1.txt", 47000);
+    h2load(dir, "h2load-triple-r2.txt", 48000);
+    h2load(dir, "h2load-triple-r3.txt", 49000);
+    h2load(dir, "h2load-triple-direct-r1.txt", 76000);
+    h2load(dir, "h2load-netty-r1.txt", 80000);
+
+    Report.main(new String[] {dir.toString()});
+
+    JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+    assertEquals(48000.0, summary.path("h2load_req_per_s").path("triple").asDouble());
+    assertEquals(76000.0, summary.path("h2load_req_per_s").path("triple-direct").asDouble());
+    assertEquals(80000.0, summary.path("h2load_req_per_s").path("netty").asDouble());
+    assertEquals(0, summary.path("h2load_req_per_s_32").size(), summary.toString());
+    String page = Files.readString(dir.resolve("summary.md"));
+    // Only the stream count measured: the table and command of such a folder, as before.
+    assertTrue(page.contains("`h2load -c 1 -t 1 -m 100` (one connection, 100 streams in flight"), page);
+    assertTrue(page.contains("| server | 100 streams, req/s | of the minimal Netty server |\n|---|---:|---:|\n"
+        + "| Triple | 48,000 | 60% |\n| Triple, direct executor | 76,000 | 95% |\n"
+        + "| minimal Netty server | 80,000 | 100% |\n"), page);
+    JsonNode goals = summary.path("goals");
+    // Missed at 100 streams is missed whatever 32 would give; met at 100 alone is not known.
+    assertEquals("missed", goals.path("h2load Triple server vs minimal Netty").path("met").asText());
+    assertEquals("32 streams: –, 100 streams: 0.60× (missed at 100 streams)",
+        goals.path("h2load Triple server vs minimal Netty").path("measured").asText());
+    assertEquals("unknown", goals.path("h2load Triple server, direct executor, vs minimal Netty").path("met").asText());
+    assertTrue(Files.size(dir.resolve(Charts.H2LOAD)) > 1000);
+  }
+
+  /** An old folder re-measured with {@code bench.sh --only h2load}: a round named both ways counts once, new name. */
+  @Test
+  void newH2loadFileNameReplacesTheOldNameOfTheSameRound() throws Exception {
+    h2load(dir, "h2load-triple-r1.txt", 10000);
+    h2load(dir, "h2load-triple-r2.txt", 20000);
+    h2load(dir, "h2load-triple-m100-r1.txt", 30000);
+    h2load(dir, "h2load-triple-m32-r1.txt", 25000);
+
+    Results results = Results.load(dir);
+
+    // 100 streams: round 1 from the new name (30,000, not 10,000), round 2 from the old one: median 25,000.
+    assertEquals(25000.0, results.h2loadRate("triple", 100).getAsDouble());
+    assertEquals(25000.0, results.h2loadRate("triple", 32).getAsDouble());
+    assertEquals(List.of("triple"), results.h2loadServers(100));
+  }
+
+  private Goals.Goal h2loadGoal(String measure, String server, double at32, double at100) throws Exception {
+    Path folder = Files.createTempDirectory(dir, server);
+    h2load(folder, "h2load-netty-m32-r1.txt", 100000);
+    h2load(folder, "h2load-netty-m100-r1.txt", 100000);
+    h2load(folder, "h2load-" + server + "-m32-r1.txt", at32);
+    h2load(folder, "h2load-" + server + "-m100-r1.txt", at100);
+    return Goals.evaluate(Results.load(folder)).stream().filter(goal -> goal.measure().equals(measure))
+        .findFirst().orElseThrow();
+  }
+
+  @Test
+  void h2loadGoalsAreMetOnlyWhenMetAtBothStreamCounts() throws Exception {
+    String defaultExecutor = "h2load Triple server vs minimal Netty";
+    String direct = "h2load Triple server, direct executor, vs minimal Netty";
+
+    Goals.Goal both = h2loadGoal(defaultExecutor, "triple", 80000, 85000);
+    assertEquals(true, both.met());
+    assertEquals("32 streams: 0.80×, 100 streams: 0.85×", both.measured());
+    assertEquals("≥ 0.80×", both.goal());
+
+    Goals.Goal missedAt32 = h2loadGoal(defaultExecutor, "triple", 79000, 85000);
+    assertEquals(false, missedAt32.met());
+    assertEquals("32 streams: 0.79×, 100 streams: 0.85× (missed at 32 streams)", missedAt32.measured());
+
+    Goals.Goal missedAt100 = h2loadGoal(direct, "triple-direct", 92000, 89000);
+    assertEquals(false, missedAt100.met());
+    assertEquals("32 streams: 0.92×, 100 streams: 0.89× (missed at 100 streams)", missedAt100.measured());
+
+    Goals.Goal missedAtBoth = h2loadGoal(direct, "triple-direct", 85000, 88000);
+    assertEquals(false, missedAtBoth.met());
+    assertEquals("32 streams: 0.85×, 100 streams: 0.88× (missed at 32 and 100 streams)", missedAtBoth.measured());
+
+    // The default executor's target does not apply to the direct executor, nor the other way round.
+    Goals.Goal directMet = h2loadGoal(direct, "triple-direct", 90000, 95000);
+    assertEquals(true, directMet.met());
+    Goals.Goal directUnknownForDefault = h2loadGoal(defaultExecutor, "triple-direct", 90000, 95000);
+    assertNull(directUnknownForDefault.met());
+    assertEquals("–", directUnknownForDefault.measured());
   }
 
   /** A real ghz report (bench.sh's open-loop command, 200 calls/s for 1 s against Triple's server), as a stream. */
