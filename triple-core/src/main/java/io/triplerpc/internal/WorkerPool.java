@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * as awake, and while any worker is blocked the pool behaves as a cached pool does, a worker per
  * waiting task. So blocking services cost what they cost before, and the others do not pay for them.
  *
- * <p>Idle workers end after {@code keepAlive}. The watchdog sleeps while no worker is awake; threads
- * start with the first task.
+ * <p>Idle workers end after {@code keepAlive}, and so does the watchdog, which sleeps while no
+ * worker is awake: an idle pool holds no thread, and threads start again with the next task.
  */
 public final class WorkerPool implements Executor {
 
@@ -55,9 +55,12 @@ public final class WorkerPool implements Executor {
   private final AtomicInteger blocked = new AtomicInteger();
   private final AtomicInteger threadCount = new AtomicInteger();
   private final AtomicInteger threadNumbers = new AtomicInteger();
-  private final Thread watchdog;
-  /** Started with the first worker, so an unused pool has no thread. */
-  private final AtomicBoolean watchdogStarted = new AtomicBoolean();
+  /** Whether this pool runs its own watchdog (else tests call {@link #tick()}). */
+  private final boolean ownWatchdog;
+  /** The watchdog thread now, or null before the first; a new one starts after one ended idle. */
+  private volatile Thread watchdog;
+  /** Whether a watchdog runs: started with a worker, it ends after {@code keepAlive} idle. */
+  private final AtomicBoolean watchdogRunning = new AtomicBoolean();
   private volatile boolean watchdogAsleep;
   private volatile boolean shutdown;
 
@@ -84,7 +87,7 @@ public final class WorkerPool implements Executor {
     this.parallelism = parallelism;
     this.tickNanos = tick.toNanos();
     this.keepAliveNanos = keepAlive.toNanos();
-    this.watchdog = ownWatchdog ? newThread(this::watch, threadPrefix + "-watchdog") : null;
+    this.ownWatchdog = ownWatchdog;
   }
 
   @Override
@@ -104,14 +107,20 @@ public final class WorkerPool implements Executor {
     for (Worker worker : workers) {
       LockSupport.unpark(worker.thread);
     }
-    if (watchdog != null) {
-      LockSupport.unpark(watchdog);
+    Thread current = watchdog;
+    if (current != null) {
+      LockSupport.unpark(current);
     }
   }
 
   /** Threads running or waiting for tasks now (the watchdog not counted). */
   public int threads() {
     return threadCount.get();
+  }
+
+  /** Whether the pool's own watchdog thread runs now. */
+  boolean watchdogRunning() {
+    return watchdogRunning.get();
   }
 
   /** Workers the watchdog found blocked that are still running that task. */
@@ -161,30 +170,47 @@ public final class WorkerPool implements Executor {
   }
 
   private void wakeWatchdog() {
-    if (watchdog == null) {
+    if (!ownWatchdog) {
       return;
     }
-    if (!watchdogStarted.get() && watchdogStarted.compareAndSet(false, true)) {
-      watchdog.start();
+    if (!watchdogRunning.get() && watchdogRunning.compareAndSet(false, true)) {
+      Thread started = newThread(this::watch, threadPrefix + "-watchdog");
+      watchdog = started;
+      started.start();
     } else if (watchdogAsleep) {
       watchdogAsleep = false;
-      LockSupport.unpark(watchdog);
+      Thread current = watchdog;
+      if (current != null) {
+        LockSupport.unpark(current);
+      }
     }
+  }
+
+  private boolean idle() {
+    return awake.get() == 0 && blocked.get() == 0;
   }
 
   private void watch() {
     while (!shutdown) {
-      if (awake.get() == 0 && blocked.get() == 0) {
-        watchdogAsleep = true;
-        // A signal after this re-check sees the flag and unparks.
-        if (awake.get() == 0 && blocked.get() == 0 && !shutdown) {
-          LockSupport.park(this);
-        }
-        watchdogAsleep = false;
+      if (!idle()) {
+        LockSupport.parkNanos(this, tickNanos);
+        tick();
         continue;
       }
-      LockSupport.parkNanos(this, tickNanos);
-      tick();
+      watchdogAsleep = true;
+      // A signal after this re-check sees the flag and unparks.
+      if (idle() && !shutdown) {
+        long since = System.nanoTime();
+        LockSupport.parkNanos(this, keepAliveNanos);
+        if (watchdogAsleep && idle() && System.nanoTime() - since >= keepAliveNanos) {
+          // Idle for the keep-alive, as the workers end: so does the watchdog, unless work came just now.
+          watchdogRunning.set(false);
+          if (idle() || !watchdogRunning.compareAndSet(false, true)) {
+            return;
+          }
+        }
+      }
+      watchdogAsleep = false;
     }
   }
 

@@ -182,6 +182,25 @@ class WorkerPoolTest {
   }
 
   @Test
+  void anIdlePoolWithItsOwnWatchdogEndsEveryThreadAndStartsAgainWithTheNextTask() throws Exception {
+    WorkerPool pool = WorkerPool.create("test-pool", 2, Duration.ofMillis(1), Duration.ofMillis(1));
+    pools.add(pool);
+    for (int round = 0; round < 20; round++) {
+      CountDownLatch done = new CountDownLatch(100);
+      for (int i = 0; i < 100; i++) {
+        pool.execute(done::countDown);
+      }
+      await(done);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while ((pool.threads() > 0 || pool.watchdogRunning()) && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertEquals(0, pool.threads(), "round " + round);
+      assertTrue(!pool.watchdogRunning(), "round " + round);
+    }
+  }
+
+  @Test
   void aThrowingTaskDoesNotStopTheWorkers() throws Exception {
     WorkerPool pool = manual(1);
     CountDownLatch after = new CountDownLatch(1);

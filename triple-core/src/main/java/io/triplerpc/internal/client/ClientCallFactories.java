@@ -10,17 +10,14 @@ import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.ObservedCall;
 import io.triplerpc.Status;
+import io.triplerpc.internal.WorkerPool;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.stream.ClientTransport;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** Builds the chain of call factories a client's calls go through. */
 public final class ClientCallFactories {
@@ -94,15 +91,14 @@ public final class ClientCallFactories {
     return calls;
   }
 
-  /** The default callback executor: a cached pool of daemon threads. */
-  public static ExecutorService newCallbackExecutor() {
-    AtomicInteger count = new AtomicInteger();
-    ThreadPoolExecutor executor = new ThreadPoolExecutor(
-        0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
-          Thread thread = new Thread(task, "triple-callback-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        });
-    return executor;
+  /**
+   * The default callback executor: the same kind of pool as the server's services run on
+   * ({@link WorkerPool}), so a busy client hands responses to callbacks without a thread wake-up each,
+   * and a callback that blocks is replaced. Its threads end when idle, so a closed client leaves none.
+   */
+  public static Executor newCallbackExecutor() {
+    int parallelism = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    return WorkerPool.create("triple-callback", parallelism, Duration.ofMillis(1), Duration.ofSeconds(60));
   }
+
 }

@@ -264,6 +264,6 @@ final class TripleClientImpl extends TripleClient {
     }
     transportFactory.close();
     // The owned callback pool is not shut down here: calls still in flight get their last events
-    // (UNAVAILABLE) through it as the connections close. Its daemon threads end after 60 s idle.
+    // (UNAVAILABLE) through it as the connections close. Its threads, watchdog too, end after 60 s idle.
   }
 }
