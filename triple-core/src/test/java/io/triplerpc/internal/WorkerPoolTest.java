@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -42,13 +43,7 @@ class WorkerPoolTest {
   @Test
   void aTaskQueuedBehindABlockedWorkerRunsOnceTheWatchdogSeesItBlocked() throws Exception {
     WorkerPool pool = manual(1);
-    CountDownLatch blocking = new CountDownLatch(1);
-    CountDownLatch release = gate();
-    pool.execute(() -> {
-      blocking.countDown();
-      awaitQuietly(release);
-    });
-    await(blocking);
+    CountDownLatch release = runBlocking(pool);
     CountDownLatch behind = new CountDownLatch(1);
     pool.execute(behind::countDown);
     // One worker at parallelism 1, busy: the second task waits in the queue, no thread is added.
@@ -65,13 +60,7 @@ class WorkerPoolTest {
   @Test
   void whileAWorkerIsBlockedEveryTaskGetsAWorkerOfItsOwn() throws Exception {
     WorkerPool pool = manual(1);
-    CountDownLatch blocking = new CountDownLatch(1);
-    CountDownLatch release = gate();
-    pool.execute(() -> {
-      blocking.countDown();
-      awaitQuietly(release);
-    });
-    await(blocking);
+    CountDownLatch release = runBlocking(pool);
     pool.tick();
     pool.tick();
     // Each of these waits for the other to start: they finish only if they run at once.
@@ -104,10 +93,7 @@ class WorkerPoolTest {
     assertEquals(1, pool.blockedWorkers());
     release.countDown();
     await(finished);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (pool.blockedWorkers() > 0 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
+    awaitTrue(() -> pool.blockedWorkers() == 0);
     assertEquals(0, pool.blockedWorkers());
     // Back to batching: a burst after the block needs no new thread beyond the two there are.
     int before = pool.threads();
@@ -173,10 +159,7 @@ class WorkerPoolTest {
         pool.execute(done::countDown);
       }
       await(done);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (pool.threads() > 0 && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
+      awaitTrue(() -> pool.threads() == 0);
       assertEquals(0, pool.threads(), "round " + round);
     }
   }
@@ -191,10 +174,7 @@ class WorkerPoolTest {
         pool.execute(done::countDown);
       }
       await(done);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while ((pool.threads() > 0 || pool.watchdogRunning()) && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
+      awaitTrue(() -> pool.threads() == 0 && !pool.watchdogRunning());
       assertEquals(0, pool.threads(), "round " + round);
       assertTrue(!pool.watchdogRunning(), "round " + round);
     }
@@ -222,10 +202,7 @@ class WorkerPoolTest {
     await(done);
     pool.shutdown();
     assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (pool.threads() > 0 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
+    awaitTrue(() -> pool.threads() == 0);
     assertEquals(0, pool.threads());
   }
 
@@ -238,6 +215,26 @@ class WorkerPoolTest {
     WorkerPool pool = WorkerPool.manual("test-pool", parallelism, KEEP_ALIVE);
     pools.add(pool);
     return pool;
+  }
+
+  /** Starts a task that blocks until the returned latch opens, and waits until it runs. */
+  private CountDownLatch runBlocking(WorkerPool pool) throws InterruptedException {
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = gate();
+    pool.execute(() -> {
+      running.countDown();
+      awaitQuietly(release);
+    });
+    await(running);
+    return release;
+  }
+
+  /** Spins (these waits are short) until {@code condition} holds, for at most 30 s. */
+  private static void awaitTrue(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
   }
 
   private CountDownLatch gate() {
