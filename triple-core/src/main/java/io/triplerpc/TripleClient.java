@@ -99,8 +99,9 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
 
     /**
      * Where callbacks of asynchronous and streaming calls run (each call's callbacks in order, one at
-     * a time); a cached pool of daemon threads by default. Synchronous unary calls run theirs on the
-     * calling thread.
+     * a time). By default a pool of the client's own daemon threads, one fewer than there are cores
+     * (at least one), that takes queued callbacks without a thread wake-up each and replaces a callback
+     * that blocks; its threads end when idle. Synchronous unary calls run theirs on the calling thread.
      */
     public abstract Builder callbackExecutor(Executor executor);
 
