@@ -74,6 +74,18 @@ public final class WorkerPool implements Executor {
     return new WorkerPool(threadPrefix, parallelism, tick, keepAlive, true);
   }
 
+  /**
+   * The pool a server's services and a client's callbacks run on by default: one worker fewer than
+   * there are cores (at least one), since the event loops, which read, route and write every call, need
+   * a core (on two cores one worker serves 12% more calls than two under h2load at 32 streams,
+   * docs/benchmarks.md); a worker counts as blocked after a millisecond on one task, long enough that
+   * CPU-bound calls rarely trip it; idle threads end after a minute.
+   */
+  public static WorkerPool withDefaults(String threadPrefix) {
+    int parallelism = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    return create(threadPrefix, parallelism, Duration.ofMillis(1), Duration.ofSeconds(60));
+  }
+
   /** A pool whose watchdog does not run by itself: the caller calls {@link #tick()}. For tests. */
   static WorkerPool manual(String threadPrefix, int parallelism, Duration keepAlive) {
     return new WorkerPool(threadPrefix, parallelism, Duration.ZERO, keepAlive, false);
@@ -315,7 +327,8 @@ public final class WorkerPool implements Executor {
 
     private void runTask(Runnable task) {
       started = started + 1;
-      state.set(RUNNING);
+      // Ordered after the count by the volatile write above; the watchdog may see it a moment late.
+      state.lazySet(RUNNING);
       try {
         task.run();
       } catch (RuntimeException | Error e) {

@@ -101,7 +101,7 @@ class PrometheusEndpointTest {
   void aScrapeOnTheServersPortShowsTheCallsItServed() throws Exception {
     startServingTheScrape();
     pingOverGrpc();
-    String json = curl("-H", "content-type: application/json", "--data-binary", "{\"text\":\"curl\"}", url("/" + PING));
+    String json = Curl.runOk("-H", "content-type: application/json", "--data-binary", "{\"text\":\"curl\"}", url("/" + PING));
     assertEquals("{\"text\":\"curl\"}", json, "curl's JSON calls go on");
     AwaitPeers.until(() -> registry.find("grpc.server.call.duration").tag("triple.protocol", "connect").timer() != null,
         "the server saw the JSON call end");
@@ -128,7 +128,7 @@ class PrometheusEndpointTest {
   void http2ServesTheSameScrapeWithPriorKnowledgeOrAnUpgrade() throws Exception {
     startServingTheScrape();
     pingOverGrpc();
-    String priorKnowledge = curl("--http2-prior-knowledge", "-w", "\n%{http_version} %{http_code} %{content_type}",
+    String priorKnowledge = Curl.runOk("--http2-prior-knowledge", "-w", "\n%{http_version} %{http_code} %{content_type}",
         url("/metrics"));
     assertTrue(priorKnowledge.endsWith("\n2 200 " + TEXT_FORMAT), priorKnowledge);
     assertTrue(priorKnowledge.contains(SERVED_OK), priorKnowledge);
@@ -152,7 +152,7 @@ class PrometheusEndpointTest {
     assertTrue(openMetrics.body().contains("# TYPE grpc_server_call_started counter"), openMetrics.body());
     assertTrue(openMetrics.body().contains(SERVED_OK), openMetrics.body());
 
-    String curled = curl("--http2-prior-knowledge", "-H", "accept: " + PROMETHEUS_ACCEPT, "-w", "\n%{content_type}",
+    String curled = Curl.runOk("--http2-prior-knowledge", "-H", "accept: " + PROMETHEUS_ACCEPT, "-w", "\n%{content_type}",
         url("/metrics"));
     assertTrue(curled.endsWith("# EOF\n\n" + OPENMETRICS), curled);
 
@@ -227,14 +227,5 @@ class PrometheusEndpointTest {
     return context;
   }
 
-  /** Runs curl with {@code arguments}; returns what it printed. */
-  private static String curl(String... arguments) throws Exception {
-    List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "10"));
-    command.addAll(List.of(arguments));
-    Process curl = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(curl.waitFor(20, TimeUnit.SECONDS));
-    assertEquals(0, curl.exitValue(), output);
-    return output;
-  }
+
 }

@@ -148,7 +148,7 @@ class TripleMetricsTest {
   void methodsTheServerDoesNotServeCollapseToOther() throws Exception {
     start();
     for (String path : List.of("/no.such.Service/A", "/made.up.Name/B", "/" + SERVICE + "/nope")) {
-      assertEquals("404", curl("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
+      assertEquals("404", Curl.run("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
           "--data-binary", "{}", "http://127.0.0.1:" + server.port() + path));
     }
     AwaitPeers.until(() -> serverEndedCount("other") == 3, "three unknown calls ended");
@@ -190,7 +190,7 @@ class TripleMetricsTest {
     target = "127.0.0.1:" + server.port();
     Unserved unserved = client(TripleClient.builder()).proxy(Unserved.class);
     assertThrows(StatusException.class, () -> unserved.ping(ping("kept")));
-    assertEquals("404", curl("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
+    assertEquals("404", Curl.run("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
         "--data-binary", "{}", "http://127.0.0.1:" + server.port() + "/made.up.Name/B"));
     assertEquals("shop", pingOverGrpcAndGetItsTag());
     AwaitPeers.until(() -> serverEndedCount(UNSERVED) == 1 && serverEndedCount("other") == 1,
@@ -213,7 +213,7 @@ class TripleMetricsTest {
   void keepingEveryUnknownNameMakesASeriesPerName() throws Exception {
     server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.empty(), name -> true)));
     for (String path : List.of("/no.such.Service/A", "/made.up.Name/B")) {
-      curl("-o", "/dev/null", "-H", "content-type: application/json", "--data-binary", "{}",
+      Curl.run("-o", "/dev/null", "-H", "content-type: application/json", "--data-binary", "{}",
           "http://127.0.0.1:" + server.port() + path);
     }
     AwaitPeers.until(() -> serverEndedCount("no.such.Service/A") == 1 && serverEndedCount("made.up.Name/B") == 1,
@@ -248,7 +248,7 @@ class TripleMetricsTest {
     grpc.ping(ping("grpc"));
     client(TripleClient.builder().protocol(ClientProtocol.GRPC_WEB)).proxy(PingService.class).ping(ping("web"));
     String body = "{\"text\":\"curl\"}";
-    assertEquals("{\"text\":\"curl\"}", curl("-H", "content-type: application/json", "--data-binary", body,
+    assertEquals("{\"text\":\"curl\"}", Curl.run("-H", "content-type: application/json", "--data-binary", body,
         "http://127.0.0.1:" + server.port() + "/" + PING));
     awaitServerEnded(PING, 3);
     assertEquals(1, serverStarted(PING, "grpc").count());
@@ -408,15 +408,7 @@ class TripleMetricsTest {
     return counter.count();
   }
 
-  /** Runs curl with {@code arguments}; returns what it printed. */
-  private static String curl(String... arguments) throws Exception {
-    List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "10"));
-    command.addAll(List.of(arguments));
-    Process curl = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(curl.waitFor(20, TimeUnit.SECONDS));
-    return output;
-  }
+
 
   /** Collects replies; completes with them, or fails with the call's error. */
   private static final class Replies implements StreamObserver<Pong> {

@@ -15,7 +15,6 @@ import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.stream.ClientTransport;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -97,8 +96,7 @@ public final class ClientCallFactories {
    * and a callback that blocks is replaced. Its threads end when idle, so a closed client leaves none.
    */
   public static Executor newCallbackExecutor() {
-    int parallelism = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-    return WorkerPool.create("triple-callback", parallelism, Duration.ofMillis(1), Duration.ofSeconds(60));
+    return WorkerPool.withDefaults("triple-callback");
   }
 
 }

@@ -48,11 +48,6 @@ final class TripleServerImpl extends TripleServer {
 
   private static final Logger log = LoggerFactory.getLogger(TripleServer.class);
 
-  /**
-   * How long a service may run before its worker counts as blocked and another takes the queue: long
-   * enough that CPU-bound calls rarely trip it, short enough that a blocked pool is not noticed.
-   */
-  private static final Duration WORKER_BLOCKED_AFTER = Duration.ofMillis(1);
   private static final String HEALTH_SERVICE = "grpc.health.v1.Health";
   private static final String REFLECTION_V1 = "grpc.reflection.v1.ServerReflection";
   private static final String REFLECTION_V1ALPHA = "grpc.reflection.v1alpha.ServerReflection";
@@ -131,7 +126,7 @@ final class TripleServerImpl extends TripleServer {
     this.observers = observers;
     this.services = List.copyOf(services);
     this.registrations = List.copyOf(registrations);
-    this.ownedExecutor = executor == null ? newServiceExecutor() : null;
+    this.ownedExecutor = executor == null ? WorkerPool.withDefaults("triple-service") : null;
     this.executor = executor != null ? executor : ownedExecutor;
   }
 
@@ -295,12 +290,4 @@ final class TripleServerImpl extends TripleServer {
     }
     return t;
   }
-
-  private static WorkerPool newServiceExecutor() {
-    // A core's worth is left to the event loops, which read, route and write every call: on two cores
-    // one worker serves 12% more calls than two under h2load at 32 streams (docs/benchmarks.md).
-    int parallelism = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
-    return WorkerPool.create("triple-service", parallelism, WORKER_BLOCKED_AFTER, Duration.ofSeconds(60));
-  }
-
 }
