@@ -53,25 +53,33 @@ public class DubboBenchmark {
     Runtime.getRuntime().addShutdownHook(serverKiller);
     try {
       framework = new FrameworkModel();
-      ApplicationModel application = framework.newApplication();
-      ApplicationConfig config = new ApplicationConfig("triple-benchmark-dubbo-client");
-      config.setQosEnable(false);
-      application.getApplicationConfigManager().setApplication(config);
-      ReferenceConfig<DubboUserService> reference = new ReferenceConfig<>(application.newModule());
-      reference.setInterface(DubboUserService.class);
-      reference.setUrl("tri://127.0.0.1:" + server.port());
-      reference.setTimeout(60_000);
-      reference.setRetries(0);
-      // Connecting includes the HTTP/2 handshake, which Dubbo gives 3 s: too little on a busy machine
-      // with a server JVM that just started.
-      reference.setParameters(Map.of("connect.timeout", "60000"));
-      users = reference.get();
+      users = reference(framework, server.port());
       verify();
     } catch (Exception | Error e) {
       // JMH skips the tear-down of a failed set-up: the server must not outlive it.
       stop();
       throw e;
     }
+  }
+
+  /**
+   * A reference to the server in {@code framework}, which holds its connection: Dubbo shares one
+   * connection per address within a framework model, so a client per connection needs a model each.
+   */
+  static DubboUserService reference(FrameworkModel framework, int port) {
+    ApplicationModel application = framework.newApplication();
+    ApplicationConfig config = new ApplicationConfig("triple-benchmark-dubbo-client");
+    config.setQosEnable(false);
+    application.getApplicationConfigManager().setApplication(config);
+    ReferenceConfig<DubboUserService> reference = new ReferenceConfig<>(application.newModule());
+    reference.setInterface(DubboUserService.class);
+    reference.setUrl("tri://127.0.0.1:" + port);
+    reference.setTimeout(60_000);
+    reference.setRetries(0);
+    // Connecting includes the HTTP/2 handshake, which Dubbo gives 3 s: too little on a busy machine
+    // with a server JVM that just started.
+    reference.setParameters(Map.of("connect.timeout", "60000"));
+    return reference.get();
   }
 
   /** One call of each kind, answers checked: a broken adapter must not post a score. */

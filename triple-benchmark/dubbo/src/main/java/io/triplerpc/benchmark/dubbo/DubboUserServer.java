@@ -7,6 +7,7 @@ import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.GetUserRequest;
 import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.Payload;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import java.io.IOException;
@@ -61,6 +62,11 @@ public final class DubboUserServer implements DubboUserService {
       users.onNext(user);
     }
     users.onCompleted();
+  }
+
+  @Override
+  public Payload echo(Payload request) {
+    return UserFixtures.echo(request);
   }
 
   public static void main(String[] args) throws Exception {

@@ -6,6 +6,7 @@ import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.GetUserRequest;
 import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.Payload;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import org.apache.dubbo.common.stream.StreamObserver;
@@ -30,6 +31,9 @@ public interface DubboUserService {
   Page listUser(ListUserRequest request);
 
   Page listUserLarge(ListUserRequest request);
+
+  /** The sweeps' call: answers with the request. */
+  Payload echo(Payload request);
 
   /** Server streaming, in Dubbo's shape: request and response observer, no result. */
   void streamUsers(StreamUsersRequest request, StreamObserver<User> users);

@@ -10,6 +10,7 @@ import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.GetUserRequest;
 import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.Payload;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserServiceGrpc;
@@ -57,6 +58,12 @@ public final class GrpcUserServer extends UserServiceGrpc.UserServiceImplBase {
     for (User user : UserFixtures.streamUsers(request)) {
       responses.onNext(user);
     }
+    responses.onCompleted();
+  }
+
+  @Override
+  public void echo(Payload request, StreamObserver<Payload> responses) {
+    responses.onNext(UserFixtures.echo(request));
     responses.onCompleted();
   }
 

@@ -10,6 +10,7 @@ import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.GetUserRequest;
 import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.Payload;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserService;
@@ -58,6 +59,11 @@ public final class OverloadServer implements UserService {
   @Override
   public void streamUsers(StreamUsersRequest request, StreamObserver<User> users) {
     others.streamUsers(request, users);
+  }
+
+  @Override
+  public Payload echo(Payload request) {
+    return others.echo(request);
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.GetUserRequest;
 import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.Payload;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserService;
@@ -52,6 +53,11 @@ public final class UserServer implements UserService {
       users.onNext(user);
     }
     users.onCompleted();
+  }
+
+  @Override
+  public Payload echo(Payload request) {
+    return UserFixtures.echo(request);
   }
 
   public static void main(String[] args) throws Exception {

@@ -1,11 +1,13 @@
 package io.triplerpc.benchmark.workload;
 
+import com.google.protobuf.ByteString;
 import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
 import io.triplerpc.benchmark.workload.proto.ExistUserRequest;
 import io.triplerpc.benchmark.workload.proto.ExistUserResponse;
 import io.triplerpc.benchmark.workload.proto.GetUserRequest;
 import io.triplerpc.benchmark.workload.proto.ListUserRequest;
 import io.triplerpc.benchmark.workload.proto.Page;
+import io.triplerpc.benchmark.workload.proto.Payload;
 import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import java.util.ArrayList;
@@ -63,6 +65,20 @@ public final class UserFixtures {
     return request.getCount() >= STREAMED.size() ? STREAMED : STREAMED.subList(0, request.getCount());
   }
 
+  /** What echo answers: the request itself. */
+  public static Payload echo(Payload request) {
+    return request;
+  }
+
+  /** A payload of {@code size} bytes (a repeating pattern: no transport here compresses). */
+  public static Payload payload(int size) {
+    byte[] body = new byte[size];
+    for (int i = 0; i < size; i++) {
+      body[i] = (byte) i;
+    }
+    return Payload.newBuilder().setBody(ByteString.copyFrom(body)).build();
+  }
+
   /** A user of about 100 bytes on the wire. */
   public static User user(long id) {
     return User.newBuilder()
@@ -118,6 +134,11 @@ public final class UserFixtures {
 
     public static void listUserLarge(Page page) {
       require(page.getUsersCount() == LARGE_PAGE_SIZE, "listUserLarge answered " + page.getUsersCount() + " users");
+    }
+
+    public static void echo(Payload sent, Payload answer) {
+      require(answer.getBody().equals(sent.getBody()), "echo answered " + answer.getBody().size() + " bytes for "
+          + sent.getBody().size());
     }
 
     public static void streamUsers(int received) {
