@@ -6,6 +6,7 @@ import io.triplerpc.benchmark.harness.BenchmarkSmoke;
 import io.triplerpc.benchmark.harness.ServerCpuProfiler;
 import io.triplerpc.benchmark.harness.WriteStatsProfiler;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Runs every benchmark once, briefly, so the suite cannot rot; its figures mean nothing. */
@@ -21,5 +22,12 @@ class TripleBenchmarkSmokeTest {
   @Test
   void discoveryOverheadRunsAndScores() throws Exception {
     assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(DiscoveryOverheadBenchmark.class), 2));
+  }
+
+  /** Two connections, threads spread over both, a kilobyte each way. */
+  @Test
+  void sweepRunsAndScores() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(
+        BenchmarkSmoke.run(SweepBenchmark.class, Map.of("payload", "1024", "connections", "2")), 1));
   }
 }

@@ -3,6 +3,7 @@ package io.triplerpc.benchmark.harness;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.profile.Profiler;
 import org.openjdk.jmh.results.Result;
@@ -25,6 +26,13 @@ public final class BenchmarkSmoke {
   @SafeVarargs
   public static Collection<RunResult> run(Class<?> benchmarks, Class<? extends Profiler>... profilers)
       throws RunnerException {
+    return run(benchmarks, Map.of(), profilers);
+  }
+
+  /** As {@link #run(Class, Class[])}, with these values of the benchmarks' {@code @Param}s. */
+  @SafeVarargs
+  public static Collection<RunResult> run(Class<?> benchmarks, Map<String, String> params,
+      Class<? extends Profiler>... profilers) throws RunnerException {
     ChainedOptionsBuilder options = new OptionsBuilder()
         .include(benchmarks.getName())
         .forks(0)
@@ -35,6 +43,7 @@ public final class BenchmarkSmoke {
         .measurementTime(TimeValue.milliseconds(200))
         .timeUnit(TimeUnit.SECONDS)
         .shouldFailOnError(true);
+    params.forEach(options::param);
     for (Class<? extends Profiler> profiler : profilers) {
       options.addProfiler(profiler);
     }
