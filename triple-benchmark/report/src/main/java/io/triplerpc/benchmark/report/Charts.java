@@ -21,7 +21,7 @@ final class Charts {
   static final String H2LOAD = "bench-h2load.png";
   static final String OPEN_LOOP = "bench-open-loop-p99.png";
   /** Above this ratio of a chart's highest to lowest figure, its y axis is logarithmic. */
-  private static final double SWEEP_LOG_SPAN = 100;
+  private static final double SWEEP_LOG_SPAN = 20;
 
   /** A sweep's chart: {@code bench-sweep-<dimension>-<measure>.png}, measure {@code ops} or {@code p99}. */
   static String sweep(String dimension, String measure) {
@@ -209,8 +209,9 @@ final class Charts {
   /**
    * Per sweep, ops/s and p99 against the parameter, a line per contender. The values are categories in
    * ascending order: they grow about geometrically, so equal spacing reads as a log axis and each label is
-   * a measured value. Where a chart's figures span more than {@link #SWEEP_LOG_SPAN}× (the payload's), its
-   * y axis is logarithmic. A point a contender was not measured at breaks its line.
+   * a measured value. Where a chart's figures span more than {@link #SWEEP_LOG_SPAN}× (p99 against threads
+   * or payload, as a rule), its y axis is logarithmic: the small values' differences stay visible. A point a
+   * contender was not measured at breaks its line.
    */
   private static void sweeps(Results results, List<Chart> charts) {
     for (Results.Sweep sweep : results.sweeps.values()) {
@@ -232,6 +233,8 @@ final class Charts {
     sweep.points().values().forEach(byContender -> contenders.addAll(byContender.keySet()));
     CategoryChart chart = chart(title, Report.sweepAxis(dimension), yTitle);
     chart.getStyler().setDefaultSeriesRenderStyle(CategorySeriesRenderStyle.Line);
+    // Every contender's point at its value's x (a category chart places series side by side otherwise).
+    chart.getStyler().setOverlapped(true);
     chart.getStyler().setLabelsVisible(false);
     chart.getStyler().setDecimalPattern("#,###");
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
@@ -253,7 +256,12 @@ final class Charts {
     if (highest == 0) {
       return;
     }
-    chart.getStyler().setYAxisLogarithmic(lowest > 0 && highest / lowest > SWEEP_LOG_SPAN);
+    if (lowest > 0 && highest / lowest > SWEEP_LOG_SPAN) {
+      chart.getStyler().setYAxisLogarithmic(true);
+    } else {
+      // From zero, as the bars of the other charts: an axis starting near the lowest line exaggerates gaps.
+      chart.getStyler().setYAxisMin(0.0);
+    }
     charts.add(new Chart(sweep(dimension, measure), chart));
   }
 }

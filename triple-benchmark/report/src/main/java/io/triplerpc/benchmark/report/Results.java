@@ -208,7 +208,8 @@ final class Results {
       NavigableMap<Integer, Map<String, SweepPoint>> points = new TreeMap<>();
       byValue.forEach((value, byContender) -> {
         Map<String, SweepPoint> medians = new LinkedHashMap<>();
-        byContender.forEach((contender, rounds) -> medians.put(contender, SweepPoint.median(List.copyOf(rounds.values()))));
+        byContender.forEach((contender, rounds) ->
+            medians.put(contender, SweepPoint.median(List.copyOf(rounds.values()))));
         points.put(value, medians);
       });
       sweeps.put(dimension, new Sweep(dimension, base, points));

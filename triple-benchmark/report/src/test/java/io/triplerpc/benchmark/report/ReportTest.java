@@ -477,20 +477,32 @@ class ReportTest {
     assertTrue(page.contains("#### Client threads (payload 10 B, 1 connection)\n\n"
         + "![ops/s against client threads](images/bench-sweep-threads-ops.png)\n"
         + "![p99 against client threads](images/bench-sweep-threads-p99.png)\n\n"
-        + "| threads | Triple ops/s | Triple p99 µs | grpc-java ops/s | grpc-java p99 µs | Dubbo ops/s | Dubbo p99 µs "
+        + "| threads | Triple ops/s | Triple p99 µs | grpc-java ops/s | grpc-java p99 µs "
+        + "| Dubbo ops/s | Dubbo p99 µs "
         + "| ops/s Triple / grpc-java | ops/s Triple / Dubbo | p99 Triple / grpc-java | p99 Triple / Dubbo |\n"
         + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
         + "| 1 | 20,000 | 90 | 25,000 | 100 | 12,500 | 200 | 0.80× | 1.60× | 0.90× | 0.45× |\n"
         + "| 4 | 40,000 | 300 | 20,000 | 600 | 16,000 | 800 | 2.00× | 2.50× | 0.50× | 0.38× |\n"
         + "| 32 | 80,000 | 1,000 | 40,000 | 2,500 | 32,000 | 3,000 | 2.00× | 2.50× | 0.40× | 0.33× |\n"), page);
     assertTrue(page.contains("#### Payload (32 client threads, 1 connection)"), page);
-    assertTrue(page.contains("| 10 B | 80,000 | 1,000 | 40,000 | 2,500 | 32,000 | 3,000 | 2.00× | 2.50× | 0.40× | 0.33× |\n"
+    assertTrue(page.contains(
+        "| 10 B | 80,000 | 1,000 | 40,000 | 2,500 | 32,000 | 3,000 | 2.00× | 2.50× | 0.40× | 0.33× |\n"
         + "| 1 MiB | 1,000 | 60,000 | 800 | 70,000 | 914 | 50,000 | 1.25× | 1.09× | 0.86× | 1.20× |\n"), page);
     assertTrue(page.contains("#### Connections (32 client threads, payload 10 B)"), page);
-    assertTrue(page.contains("| 4 | 100,000 | 900 | 50,000 | 2,000 | 40,000 | 2,600 | 2.00× | 2.50× | 0.45× | 0.35× |"), page);
+    assertTrue(page.contains(
+        "| 4 | 100,000 | 900 | 50,000 | 2,000 | 40,000 | 2,600 | 2.00× | 2.50× | 0.45× | 0.35× |"), page);
     // Five distinct points (the base point counts once), two behind: each named, with what it misses.
     assertTrue(page.contains("| " + Goals.SWEEPS + " | ops/s above, p99 below both | ahead at 3 of 5 points; "
         + "behind at threads 1 (ops/s vs grpc-java), payload 1 MiB (p99 vs Dubbo) | **missed** |"), page);
+    // p99 against threads spans 90 to 3,000 µs: a log axis; ops/s from 12,500 to 80,000: linear, from zero.
+    List<Charts.Chart> charts = Charts.all(results);
+    Charts.Chart threadsP99 = chart(charts, Charts.sweep("threads", "p99"));
+    Charts.Chart threadsOps = chart(charts, Charts.sweep("threads", "ops"));
+    assertTrue(threadsP99.chart().getStyler().isYAxisLogarithmic());
+    assertTrue(!threadsOps.chart().getStyler().isYAxisLogarithmic());
+    assertEquals(0.0, threadsOps.chart().getStyler().getYAxisMin());
+    assertEquals(List.of("Triple", "grpc-java 1.85.1", "Dubbo 3.3.6"),
+        List.copyOf(threadsOps.chart().getSeriesMap().keySet()));
     for (String dimension : Results.SWEEP_DIMENSIONS) {
       for (String measure : List.of("ops", "p99")) {
         String png = Charts.sweep(dimension, measure);
@@ -498,6 +510,10 @@ class ReportTest {
         assertTrue(Files.size(dir.resolve(png)) > 1000, png);
       }
     }
+  }
+
+  private static Charts.Chart chart(List<Charts.Chart> charts, String fileName) {
+    return charts.stream().filter(chart -> chart.fileName().equals(fileName)).findFirst().orElseThrow();
   }
 
   private static List<String> fieldNames(JsonNode node) {
