@@ -327,7 +327,7 @@ PROTO
 # interleaved at each point. The base point is measured once per round and contender, as the threads
 # curve's point at $threads (added to that curve when not in it); the report finds it, by its JMH
 # params, for the payload and connections curves too. Default --threads: 6 + 4 + 2 = 12 runs.
-mapfile -t sweep_threads < <(printf '%s\n' 1 4 16 64 256 "$threads" | sort -n -u)
+read -r -a sweep_threads <<< "$(printf '%s\n' 1 4 16 64 256 "$threads" | sort -n -u | tr '\n' ' ')"
 sweep_payloads=(10 1024 10240 102400 1048576)
 sweep_connections=(1 4 16)
 sweep_base_payload=10
