@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Runs the benchmark suite: Triple, grpc-java and Apache Dubbo side by side (JMH, interleaved),
-# Triple's ablation table, and an h2load server ceiling (one connection, 32 and 100 streams in
-# flight); then writes the results folder and the report (summary table, summary.json, charts).
+# Triple's ablation table, an h2load server ceiling (one connection, 32 and 100 streams in
+# flight), ghz's open-loop latency, and sweeps (curves of an echo call against client threads,
+# payload size and connections); then writes the results folder and the report (summary table,
+# summary.json, charts).
 #
-#   scripts/bench.sh                 full run: 3 rounds (about 2 hours on 2 cores; --rounds 1: 45 minutes)
-#   scripts/bench.sh --quick         one round, short measurements (about 15 minutes on 2 cores)
+#   scripts/bench.sh                 full run: 3 rounds (about 3 hours on 2 cores; --rounds 1: 65 minutes)
+#   scripts/bench.sh --quick         one round, short measurements (about 30 minutes on 2 cores)
 #   scripts/bench.sh --profile getUser [--contender triple]
 #                                    one benchmark under async-profiler: client and server flame graphs
 #   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
 #            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32),
-#            --only LIST: re-measure only these benchmarks (and 'h2load') into an existing --out
-#            folder, replacing their figures; the folder's machine.txt records the re-run
+#            --only LIST: re-measure only these benchmarks (and 'h2load', 'ghz', 'sweep') into an
+#            existing --out folder, replacing their figures; the folder's machine.txt records the re-run
 #            ('h2load': the server ceiling, about 2 minutes of --quick and 13 of a full run;
-#            'ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run)
+#            'ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run;
+#            'sweep': the curves, 12 JMH runs per contender and round at the default --threads, about
+#            12 minutes of --quick and an hour of a full run)
 set -euo pipefail
 command_line="scripts/bench.sh $*"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,7 +48,7 @@ while [ $# -gt 0 ]; do
     --threads=*) threads="${1#--threads=}" ;;
     --only) only="$2"; shift ;;
     --only=*) only="${1#--only=}" ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -66,6 +70,7 @@ if [ "$mode" = quick ]; then
   h2load_seconds=5
   ghz_warmup=6
   ghz_seconds=5
+  sweep_opts=(-wi 1 -w 5s -i 2 -r 3s)
 else
   rounds=3
   thrpt_opts=(-wi 3 -w 10s -i 3 -r 5s)
@@ -76,10 +81,12 @@ else
   h2load_seconds=10
   ghz_warmup=15
   ghz_seconds=10
+  sweep_opts=(-wi 2 -w 8s -i 3 -r 4s)
 fi
 [ -n "$rounds_override" ] && rounds="$rounds_override"
 run_h2load_step=true
 run_ghz_step=true
+run_sweep_step=true
 if [ -n "$only" ]; then
   [ -n "$out" ] && [ -f "$out/machine.txt" ] || { echo "bench.sh: --only re-measures into an existing --out folder" >&2; exit 2; }
   keep() { local kept=() b; for b in "$@"; do [[ ",$only," == *",$b,"* ]] && kept+=("$b"); done; echo "${kept[@]:-}"; }
@@ -88,6 +95,7 @@ if [ -n "$only" ]; then
   read -r -a ablation_benchmarks <<< "$(keep "${ablation_benchmarks[@]}")"
   [[ ",$only," == *",h2load,"* ]] || run_h2load_step=false
   [[ ",$only," == *",ghz,"* ]] || run_ghz_step=false
+  [[ ",$only," == *",sweep,"* ]] || run_sweep_step=false
 fi
 
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
@@ -311,6 +319,63 @@ PROTO
   done
 }
 
+# Curves, not points: SweepBenchmark.echo (a unary call carrying payload bytes each way) against one
+# parameter at a time around a base point ($threads client threads, 10 B, one connection): JMH's
+# client threads; the payload; the connections (that many clients, each with a connection of its own
+# to the one server, the threads spread over them). JMH sample mode gives the percentiles and, by
+# Little's law (a closed loop: threads / mean latency), the throughput from one run. Contenders are
+# interleaved at each point. The base point is measured once per round and contender, as the threads
+# curve's point at $threads (added to that curve when not in it); the report finds it, by its JMH
+# params, for the payload and connections curves too. Default --threads: 6 + 4 + 2 = 12 runs.
+read -r -a sweep_threads <<< "$(printf '%s\n' 1 4 16 64 256 "$threads" | sort -n -u | tr '\n' ' ')"
+sweep_payloads=(10 1024 10240 102400 1048576)
+sweep_connections=(1 4 16)
+sweep_base_payload=10
+sweep_base_connections=1
+run_sweep_point() {
+  local contender="$1" dimension="$2" value="$3" t="$4" payload="$5" connections="$6" round="$7"
+  local name="sweep-$dimension-$value-$contender-r$round"
+  local file="$out/raw/$name.json"
+  echo "-- sweep $dimension $value $contender (round $round)"
+  java -jar "$(jar_of "$contender")" "\\.echo\$" -f 1 -t "$t" -bm sample -tu us \
+    -p payload="$payload" -p connections="$connections" -jvmArgsAppend "-Xms1g -Xmx1g" \
+    -rf json -rff "$file" "${sweep_opts[@]}" > "$out/logs/$name.log" 2>&1 \
+    || { echo "   FAILED: see $out/logs/$name.log"; tail -5 "$out/logs/$name.log"; rm -f "$file"; }
+}
+
+run_sweep() {
+  local round dimension value values c t payload connections
+  for round in $(seq 1 "$rounds"); do
+    # A re-run (--only sweep) replaces this round's curves, points of another --threads included.
+    rm -f "$out/raw/sweep-"*"-r$round.json"
+    for dimension in threads payload connections; do
+      case "$dimension" in
+        threads) values=("${sweep_threads[@]}") ;;
+        payload) values=("${sweep_payloads[@]}") ;;
+        connections) values=("${sweep_connections[@]}") ;;
+      esac
+      for value in "${values[@]}"; do
+        t="$threads"
+        payload="$sweep_base_payload"
+        connections="$sweep_base_connections"
+        case "$dimension" in
+          threads) t="$value" ;;
+          payload) payload="$value" ;;
+          connections) connections="$value" ;;
+        esac
+        # The base point: measured under threads only.
+        if [ "$dimension" != threads ] && [ "$t" = "$threads" ] && [ "$payload" = "$sweep_base_payload" ] \
+          && [ "$connections" = "$sweep_base_connections" ]; then
+          continue
+        fi
+        for c in "${contenders[@]}"; do
+          run_sweep_point "$c" "$dimension" "$value" "$t" "$payload" "$connections" "$round"
+        done
+      done
+    done
+  done
+}
+
 report() {
   local args=("$out")
   [ "$docs" = true ] && args+=(--docs "$root/docs")
@@ -391,6 +456,13 @@ elif ensure_ghz; then
   run_ghz
 else
   echo "bench.sh: ghz not available (nor Go to install it); skipping the open-loop latency" | tee "$out/logs/ghz-missing.txt"
+fi
+
+echo "== sweeps: echo against client threads (${sweep_threads[*]}), payload (${sweep_payloads[*]} B) and connections (${sweep_connections[*]}), interleaved"
+if [ "$run_sweep_step" = false ]; then
+  echo "   (not re-measured)"
+else
+  run_sweep
 fi
 
 echo "== report"

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle;
 import org.knowm.xchart.style.Styler;
 
 /** The PNG charts of a report, drawn with XChart from the same medians as the tables. */
@@ -17,6 +20,13 @@ final class Charts {
   static final String ABLATION = "bench-ablation.png";
   static final String H2LOAD = "bench-h2load.png";
   static final String OPEN_LOOP = "bench-open-loop-p99.png";
+  /** Above this ratio of a chart's highest to lowest figure, its y axis is logarithmic. */
+  private static final double SWEEP_LOG_SPAN = 20;
+
+  /** A sweep's chart: {@code bench-sweep-<dimension>-<measure>.png}, measure {@code ops} or {@code p99}. */
+  static String sweep(String dimension, String measure) {
+    return "bench-sweep-" + dimension + "-" + measure + ".png";
+  }
 
   /** A chart and the file it goes to. */
   record Chart(String fileName, CategoryChart chart) {
@@ -35,6 +45,7 @@ final class Charts {
     ablation(results, charts);
     h2load(results, charts);
     openLoop(results, charts);
+    sweeps(results, charts);
     return charts;
   }
 
@@ -193,5 +204,64 @@ final class Charts {
       chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
       charts.add(new Chart(OPEN_LOOP, chart));
     }
+  }
+
+  /**
+   * Per sweep, ops/s and p99 against the parameter, a line per contender. The values are categories in
+   * ascending order: they grow about geometrically, so equal spacing reads as a log axis and each label is
+   * a measured value. Where a chart's figures span more than {@link #SWEEP_LOG_SPAN}× (p99 against threads
+   * or payload, as a rule), its y axis is logarithmic: the small values' differences stay visible. A point a
+   * contender was not measured at breaks its line.
+   */
+  private static void sweeps(Results results, List<Chart> charts) {
+    for (Results.Sweep sweep : results.sweeps.values()) {
+      String axis = Report.sweepAxis(sweep.dimension());
+      String base = Report.sweepBase(sweep);
+      sweepChart(sweep, "ops", "echo ops/s against " + axis + " (" + base + "; higher is better)", "ops/s",
+          Results.SweepPoint::opsPerSecond, charts);
+      sweepChart(sweep, "p99", "echo p99 latency against " + axis + " (" + base + "; lower is better)", "p99 µs",
+          Results.SweepPoint::p99Micros, charts);
+    }
+  }
+
+  private static void sweepChart(Results.Sweep sweep, String measure, String title, String yTitle,
+      Function<Results.SweepPoint, Double> figure, List<Chart> charts) {
+    String dimension = sweep.dimension();
+    List<String> values = new ArrayList<>();
+    sweep.points().keySet().forEach(value -> values.add(Report.sweepValue(dimension, value)));
+    List<String> contenders = new ArrayList<>();
+    sweep.points().values().forEach(byContender -> contenders.addAll(byContender.keySet()));
+    CategoryChart chart = chart(title, Report.sweepAxis(dimension), yTitle);
+    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeriesRenderStyle.Line);
+    // Every contender's point at its value's x (a category chart places series side by side otherwise).
+    chart.getStyler().setOverlapped(true);
+    chart.getStyler().setLabelsVisible(false);
+    chart.getStyler().setDecimalPattern("#,###");
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    double lowest = Double.MAX_VALUE;
+    double highest = 0;
+    for (String contender : Report.sweepContenders(contenders)) {
+      List<Double> ys = new ArrayList<>();
+      for (Map<String, Results.SweepPoint> byContender : sweep.points().values()) {
+        Results.SweepPoint point = byContender.get(contender);
+        Double y = point == null ? null : figure.apply(point);
+        ys.add(y);
+        if (y != null) {
+          lowest = Math.min(lowest, y);
+          highest = Math.max(highest, y);
+        }
+      }
+      chart.addSeries(Report.displayName(contender), values, ys);
+    }
+    if (highest == 0) {
+      return;
+    }
+    if (lowest > 0 && highest / lowest > SWEEP_LOG_SPAN) {
+      chart.getStyler().setYAxisLogarithmic(true);
+    } else {
+      // From zero, as the bars of the other charts: an axis starting near the lowest line exaggerates gaps.
+      chart.getStyler().setYAxisMin(0.0);
+    }
+    charts.add(new Chart(sweep(dimension, measure), chart));
   }
 }

@@ -1,12 +1,19 @@
 package io.triplerpc.benchmark.report;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 /** The speed goals of the benchmark issue, checked against one run. */
 final class Goals {
+
+  /** The measure of the sweeps' goal (a row only when the run has sweeps). */
+  static final String SWEEPS = "Sweeps: Triple ahead of grpc-java and Dubbo at every point";
 
   /** One goal: what is measured, the target, the measured ratio, and whether it is met (null: not measured). */
   record Goal(String measure, String goal, String measured, Boolean met) {}
@@ -35,7 +42,69 @@ final class Goals {
     goals.add(h2load("h2load Triple server vs minimal Netty", 0.8, r, "triple"));
     goals.add(h2load("h2load Triple server, direct executor, vs minimal Netty", 0.9, r, "triple-direct"));
     goals.add(openLoopP99("open-loop p99 at 50% and 75% load vs grpc-java", 0.5, r, List.of("50", "75")));
+    if (!r.sweeps.isEmpty()) {
+      goals.add(sweeps(r));
+    }
     return goals;
+  }
+
+  /**
+   * The issue's goal for the curves: at every point of every sweep, Triple's ops/s above both peers' and
+   * its p99 below both (a tie is not ahead). A point on several curves (the base point) counts once, named
+   * after its first curve. Measured: how many points are ahead, the points that are not and why; a point
+   * without all three contenders leaves the goal unknown unless another point misses it.
+   */
+  private static Goal sweeps(Results r) {
+    String goal = "ops/s above, p99 below both";
+    Set<Map<String, Integer>> seen = new HashSet<>();
+    List<String> behind = new ArrayList<>();
+    List<String> incomplete = new ArrayList<>();
+    int ahead = 0;
+    for (Results.Sweep sweep : r.sweeps.values()) {
+      for (Map.Entry<Integer, Map<String, Results.SweepPoint>> entry : sweep.points().entrySet()) {
+        Map<String, Integer> point = new LinkedHashMap<>(sweep.base());
+        point.put(sweep.dimension(), entry.getKey());
+        if (!seen.add(point)) {
+          continue;
+        }
+        String name = sweep.dimension() + " " + Report.sweepValue(sweep.dimension(), entry.getKey());
+        Results.SweepPoint triple = entry.getValue().get("triple");
+        Results.SweepPoint grpc = entry.getValue().get("grpc");
+        Results.SweepPoint dubbo = entry.getValue().get("dubbo");
+        if (triple == null || grpc == null || dubbo == null) {
+          incomplete.add(name);
+          continue;
+        }
+        List<String> why = new ArrayList<>();
+        if (triple.opsPerSecond() <= grpc.opsPerSecond()) {
+          why.add("ops/s vs grpc-java");
+        }
+        if (triple.opsPerSecond() <= dubbo.opsPerSecond()) {
+          why.add("ops/s vs Dubbo");
+        }
+        if (triple.p99Micros() >= grpc.p99Micros()) {
+          why.add("p99 vs grpc-java");
+        }
+        if (triple.p99Micros() >= dubbo.p99Micros()) {
+          why.add("p99 vs Dubbo");
+        }
+        if (why.isEmpty()) {
+          ahead++;
+        } else {
+          behind.add(name + " (" + String.join(", ", why) + ")");
+        }
+      }
+    }
+    StringBuilder measured = new StringBuilder(String.format(Locale.ROOT, "ahead at %d of %d points",
+        ahead, seen.size()));
+    if (!behind.isEmpty()) {
+      measured.append("; behind at ").append(String.join(", ", behind));
+    }
+    if (!incomplete.isEmpty()) {
+      measured.append("; not all three measured at ").append(String.join(", ", incomplete));
+    }
+    Boolean met = !behind.isEmpty() ? Boolean.FALSE : incomplete.isEmpty() ? Boolean.TRUE : null;
+    return new Goal(SWEEPS, goal, measured.toString(), met);
   }
 
   /**

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -168,6 +169,22 @@ public final class Report {
         put(node, "p999_ms", run.p999());
         node.put("calls", run.calls());
         node.put("errors", run.errors());
+      }
+    }
+    if (!results.sweeps.isEmpty()) {
+      ObjectNode sweeps = root.putObject("sweeps");
+      for (Results.Sweep sweep : results.sweeps.values()) {
+        ObjectNode byValue = sweeps.putObject(sweep.dimension());
+        sweep.points().forEach((value, byContender) -> {
+          ObjectNode node = byValue.putObject(String.valueOf(value));
+          for (String contender : sweepContenders(byContender.keySet())) {
+            Results.SweepPoint point = byContender.get(contender);
+            ObjectNode figures = node.putObject(contender);
+            put(figures, "ops_per_s", point.opsPerSecond());
+            put(figures, "p50_us", point.p50Micros());
+            put(figures, "p99_us", point.p99Micros());
+          }
+        });
       }
     }
     ObjectNode goals = root.putObject("goals");
@@ -357,7 +374,108 @@ public final class Report {
     if (!results.ghz.isEmpty()) {
       openLoop(results, imagePrefix, md);
     }
+    if (!results.sweeps.isEmpty()) {
+      sweeps(results, imagePrefix, md);
+    }
     return md.toString();
+  }
+
+  private static void sweeps(Results results, String imagePrefix, StringBuilder md) {
+    md.append("\n### Sweeps: curves of an echo call\n\n");
+    md.append("A unary echo (`SweepBenchmark.echo`: the request and the response each carry the payload) along one "
+        + "parameter at a time, the other two at a base point: client threads (JMH threads), payload bytes, and "
+        + "connections (that many clients, each with a connection of its own to the one server, the threads spread "
+        + "over them). One JMH run in sample mode per point, contender and round, the contenders interleaved at each "
+        + "point; the base point is measured once per round and is on all three curves. ops/s by Little's law: each "
+        + "of the T threads calls again as soon as its answer arrives (a closed loop without think time), so T calls "
+        + "are always in flight and ops/s = T / mean latency (JMH's mean over its sampled calls); p99 of the sampled "
+        + "calls, in µs. Every figure is the median over the rounds.\n");
+    for (Results.Sweep sweep : results.sweeps.values()) {
+      String dimension = sweep.dimension();
+      md.append("\n#### ").append(sweepTitle(dimension)).append(" (").append(sweepBase(sweep)).append(")\n\n");
+      md.append("![ops/s against ").append(sweepAxis(dimension)).append("](").append(imagePrefix)
+          .append(Charts.sweep(dimension, "ops")).append(")\n");
+      md.append("![p99 against ").append(sweepAxis(dimension)).append("](").append(imagePrefix)
+          .append(Charts.sweep(dimension, "p99")).append(")\n\n");
+      md.append("| ").append(dimension).append(" | Triple ops/s | Triple p99 µs | grpc-java ops/s | grpc-java p99 µs "
+          + "| Dubbo ops/s | Dubbo p99 µs | ops/s Triple / grpc-java | ops/s Triple / Dubbo "
+          + "| p99 Triple / grpc-java | p99 Triple / Dubbo |\n");
+      md.append("|---|").append("---:|".repeat(10)).append('\n');
+      sweep.points().forEach((value, byContender) -> {
+        md.append("| ").append(sweepValue(dimension, value)).append(" |");
+        for (String contender : CONTENDERS) {
+          Results.SweepPoint point = byContender.get(contender);
+          md.append(' ').append(point == null ? "–" : number(point.opsPerSecond())).append(" | ")
+              .append(point == null ? "–" : number(point.p99Micros())).append(" |");
+        }
+        Results.SweepPoint triple = byContender.get("triple");
+        for (var figure : List.<Function<Results.SweepPoint, Double>>of(
+            Results.SweepPoint::opsPerSecond, Results.SweepPoint::p99Micros)) {
+          for (String peer : List.of("grpc", "dubbo")) {
+            Results.SweepPoint theirs = byContender.get(peer);
+            md.append(' ').append(ratio(triple == null ? null : figure.apply(triple),
+                theirs == null ? null : figure.apply(theirs))).append(" |");
+          }
+        }
+        md.append('\n');
+      });
+    }
+  }
+
+  /** The contenders of a sweep point, Report's order first, then any other (a label bench.sh may add). */
+  static List<String> sweepContenders(Collection<String> measured) {
+    List<String> ordered = new ArrayList<>();
+    CONTENDERS.stream().filter(measured::contains).forEach(ordered::add);
+    measured.stream().filter(c -> !ordered.contains(c)).forEach(ordered::add);
+    return ordered;
+  }
+
+  static String sweepTitle(String dimension) {
+    switch (dimension) {
+      case "threads":
+        return "Client threads";
+      case "payload":
+        return "Payload";
+      case "connections":
+        return "Connections";
+      default:
+        return dimension;
+    }
+  }
+
+  /** The parameter as an axis reads: "client threads", "payload", "connections". */
+  static String sweepAxis(String dimension) {
+    return dimension.equals("threads") ? "client threads" : dimension;
+  }
+
+  /** A value of a dimension as the tables print it: a count, or bytes for the payload. */
+  static String sweepValue(String dimension, int value) {
+    return dimension.equals("payload") ? bytes(value) : String.valueOf(value);
+  }
+
+  /** "10 B", "1 KiB", "100 KiB", "1 MiB"; bytes as such when not a whole number of the larger unit. */
+  static String bytes(int n) {
+    if (n >= 1 << 20 && n % (1 << 20) == 0) {
+      return (n >> 20) + " MiB";
+    }
+    if (n >= 1 << 10 && n % (1 << 10) == 0) {
+      return (n >> 10) + " KiB";
+    }
+    return n + " B";
+  }
+
+  /** The parameters fixed along a curve: "payload 10 B, 1 connection", "32 threads, payload 10 B". */
+  static String sweepBase(Results.Sweep sweep) {
+    List<String> parts = new ArrayList<>();
+    sweep.base().forEach((dimension, value) -> {
+      switch (dimension) {
+        case "threads" -> parts.add(value + (value == 1 ? " client thread" : " client threads"));
+        case "payload" -> parts.add("payload " + bytes(value));
+        case "connections" -> parts.add(value + (value == 1 ? " connection" : " connections"));
+        default -> parts.add(dimension + " " + value);
+      }
+    });
+    return String.join(", ", parts);
   }
 
   private static void openLoop(Results results, String imagePrefix, StringBuilder md) {

@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -27,7 +28,8 @@ import java.util.stream.Stream;
  * flight on its one connection) and {@code raw/ghz-<server>-<load>-r<round>.json[.gz]} (load: {@code max}
  * for the closed-loop maximum, else the percentage of it), as {@code scripts/bench.sh} writes them.
  * Results folders older than the stream counts have {@code raw/h2load-<server>-r<round>.txt}, measured
- * at 100 streams.
+ * at 100 streams. The sweeps: {@code raw/sweep-<dimension>-<value>-<contender>-r<round>.json}, JMH sample
+ * mode, one point of one curve (see {@link #sweeps}).
  */
 final class Results {
 
@@ -39,6 +41,35 @@ final class Results {
   private static final int H2LOAD_OLD_STREAMS = 100;
   private static final Pattern GHZ_FILE = Pattern.compile("ghz-(.+)-(max|\\d+)-r(\\d+)\\.json(\\.gz)?");
   private static final Pattern H2LOAD_RATE = Pattern.compile("finished in [0-9.]+s, ([0-9.]+) req/s");
+  private static final Pattern SWEEP_FILE =
+      Pattern.compile("sweep-(threads|payload|connections)-(\\d+)-(.+)-r(\\d+)\\.json");
+
+  /** The parameters the sweeps vary, one curve each, in the report's order; also the keys of a point. */
+  static final List<String> SWEEP_DIMENSIONS = List.of("threads", "payload", "connections");
+
+  /**
+   * One sweep run (one contender, one round) at one point: JMH threads, payload bytes and connections.
+   * ops/s by Little's law: JMH's threads call in a closed loop without think time, so as many calls as
+   * threads are always in flight and the rate is threads / mean latency.
+   */
+  record SweepRun(String dimension, String contender, int round, Map<String, Integer> point,
+      double opsPerSecond, double p50Micros, double p99Micros) {}
+
+  /** One contender at one point of a curve: each figure the median over the rounds. */
+  record SweepPoint(double opsPerSecond, double p50Micros, double p99Micros) {
+
+    static SweepPoint median(List<SweepRun> rounds) {
+      return new SweepPoint(Results.median(rounds.stream().map(SweepRun::opsPerSecond).toList()),
+          Results.median(rounds.stream().map(SweepRun::p50Micros).toList()),
+          Results.median(rounds.stream().map(SweepRun::p99Micros).toList()));
+    }
+  }
+
+  /**
+   * One curve: the values of its dimension, ascending, → contender → point; {@code base} the two other
+   * parameters, fixed along the curve.
+   */
+  record Sweep(String dimension, Map<String, Integer> base, NavigableMap<Integer, Map<String, SweepPoint>> points) {}
 
   /** One benchmark and contender: the medians, null where not measured. */
   static final class Figures {
@@ -66,6 +97,14 @@ final class Results {
   final Map<Integer, Map<String, Map<Integer, Double>>> h2load = new TreeMap<>();
   /** server → load ({@code max} or a percentage) → one ghz run per round. */
   final Map<String, Map<String, List<GhzRun>>> ghz = new LinkedHashMap<>();
+  /** Every sweep run read, in file order. */
+  final List<SweepRun> sweepRuns = new ArrayList<>();
+  /**
+   * dimension (in the order of {@link #SWEEP_DIMENSIONS}, only those measured) → curve. A run lies on
+   * every curve whose fixed parameters it has: bench.sh measures the base point once, under threads,
+   * and it also makes the payload curve's 10 B and the connections curve's 1.
+   */
+  final Map<String, Sweep> sweeps = new LinkedHashMap<>();
   /** machine.txt as key → value, in file order. */
   final Map<String, String> machine = new LinkedHashMap<>();
 
@@ -94,7 +133,11 @@ final class Results {
       Matcher h2Name = H2LOAD_FILE.matcher(name);
       Matcher h2OldName = H2LOAD_FILE_100_STREAMS.matcher(name);
       Matcher ghzName = GHZ_FILE.matcher(name);
-      if (jmhName.matches()) {
+      Matcher sweepName = SWEEP_FILE.matcher(name);
+      if (sweepName.matches()) {
+        results.addSweep(sweepName.group(1), Integer.parseInt(sweepName.group(2)), sweepName.group(3),
+            Integer.parseInt(sweepName.group(4)), json.readTree(file.toFile()));
+      } else if (jmhName.matches()) {
         results.addJmh(jmhName.group(1), jmhName.group(2), jmhName.group(3), json.readTree(file.toFile()));
       } else if (h2Name.matches()) {
         results.addH2load(h2Name.group(1), Integer.parseInt(h2Name.group(2)), Integer.parseInt(h2Name.group(3)),
@@ -106,7 +149,78 @@ final class Results {
             .computeIfAbsent(ghzName.group(2), k -> new ArrayList<>()).add(GhzRun.read(file));
       }
     }
+    results.buildSweeps();
     return results;
+  }
+
+  /**
+   * One sweep file: its point from JMH's {@code threads} and {@code params} (the file name's value for
+   * its own dimension), the mean and percentiles of JMH's sampled calls. A run without samples is left out.
+   */
+  private void addSweep(String dimension, int value, String contender, int round, JsonNode runs) {
+    JsonNode run = runs.path(0);
+    JsonNode primary = run.path("primaryMetric");
+    double toMicros = 1000 * millisPer(primary.path("scoreUnit").asText("us/op"));
+    double meanMicros = primary.path("score").asDouble(0) * toMicros;
+    JsonNode p50 = primary.path("scorePercentiles").get("50.0");
+    JsonNode p99 = primary.path("scorePercentiles").get("99.0");
+    Map<String, Integer> point = new LinkedHashMap<>();
+    point.put("threads", run.path("threads").asInt(-1));
+    point.put("payload", param(run, "payload"));
+    point.put("connections", param(run, "connections"));
+    point.put(dimension, value);
+    int threads = point.get("threads");
+    if (!(meanMicros > 0) || threads <= 0 || p50 == null || p99 == null) {
+      return;
+    }
+    sweepRuns.add(new SweepRun(dimension, contender, round, point, threads * 1e6 / meanMicros,
+        p50.asDouble() * toMicros, p99.asDouble() * toMicros));
+  }
+
+  /** A JMH {@code @Param} of a run as a number, -1 when absent (such a run lies on its own curve only). */
+  private static int param(JsonNode run, String name) {
+    try {
+      return Integer.parseInt(run.path("params").path(name).asText("-1"));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * The curves: per dimension measured, its own runs, then any other run with the same fixed parameters
+   * (the first own run's), for a value and round and contender not measured under the dimension itself.
+   */
+  private void buildSweeps() {
+    for (String dimension : SWEEP_DIMENSIONS) {
+      List<SweepRun> own = sweepRuns.stream().filter(run -> run.dimension().equals(dimension)).toList();
+      if (own.isEmpty()) {
+        continue;
+      }
+      Map<String, Integer> base = fixed(own.get(0).point(), dimension);
+      Map<Integer, Map<String, Map<Integer, SweepRun>>> byValue = new TreeMap<>();
+      List<SweepRun> onCurve = new ArrayList<>(own);
+      sweepRuns.stream().filter(run -> !run.dimension().equals(dimension) && fixed(run.point(), dimension).equals(base))
+          .forEach(onCurve::add);
+      for (SweepRun run : onCurve) {
+        byValue.computeIfAbsent(run.point().get(dimension), k -> new LinkedHashMap<>())
+            .computeIfAbsent(run.contender(), k -> new TreeMap<>()).putIfAbsent(run.round(), run);
+      }
+      NavigableMap<Integer, Map<String, SweepPoint>> points = new TreeMap<>();
+      byValue.forEach((value, byContender) -> {
+        Map<String, SweepPoint> medians = new LinkedHashMap<>();
+        byContender.forEach((contender, rounds) ->
+            medians.put(contender, SweepPoint.median(List.copyOf(rounds.values()))));
+        points.put(value, medians);
+      });
+      sweeps.put(dimension, new Sweep(dimension, base, points));
+    }
+  }
+
+  /** A point without one dimension: the parameters fixed along that dimension's curve. */
+  private static Map<String, Integer> fixed(Map<String, Integer> point, String dimension) {
+    Map<String, Integer> rest = new LinkedHashMap<>(point);
+    rest.remove(dimension);
+    return rest;
   }
 
   /** One h2load run, if its output has the rate (a run that failed has none); an old name yields to a new one. */

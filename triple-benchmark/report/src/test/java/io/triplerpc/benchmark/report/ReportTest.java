@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
@@ -376,5 +378,214 @@ class ReportTest {
     assertEquals(4.0, triple.path("50%").path("p99_ms").asDouble());
     assertEquals("met", summary.path("goals").path("open-loop p99 at 50% and 75% load vs grpc-java").path("met").asText());
     assertTrue(Files.size(docs.resolve("images").resolve(Charts.OPEN_LOOP)) > 1000);
+  }
+
+  /**
+   * A sweep file as JMH 1.37 writes it in sample mode (the fields of a real {@code -bm sample} run's JSON):
+   * the JMH threads, the params as strings, the mean ({@code score}) and percentiles of the sampled calls
+   * in {@code unit}, their histogram per iteration, and JMH's per-iteration percentiles as secondary metrics.
+   */
+  private static void sweepFile(Path folder, String dimension, int value, String contender, int round, int threads,
+      int payload, int connections, String unit, double mean, double p50, double p99) throws Exception {
+    String json = String.format(Locale.ROOT, """
+        [{"jmhVersion": "1.37", "benchmark": "io.triplerpc.benchmark.%s.SweepBenchmark.echo", "mode": "sample",
+          "threads": %d, "forks": 1, "jvm": "/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
+          "jvmArgs": ["-Xms1g", "-Xmx1g"], "jdkVersion": "17.0.15", "vmName": "OpenJDK 64-Bit Server VM",
+          "vmVersion": "17.0.15+6-Debian-1deb12u1", "warmupIterations": 1, "warmupTime": "5 s", "warmupBatchSize": 1,
+          "measurementIterations": 2, "measurementTime": "3 s", "measurementBatchSize": 1,
+          "params": {"connections": "%d", "payload": "%d"},
+          "primaryMetric": {"score": %s, "scoreError": %s, "scoreConfidence": [%s, %s],
+            "scorePercentiles": {"0.0": %s, "50.0": %s, "90.0": %s, "95.0": %s, "99.0": %s, "99.9": %s,
+              "99.99": %s, "99.999": %s, "99.9999": %s, "100.0": %s},
+            "scoreUnit": "%s", "rawDataHistogram": [[[[%s, 980], [%s, 20]], [[%s, 990], [%s, 10]]]]},
+          "secondaryMetrics": {
+            "p0.50": {"score": %s, "scoreError": "NaN", "scoreConfidence": ["NaN", "NaN"], "scoreUnit": "%s",
+              "rawData": [[%s, %s]]},
+            "p0.99": {"score": %s, "scoreError": "NaN", "scoreConfidence": ["NaN", "NaN"], "scoreUnit": "%s",
+              "rawData": [[%s, %s]]}}}]
+        """, contender, threads, connections, payload, mean, mean / 100, mean * 0.99, mean * 1.01,
+        p50 / 4, p50, p99 * 0.8, p99 * 0.9, p99, p99 * 2, p99 * 3, p99 * 3, p99 * 3, p99 * 3,
+        unit, p50, p99, p50, p99, p50, unit, p50, p50, p99, unit, p99, p99);
+    Files.createDirectories(folder.resolve("raw"));
+    Files.writeString(folder.resolve("raw").resolve(
+        "sweep-" + dimension + "-" + value + "-" + contender + "-r" + round + ".json"), json);
+  }
+
+  /** A sweep point around the base point bench.sh uses (32 threads, 10 B, one connection), in µs. */
+  private static void sweep(Path folder, String dimension, int value, String contender, int round, double meanMicros,
+      double p50Micros, double p99Micros) throws Exception {
+    sweepFile(folder, dimension, value, contender, round, dimension.equals("threads") ? value : 32,
+        dimension.equals("payload") ? value : 10, dimension.equals("connections") ? value : 1, "us/op",
+        meanMicros, p50Micros, p99Micros);
+  }
+
+  /**
+   * Every contender at threads 1, 4 and 32 (the base point, measured once), payload 1 MiB and connections 4;
+   * Triple behind at threads 1 (ops/s vs grpc-java) and payload 1 MiB (p99 vs Dubbo). grpc-java's file at
+   * one thread is in ms/op. Triple at 4 threads: three rounds.
+   */
+  private void sweepFolder(Path folder) throws Exception {
+    sweep(folder, "threads", 1, "triple", 1, 50, 45, 90);
+    sweepFile(folder, "threads", 1, "grpc", 1, 1, 10, 1, "ms/op", 0.04, 0.035, 0.1);
+    sweep(folder, "threads", 1, "dubbo", 1, 80, 70, 200);
+    // ops/s 40,000, 50,000 and 10,000: median 40,000; p50 90, 70, 350: 90; p99 300, 200, 900: 300.
+    sweep(folder, "threads", 4, "triple", 1, 100, 90, 300);
+    sweep(folder, "threads", 4, "triple", 2, 80, 70, 200);
+    sweep(folder, "threads", 4, "triple", 3, 400, 350, 900);
+    sweep(folder, "threads", 4, "grpc", 1, 200, 180, 600);
+    sweep(folder, "threads", 4, "dubbo", 1, 250, 220, 800);
+    sweep(folder, "threads", 32, "triple", 1, 400, 350, 1000);
+    sweep(folder, "threads", 32, "grpc", 1, 800, 700, 2500);
+    sweep(folder, "threads", 32, "dubbo", 1, 1000, 900, 3000);
+    sweep(folder, "payload", 1048576, "triple", 1, 32000, 30000, 60000);
+    sweep(folder, "payload", 1048576, "grpc", 1, 40000, 38000, 70000);
+    sweep(folder, "payload", 1048576, "dubbo", 1, 35000, 33000, 50000);
+    sweep(folder, "connections", 4, "triple", 1, 320, 300, 900);
+    sweep(folder, "connections", 4, "grpc", 1, 640, 600, 2000);
+    sweep(folder, "connections", 4, "dubbo", 1, 800, 750, 2600);
+  }
+
+  @Test
+  void sweepsGiveLittlesLawMediansTablesJsonChartsAndTheGoal() throws Exception {
+    sweepFolder(dir);
+    Path docs = dir.resolve("docs");
+    Files.createDirectories(docs);
+
+    Report.main(new String[] {dir.toString(), "--docs", docs.toString()});
+
+    Results results = Results.load(dir);
+    assertEquals(List.of(1, 4, 32), List.copyOf(results.sweeps.get("threads").points().keySet()));
+    // The base point, measured under threads, is on the payload and connections curves too.
+    assertEquals(List.of(10, 1048576), List.copyOf(results.sweeps.get("payload").points().keySet()));
+    assertEquals(List.of(1, 4), List.copyOf(results.sweeps.get("connections").points().keySet()));
+
+    JsonNode sweeps = new ObjectMapper().readTree(dir.resolve("summary.json").toFile()).path("sweeps");
+    JsonNode triple4 = sweeps.path("threads").path("4").path("triple");
+    assertEquals(40000.0, triple4.path("ops_per_s").asDouble(), 1e-6);
+    assertEquals(90.0, triple4.path("p50_us").asDouble(), 1e-6);
+    assertEquals(300.0, triple4.path("p99_us").asDouble(), 1e-6);
+    // Little's law in any unit: 1 thread / 0.04 ms = 25,000 calls/s; p99 0.1 ms = 100 µs.
+    assertEquals(25000.0, sweeps.path("threads").path("1").path("grpc").path("ops_per_s").asDouble(), 1e-6);
+    assertEquals(100.0, sweeps.path("threads").path("1").path("grpc").path("p99_us").asDouble(), 1e-6);
+    assertEquals(40000.0, sweeps.path("payload").path("10").path("grpc").path("ops_per_s").asDouble(), 1e-6);
+    assertEquals(32000.0, sweeps.path("connections").path("1").path("dubbo").path("ops_per_s").asDouble(), 1e-6);
+    assertEquals(1000.0, sweeps.path("payload").path("1048576").path("triple").path("ops_per_s").asDouble(), 1e-6);
+    assertEquals(List.of("1", "4"), fieldNames(sweeps.path("connections")));
+
+    String page = Files.readString(docs.resolve("benchmarks.md"));
+    assertTrue(page.contains("ops/s = T / mean latency"), page);
+    assertTrue(page.contains("#### Client threads (payload 10 B, 1 connection)\n\n"
+        + "![ops/s against client threads](images/bench-sweep-threads-ops.png)\n"
+        + "![p99 against client threads](images/bench-sweep-threads-p99.png)\n\n"
+        + "| threads | Triple ops/s | Triple p99 µs | grpc-java ops/s | grpc-java p99 µs "
+        + "| Dubbo ops/s | Dubbo p99 µs "
+        + "| ops/s Triple / grpc-java | ops/s Triple / Dubbo | p99 Triple / grpc-java | p99 Triple / Dubbo |\n"
+        + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        + "| 1 | 20,000 | 90 | 25,000 | 100 | 12,500 | 200 | 0.80× | 1.60× | 0.90× | 0.45× |\n"
+        + "| 4 | 40,000 | 300 | 20,000 | 600 | 16,000 | 800 | 2.00× | 2.50× | 0.50× | 0.38× |\n"
+        + "| 32 | 80,000 | 1,000 | 40,000 | 2,500 | 32,000 | 3,000 | 2.00× | 2.50× | 0.40× | 0.33× |\n"), page);
+    assertTrue(page.contains("#### Payload (32 client threads, 1 connection)"), page);
+    assertTrue(page.contains(
+        "| 10 B | 80,000 | 1,000 | 40,000 | 2,500 | 32,000 | 3,000 | 2.00× | 2.50× | 0.40× | 0.33× |\n"
+        + "| 1 MiB | 1,000 | 60,000 | 800 | 70,000 | 914 | 50,000 | 1.25× | 1.09× | 0.86× | 1.20× |\n"), page);
+    assertTrue(page.contains("#### Connections (32 client threads, payload 10 B)"), page);
+    assertTrue(page.contains(
+        "| 4 | 100,000 | 900 | 50,000 | 2,000 | 40,000 | 2,600 | 2.00× | 2.50× | 0.45× | 0.35× |"), page);
+    // Five distinct points (the base point counts once), two behind: each named, with what it misses.
+    assertTrue(page.contains("| " + Goals.SWEEPS + " | ops/s above, p99 below both | ahead at 3 of 5 points; "
+        + "behind at threads 1 (ops/s vs grpc-java), payload 1 MiB (p99 vs Dubbo) | **missed** |"), page);
+    // p99 against threads spans 90 to 3,000 µs: a log axis; ops/s from 12,500 to 80,000: linear, from zero.
+    List<Charts.Chart> charts = Charts.all(results);
+    Charts.Chart threadsP99 = chart(charts, Charts.sweep("threads", "p99"));
+    Charts.Chart threadsOps = chart(charts, Charts.sweep("threads", "ops"));
+    assertTrue(threadsP99.chart().getStyler().isYAxisLogarithmic());
+    assertTrue(!threadsOps.chart().getStyler().isYAxisLogarithmic());
+    assertEquals(0.0, threadsOps.chart().getStyler().getYAxisMin());
+    assertEquals(List.of("Triple", "grpc-java 1.85.1", "Dubbo 3.3.6"),
+        List.copyOf(threadsOps.chart().getSeriesMap().keySet()));
+    for (String dimension : Results.SWEEP_DIMENSIONS) {
+      for (String measure : List.of("ops", "p99")) {
+        String png = Charts.sweep(dimension, measure);
+        assertTrue(Files.size(docs.resolve("images").resolve(png)) > 1000, png);
+        assertTrue(Files.size(dir.resolve(png)) > 1000, png);
+      }
+    }
+  }
+
+  private static Charts.Chart chart(List<Charts.Chart> charts, String fileName) {
+    return charts.stream().filter(chart -> chart.fileName().equals(fileName)).findFirst().orElseThrow();
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  private Goals.Goal sweepGoal(Path folder) throws Exception {
+    return Goals.evaluate(Results.load(folder)).stream().filter(goal -> goal.measure().equals(Goals.SWEEPS))
+        .findFirst().orElseThrow();
+  }
+
+  @Test
+  void sweepGoalIsMetOnlyWhenAheadOfBothAtEveryPointAndUnknownWhenAPeerIsMissing() throws Exception {
+    for (String contender : List.of("triple", "grpc", "dubbo")) {
+      double slower = contender.equals("triple") ? 1 : 1.5;
+      sweep(dir, "threads", 1, contender, 1, 50 * slower, 40 * slower, 100 * slower);
+      sweep(dir, "threads", 32, contender, 1, 400 * slower, 300 * slower, 1000 * slower);
+      sweep(dir, "connections", 4, contender, 1, 300 * slower, 250 * slower, 800 * slower);
+    }
+    Goals.Goal ahead = sweepGoal(dir);
+    assertEquals(true, ahead.met());
+    assertEquals("ahead at 3 of 3 points", ahead.measured());
+
+    // A tie is not ahead: grpc-java's p99 at connections 4 equal to Triple's.
+    sweep(dir, "connections", 4, "grpc", 1, 450, 375, 800);
+    Goals.Goal tie = sweepGoal(dir);
+    assertEquals(false, tie.met());
+    assertEquals("ahead at 2 of 3 points; behind at connections 4 (p99 vs grpc-java)", tie.measured());
+
+    // Dubbo not measured at connections 4 (its run failed): not known, since no other point misses.
+    sweep(dir, "connections", 4, "grpc", 1, 450, 375, 1200);
+    Files.delete(dir.resolve("raw").resolve("sweep-connections-4-dubbo-r1.json"));
+    Goals.Goal unknown = sweepGoal(dir);
+    assertNull(unknown.met());
+    assertEquals("ahead at 2 of 3 points; not all three measured at connections 4", unknown.measured());
+
+    // The base point measured under connections too: that curve keeps its own run, threads keeps its own.
+    sweep(dir, "connections", 1, "triple", 1, 320, 300, 900);
+    Results results = Results.load(dir);
+    assertEquals(100000.0, results.sweeps.get("connections").points().get(1).get("triple").opsPerSecond(), 1e-6);
+    assertEquals(80000.0, results.sweeps.get("threads").points().get(32).get("triple").opsPerSecond(), 1e-6);
+  }
+
+  /** A folder without sweeps reports exactly as before: no section, no goal row, no JSON object, no charts. */
+  @Test
+  void aFolderWithoutSweepsIsReportedAsBefore() throws Exception {
+    Files.createDirectories(dir.resolve("raw"));
+    Files.writeString(dir.resolve("machine.txt"), "command: scripts/bench.sh --quick\ncpus: 2\n");
+    thrpt("getUser", "triple", 1, new double[] {30}, 4000);
+    thrpt("getUser", "grpc", 1, new double[] {20}, 8000);
+    h2load(dir, "h2load-triple-m100-r1.txt", 30000);
+    Results before = Results.load(dir);
+    String markdown = Report.markdown(before, "");
+    String json = Report.summaryJson(before);
+    assertTrue(!markdown.contains("Sweeps"), markdown);
+    assertTrue(!json.contains("sweep"), json);
+    assertTrue(Charts.all(before).stream().noneMatch(chart -> chart.fileName().startsWith("bench-sweep-")));
+
+    sweepFolder(dir);
+    Results after = Results.load(dir);
+    String withSweeps = Report.markdown(after, "");
+    int section = withSweeps.indexOf("\n### Sweeps");
+    assertTrue(section > 0, withSweeps);
+    String goalRow = withSweeps.lines().filter(line -> line.startsWith("| " + Goals.SWEEPS + " |"))
+        .findFirst().orElseThrow() + "\n";
+    // Everything but the section and the row is as it was.
+    assertEquals(markdown, withSweeps.substring(0, section).replace(goalRow, ""));
+    ObjectNode withSweepsJson = (ObjectNode) new ObjectMapper().readTree(Report.summaryJson(after));
+    withSweepsJson.remove("sweeps");
+    ((ObjectNode) withSweepsJson.path("goals")).remove(Goals.SWEEPS);
+    assertEquals(new ObjectMapper().readTree(json), withSweepsJson);
   }
 }
