@@ -136,8 +136,9 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     public abstract Builder reconnectBackoff(Duration initial, Duration max);
 
     /**
-     * Event loop threads; 0 (the default) for as many as connections per address (at most one per
-     * core) for a client of one address, one per core for a client with a cluster.
+     * Event loop threads of this client's own; 0 (the default) to share the process's client event
+     * loops, one per core, with every client that does not ask for its own (they end when the last
+     * such client closes).
      */
     public abstract Builder ioThreads(int threads);
 

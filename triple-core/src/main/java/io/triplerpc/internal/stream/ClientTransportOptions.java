@@ -14,7 +14,7 @@ import java.time.Duration;
  * @param connectTimeoutMillis how long a connection attempt may take
  * @param initialBackoffMillis first delay before reconnecting after a failed attempt
  * @param maxBackoffMillis longest delay between attempts
- * @param ioThreads event loop threads; 0 for as many as connections per address, at most one per core
+ * @param ioThreads event loop threads of the client's own; 0 to share the process's client event loops
  * @param tls transport security, or null for cleartext
  * @param protocol the wire protocol of the client's calls
  */

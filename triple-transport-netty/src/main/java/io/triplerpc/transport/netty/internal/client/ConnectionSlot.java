@@ -3,6 +3,7 @@ package io.triplerpc.transport.netty.internal.client;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;
 import io.netty.channel.group.ChannelGroup;
@@ -38,7 +39,11 @@ final class ConnectionSlot {
   /** {@code host:port}, for messages. */
   private final String target;
   private final ClientTransportOptions options;
-  private final EventLoopGroup group;
+  /**
+   * The loop of every connection this slot opens, chosen once: the transport's timers run on it too,
+   * so a call's deadline is scheduled on the loop that already carries the call, not one woken for it.
+   */
+  private final EventLoop loop;
   private final ByteBufAllocator alloc;
   private final ReflectiveChannelFactory<? extends SocketChannel> channelFactory;
   /** For TLS connections, or null. */
@@ -64,7 +69,7 @@ final class ConnectionSlot {
     this.address = address;
     this.target = address.getHostString() + ':' + address.getPort();
     this.options = options;
-    this.group = group;
+    this.loop = group.next();
     this.alloc = alloc;
     this.channelFactory = new ReflectiveChannelFactory<>(EventLoops.socketChannel());
     this.backoffMillis = options.initialBackoffMillis();
@@ -141,7 +146,7 @@ final class ConnectionSlot {
     } else {
       channel.pipeline().addLast(http2);
     }
-    group.next().register(channel).addListener((ChannelFuture registered) -> {
+    loop.register(channel).addListener((ChannelFuture registered) -> {
       if (!registered.isSuccess()) {
         // Never registered, so never reached by close(): its socket is closed here.
         channel.unsafe().closeForcibly();
@@ -187,7 +192,12 @@ final class ConnectionSlot {
 
   /** The time of the event loops, by which backoffs are counted (a test's mock clock, say). */
   private long now() {
-    return group.next().ticker().nanoTime();
+    return loop.ticker().nanoTime();
+  }
+
+  /** The event loop of this slot's connections. */
+  EventLoop eventLoop() {
+    return loop;
   }
 
   /** A connection finished its handshake: the backoff starts over. */

@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
@@ -38,8 +39,9 @@ final class NettyClientTransport implements ClientTransport {
 
   private final ConnectionSlot[] slots;
   private final AtomicInteger nextSlot = new AtomicInteger();
-  private final EventLoopGroup group;
-  /** The clock of {@link #scheduler()}: its event loops'. */
+  /** The first connection's loop: the calls' timers run where their writes do (one connection, most often). */
+  private final EventLoop scheduler;
+  /** The clock of {@link #scheduler()}: its event loop's. */
   private final Ticker ticker;
   private final ByteBufAllocator alloc;
   private final AsciiString authority;
@@ -52,8 +54,6 @@ final class NettyClientTransport implements ClientTransport {
   NettyClientTransport(
       InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
       SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
-    this.group = group;
-    this.ticker = group.next().ticker();
     this.alloc = alloc;
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.limits().maxInboundMessageSize();
@@ -63,6 +63,8 @@ final class NettyClientTransport implements ClientTransport {
     for (int i = 0; i < slots.length; i++) {
       slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime);
     }
+    this.scheduler = slots[0].eventLoop();
+    this.ticker = scheduler.ticker();
   }
 
   @Override
@@ -158,7 +160,7 @@ final class NettyClientTransport implements ClientTransport {
 
   @Override
   public ScheduledExecutorService scheduler() {
-    return group.next();
+    return scheduler;
   }
 
   @Override

@@ -16,10 +16,12 @@ import java.net.InetSocketAddress;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The Netty client transport plug-in, found by {@link java.util.ServiceLoader}. Owns the event loops
- * of its transports, created with the first one.
+ * The Netty client transport plug-in, found by {@link java.util.ServiceLoader}. Its transports run on
+ * the loops every client shares ({@link SharedEventLoops}), or on loops of its own when the client
+ * asks for a number of threads; either is taken with the first transport.
  */
 public final class NettyClientTransportFactory implements ClientTransportFactory {
 
@@ -27,6 +29,9 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private static final long CLOSE_GRACE_SECONDS = 5;
 
   private EventLoopGroup group;
+  /** Whether {@link #group} is the shared one (released at close) rather than this client's own. */
+  private boolean sharedGroup;
+  private boolean closed;
   /** Every connection of this factory's transports while it is open. */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   /** Guarded by this; keyed by identity: a client hands every transport the same TlsConfig. */
@@ -37,10 +42,12 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
     if (group == null) {
-      int threads = options.ioThreads() > 0
-          ? options.ioThreads()
-          : Math.min(options.connectionsPerAddress(), Runtime.getRuntime().availableProcessors());
-      group = EventLoops.newGroup(threads, "triple-client-io");
+      if (closed) {
+        // Taking loops now would hold them for ever: nothing closes this factory again.
+        throw new IllegalStateException("The client is closed");
+      }
+      sharedGroup = options.ioThreads() <= 0;
+      group = sharedGroup ? SharedEventLoops.acquire() : EventLoops.newGroup(options.ioThreads(), "triple-client-io");
       keepAliveTime = new KeepAliveTime(options.keepAlive().timeNanos());
     }
     // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
@@ -54,19 +61,34 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   }
 
   /**
-   * Stops the event loops once every connection has closed (the transports were shut down first, so
-   * each is sending its GOAWAY), or after {@value #CLOSE_GRACE_SECONDS} s. Not at once: an event loop
-   * that shuts down closes its channels before it runs the tasks still queued, the GOAWAYs among them.
+   * Stops this client's event loops, or lets go of the shared ones, once every connection of its
+   * has closed (the transports were shut down first, so each is sending its GOAWAY), or after
+   * {@value #CLOSE_GRACE_SECONDS} s. Not at once: an event loop that shuts down closes its channels
+   * before it runs the tasks still queued, the GOAWAYs among them.
    */
   @Override
   public synchronized void close() {
-    if (group == null || group.isShuttingDown()) {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (group == null) {
       return;
     }
     EventLoopGroup closing = group;
-    Runnable stop = () -> closing.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+    boolean shared = sharedGroup;
+    AtomicBoolean stopped = new AtomicBoolean();
+    Runnable stop = () -> {
+      if (stopped.compareAndSet(false, true)) {
+        if (shared) {
+          SharedEventLoops.release(closing);
+        } else {
+          closing.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        }
+      }
+    };
     // The timer first: with no connection left, the listener stops the loops at once.
     closing.schedule(stop, CLOSE_GRACE_SECONDS, TimeUnit.SECONDS);
-    connections.newCloseFuture().addListener(closed -> stop.run());
+    connections.newCloseFuture().addListener(allClosed -> stop.run());
   }
 }

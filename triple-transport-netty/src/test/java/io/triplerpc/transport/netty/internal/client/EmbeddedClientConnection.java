@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
@@ -26,7 +27,9 @@ final class EmbeddedClientConnection implements AutoCloseable {
 
   EmbeddedClientConnection(ClientTransportOptions options, KeepAliveTime keepAliveTime) throws Exception {
     MockTicker ticker = Ticker.newMockTicker();
-    ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, null,
+    // The slot's loop (its clock) only: this connection's channel is made here, never by the slot.
+    EventLoop slotLoop = EmbeddedChannel.builder().ticker(ticker).build().eventLoop();
+    ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, slotLoop,
         ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime);
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).register(false).build();
     connection = new ClientConnection(channel, "127.0.0.1:1", slot);
