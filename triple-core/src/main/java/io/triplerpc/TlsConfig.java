@@ -23,6 +23,9 @@ import javax.net.ssl.SSLContext;
  * }</pre>
  * or from a configured {@link SSLContext}. A server with TLS serves only TLS, unless its builder opts
  * in to cleartext on the same port ({@code TripleServer.Builder#plaintextAlongsideTls}). Immutable.
+ *
+ * <p>PEM files are served by OpenSSL (BoringSSL) when {@code io.netty:netty-tcnative-boringssl-static}
+ * is on the class path, by the JDK otherwise ({@link Provider}); an {@link SSLContext} always by the JDK.
  */
 public final class TlsConfig {
 
@@ -36,11 +39,22 @@ public final class TlsConfig {
     REQUIRE
   }
 
+  /** Which TLS implementation serves a configuration given as PEM files. */
+  public enum Provider {
+    /** OpenSSL if netty-tcnative (BoringSSL) is on the class path and loads, else the JDK. */
+    DEFAULT,
+    /** The JDK's own (SunJSSE). */
+    JDK,
+    /** OpenSSL through netty-tcnative; a server or client fails to build without it. */
+    OPENSSL
+  }
+
   private final Path certificateChain;
   private final Path privateKey;
   private final Path trustCertificates;
   private final ClientAuth clientAuth;
   private final SSLContext sslContext;
+  private final Provider provider;
 
   private TlsConfig(Builder builder) {
     this.certificateChain = builder.certificateChain;
@@ -48,6 +62,7 @@ public final class TlsConfig {
     this.trustCertificates = builder.trustCertificates;
     this.clientAuth = builder.clientAuth;
     this.sslContext = builder.sslContext;
+    this.provider = builder.provider;
   }
 
   public static Builder builder() {
@@ -79,6 +94,11 @@ public final class TlsConfig {
     return sslContext;
   }
 
+  /** Which TLS implementation serves the PEM files; {@link Provider#JDK} with an {@link #sslContext()}. */
+  public Provider provider() {
+    return provider;
+  }
+
   /** Builds a {@link TlsConfig}. */
   public static final class Builder {
     private Path certificateChain;
@@ -86,6 +106,7 @@ public final class TlsConfig {
     private Path trustCertificates;
     private ClientAuth clientAuth = ClientAuth.NONE;
     private SSLContext sslContext;
+    private Provider provider = Provider.DEFAULT;
 
     private Builder() {}
 
@@ -114,7 +135,20 @@ public final class TlsConfig {
       return this;
     }
 
+    /** Which TLS implementation serves the PEM files; {@link Provider#DEFAULT} by default. */
+    public Builder provider(Provider provider) {
+      this.provider = Objects.requireNonNull(provider, "provider");
+      return this;
+    }
+
+    /** @throws IllegalArgumentException for an {@link SSLContext} with a provider other than the JDK's */
     public TlsConfig build() {
+      if (sslContext != null) {
+        if (provider == Provider.OPENSSL) {
+          throw new IllegalArgumentException("An SSLContext is the JDK's: it cannot be served by OpenSSL");
+        }
+        provider = Provider.JDK;
+      }
       return new TlsConfig(this);
     }
 

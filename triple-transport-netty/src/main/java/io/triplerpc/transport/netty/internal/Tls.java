@@ -6,6 +6,7 @@ import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.IdentityCipherSuiteFilter;
 import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -13,7 +14,11 @@ import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.triplerpc.TlsConfig;
 import javax.net.ssl.SSLException;
 
-/** Netty SSL contexts from a {@link TlsConfig}: the JDK provider (ALPN is built into Java 9+). */
+/**
+ * Netty SSL contexts from a {@link TlsConfig}: OpenSSL (BoringSSL, from netty-tcnative) where it is on
+ * the class path, else the JDK's provider (ALPN is built into Java 9+); {@link TlsConfig#provider()}
+ * decides. Both offer the same HTTP/2 cipher suites and ALPN protocols.
+ */
 public final class Tls {
 
   private static final ApplicationProtocolConfig SERVER_ALPN = new ApplicationProtocolConfig(
@@ -33,7 +38,8 @@ public final class Tls {
   /**
    * The server context: offers h2 and http/1.1.
    *
-   * @throws IllegalArgumentException if the files cannot be read as PEM certificates and key
+   * @throws IllegalArgumentException if the files cannot be read as PEM certificates and key, or
+   *     OpenSSL is asked for and cannot be loaded
    */
   public static SslContext serverContext(TlsConfig tls) {
     ClientAuth clientAuth = clientAuth(tls.clientAuth());
@@ -41,10 +47,11 @@ public final class Tls {
       return new JdkSslContext(tls.sslContext(), false, null, IdentityCipherSuiteFilter.INSTANCE, SERVER_ALPN,
           clientAuth, null, false);
     }
+    SslProvider provider = provider(tls);
     try {
       SslContextBuilder builder = SslContextBuilder
           .forServer(tls.certificateChain().toFile(), tls.privateKey().toFile())
-          .sslProvider(SslProvider.JDK)
+          .sslProvider(provider)
           .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
           .applicationProtocolConfig(SERVER_ALPN)
           .clientAuth(clientAuth);
@@ -60,16 +67,18 @@ public final class Tls {
   /**
    * The client context: offers h2 only; verifies the server's certificate and host name.
    *
-   * @throws IllegalArgumentException if the files cannot be read as PEM certificates and key
+   * @throws IllegalArgumentException if the files cannot be read as PEM certificates and key, or
+   *     OpenSSL is asked for and cannot be loaded
    */
   public static SslContext clientContext(TlsConfig tls) {
     if (tls.sslContext() != null) {
       return new JdkSslContext(tls.sslContext(), true, null, IdentityCipherSuiteFilter.INSTANCE, CLIENT_ALPN,
           ClientAuth.NONE, null, false);
     }
+    SslProvider provider = provider(tls);
     try {
       SslContextBuilder builder = SslContextBuilder.forClient()
-          .sslProvider(SslProvider.JDK)
+          .sslProvider(provider)
           .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
           .applicationProtocolConfig(CLIENT_ALPN)
           .endpointIdentificationAlgorithm("HTTPS");
@@ -82,6 +91,28 @@ public final class Tls {
       return builder.build();
     } catch (SSLException | RuntimeException e) {
       throw new IllegalArgumentException("Cannot use the client's TLS configuration: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The implementation for {@code tls}'s PEM files. OpenSSL as {@link SslProvider#OPENSSL}, whose engines
+   * free their native memory when collected, not {@code OPENSSL_REFCNT}, which would need every
+   * engine released by hand.
+   *
+   * @throws IllegalArgumentException if OpenSSL is asked for and cannot be loaded
+   */
+  static SslProvider provider(TlsConfig tls) {
+    switch (tls.provider()) {
+      case JDK:
+        return SslProvider.JDK;
+      case OPENSSL:
+        if (!OpenSsl.isAvailable()) {
+          throw new IllegalArgumentException("TLS with OpenSSL needs io.netty:netty-tcnative-boringssl-static on the "
+              + "class path: " + OpenSsl.unavailabilityCause());
+        }
+        return SslProvider.OPENSSL;
+      default:
+        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
     }
   }
 
