@@ -239,6 +239,24 @@ public final class Report {
           .append(goal.met() == null ? "not measured" : goal.met() ? "met" : "**missed**").append(" |\n");
     }
 
+    // A folder of one phase (bench.sh --only sweep into a new folder, say) shows only that phase.
+    if (!results.jmh.isEmpty()) {
+      jmhSections(results, imagePrefix, md);
+    }
+    if (!results.h2load.isEmpty()) {
+      h2load(results, imagePrefix, md);
+    }
+    if (!results.ghz.isEmpty()) {
+      openLoop(results, imagePrefix, md);
+    }
+    if (!results.sweeps.isEmpty()) {
+      sweeps(results, imagePrefix, md);
+    }
+    return md.toString();
+  }
+
+  /** Throughput, latency, cost per call, the write queue and the ablations: the JMH runs' sections. */
+  private static void jmhSections(Results results, String imagePrefix, StringBuilder md) {
     md.append("\n### Throughput (ops/s)\n\n");
     md.append("![throughput relative to grpc-java](").append(imagePrefix).append(Charts.THROUGHPUT).append(")\n\n");
     md.append("| benchmark | Triple | grpc-java | Dubbo | Triple / grpc-java | Triple / Dubbo |\n");
@@ -338,6 +356,9 @@ public final class Report {
       md.append('\n');
     }
 
+  }
+
+  private static void h2load(Results results, String imagePrefix, StringBuilder md) {
     md.append("\n### Server ceiling: h2load\n\n");
     List<Integer> counts = h2loadStreams(results);
     List<String> options = new ArrayList<>();
@@ -371,13 +392,6 @@ public final class Report {
       md.append('\n');
     }
 
-    if (!results.ghz.isEmpty()) {
-      openLoop(results, imagePrefix, md);
-    }
-    if (!results.sweeps.isEmpty()) {
-      sweeps(results, imagePrefix, md);
-    }
-    return md.toString();
   }
 
   private static void sweeps(Results results, String imagePrefix, StringBuilder md) {

@@ -1,6 +1,7 @@
 package io.triplerpc.benchmark.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -474,6 +475,9 @@ class ReportTest {
 
     String page = Files.readString(docs.resolve("benchmarks.md"));
     assertTrue(page.contains("ops/s = T / mean latency"), page);
+    // A folder of sweeps alone shows no empty tables of the phases it did not run.
+    assertFalse(page.contains("### Throughput"), page);
+    assertFalse(page.contains("### Server ceiling: h2load"), page);
     assertTrue(page.contains("#### Client threads (payload 10 B, 1 connection)\n\n"
         + "![ops/s against client threads](images/bench-sweep-threads-ops.png)\n"
         + "![p99 against client threads](images/bench-sweep-threads-p99.png)\n\n"
