@@ -3,13 +3,13 @@ package io.triplerpc.benchmark.triple;
 import io.triplerpc.CallOptions;
 import io.triplerpc.RetryPolicy;
 import io.triplerpc.Status;
+import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserService;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What each coming feature costs on getUser, as rows of one run (issue 19): {@code plain}; {@code tls}
- * (the JDK's provider, both sides); {@code metrics} and {@code tracing-1pct} (as {@link Observability}
+ * (the JDK's provider, both sides); {@code tls-openssl} (OpenSSL from netty-tcnative, both sides); {@code metrics} and {@code tracing-1pct} (as {@link Observability}
  * sets them up, both sides); {@code retry-unused} (a retry policy on the client that nothing triggers).
  * Each case has a server JVM of its own, set up the same way. Run it alone:
  * {@code java -jar triple-benchmark/triple/target/triple-benchmarks.jar FeatureCostBenchmark -t 32 -f 1 -prof gc}.
@@ -30,10 +30,10 @@ import org.openjdk.jmh.annotations.TearDown;
 @State(Scope.Benchmark)
 public class FeatureCostBenchmark {
 
-  @Param({"plain", "tls", "metrics", "tracing-1pct", "retry-unused"})
+  @Param({"plain", "tls", "tls-openssl", "metrics", "tracing-1pct", "retry-unused"})
   public String feature;
 
-  private Path keyStore;
+  private Path tlsDirectory;
   private ServerProcess server;
   private Observability observability;
   private TripleClient client;
@@ -43,19 +43,22 @@ public class FeatureCostBenchmark {
   public void start() throws Exception {
     boolean observed = feature.equals("metrics") || feature.equals("tracing-1pct");
     String serverArgument;
-    if (feature.equals("tls")) {
-      keyStore = BenchTls.newKeyStore();
-      serverArgument = "-D" + BenchTls.PROPERTY + "=" + keyStore;
+    TlsConfig.Provider tls = feature.equals("tls") ? TlsConfig.Provider.JDK
+        : feature.equals("tls-openssl") ? TlsConfig.Provider.OPENSSL : null;
+    if (tls != null) {
+      tlsDirectory = BenchTls.newCertificate();
+      server = ServerProcess.start(UserServer.class.getName(), "-D" + BenchTls.PROPERTY + "=" + tlsDirectory,
+          "-D" + BenchTls.PROVIDER_PROPERTY + "=" + tls.name());
     } else {
-      serverArgument = "-D" + Observability.PROPERTY + "=" + (observed ? feature : "off");
+      server = ServerProcess.start(UserServer.class.getName(),
+          "-D" + Observability.PROPERTY + "=" + (observed ? feature : "off"));
     }
-    server = ServerProcess.start(UserServer.class.getName(), serverArgument);
     observability = Observability.of(observed ? feature : "off");
     String target = "127.0.0.1:" + server.port();
     TripleClient.Builder builder = observability.client(TripleClient.builder().address("127.0.0.1", server.port()),
         target);
-    if (keyStore != null) {
-      builder.tls(BenchTls.client(keyStore));
+    if (tls != null) {
+      builder.tls(BenchTls.client(tlsDirectory, tls));
     }
     if (feature.equals("retry-unused")) {
       builder.retryPolicy(RetryPolicy.builder().maxAttempts(3).retryableStatusCodes(Status.Code.UNAVAILABLE).build(),
@@ -71,9 +74,8 @@ public class FeatureCostBenchmark {
     client.close();
     observability.close();
     server.close();
-    if (keyStore != null) {
-      Files.deleteIfExists(keyStore);
-      Files.deleteIfExists(keyStore.getParent());
+    if (tlsDirectory != null) {
+      BenchTls.delete(tlsDirectory);
     }
   }
 

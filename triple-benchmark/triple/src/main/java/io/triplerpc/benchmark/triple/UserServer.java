@@ -74,10 +74,10 @@ public final class UserServer implements UserService {
     if ("direct".equals(System.getProperty("triple.bench.executor"))) {
       builder.directExecutor();
     }
-    // -Dtriple.bench.tls.keystore=<PKCS#12>: TLS with the JDK's provider (FeatureCostBenchmark).
-    String keyStore = System.getProperty(BenchTls.PROPERTY);
-    if (keyStore != null) {
-      builder.tls(BenchTls.server(Path.of(keyStore)));
+    // -Dtriple.bench.tls.dir=<PEM directory>, -Dtriple.bench.tls.provider=JDK|OPENSSL: TLS (FeatureCostBenchmark).
+    String tlsDirectory = System.getProperty(BenchTls.PROPERTY);
+    if (tlsDirectory != null) {
+      builder.tls(BenchTls.server(Path.of(tlsDirectory), BenchTls.provider()));
     }
     TripleServer server = builder
         .host("127.0.0.1")

@@ -24,6 +24,12 @@ class TripleBenchmarkSmokeTest {
     assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(DiscoveryOverheadBenchmark.class), 2));
   }
 
+  /** Every row of the feature-cost table, TLS on the JDK's provider and on OpenSSL included. */
+  @Test
+  void featureCostRunsEveryRow() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(FeatureCostBenchmark.class), 6));
+  }
+
   /** Two connections, threads spread over both, a kilobyte each way. */
   @Test
   void sweepRunsAndScores() throws Exception {
