@@ -1,16 +1,15 @@
 package io.triplerpc.benchmark.dubbo;
 
 import io.triplerpc.benchmark.harness.ServerProcess;
+import io.triplerpc.benchmark.harness.SweepParameters;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.Payload;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.dubbo.rpc.model.FrameworkModel;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,15 +21,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * connection each), to one server in a JVM of its own.
  */
 @State(Scope.Benchmark)
-public class DubboSweepBenchmark {
+public class DubboSweepBenchmark extends SweepParameters {
 
-  @Param("10")
-  public int payload;
-
-  @Param("1")
-  public int connections;
-
-  private final AtomicInteger nextReference = new AtomicInteger();
   private final List<FrameworkModel> frameworks = new ArrayList<>();
   private DubboUserService[] references;
   private Payload request;
@@ -74,7 +66,7 @@ public class DubboSweepBenchmark {
 
     @Setup(Level.Trial)
     public void pick(DubboSweepBenchmark benchmark) {
-      users = benchmark.references[benchmark.nextReference.getAndIncrement() % benchmark.references.length];
+      users = benchmark.nextOf(benchmark.references);
     }
   }
 

@@ -3,6 +3,7 @@ package io.triplerpc.benchmark.grpc;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.triplerpc.benchmark.harness.ServerProcess;
+import io.triplerpc.benchmark.harness.SweepParameters;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.Payload;
@@ -10,10 +11,8 @@ import io.triplerpc.benchmark.workload.proto.UserServiceGrpc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,15 +24,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * server in a JVM of its own.
  */
 @State(Scope.Benchmark)
-public class GrpcSweepBenchmark {
+public class GrpcSweepBenchmark extends SweepParameters {
 
-  @Param("10")
-  public int payload;
-
-  @Param("1")
-  public int connections;
-
-  private final AtomicInteger nextChannel = new AtomicInteger();
   private final List<ManagedChannel> channels = new ArrayList<>();
   private UserServiceGrpc.UserServiceBlockingStub[] stubs;
   private Payload request;
@@ -67,7 +59,7 @@ public class GrpcSweepBenchmark {
 
     @Setup(Level.Trial)
     public void pick(GrpcSweepBenchmark benchmark) {
-      stub = benchmark.stubs[benchmark.nextChannel.getAndIncrement() % benchmark.stubs.length];
+      stub = benchmark.nextOf(benchmark.stubs);
     }
   }
 

@@ -3,6 +3,7 @@ package io.triplerpc.benchmark.triple;
 import io.triplerpc.CallOptions;
 import io.triplerpc.TripleClient;
 import io.triplerpc.benchmark.harness.ServerProcess;
+import io.triplerpc.benchmark.harness.SweepParameters;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.Payload;
@@ -10,10 +11,8 @@ import io.triplerpc.benchmark.workload.proto.UserService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,15 +24,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * own. The threads are JMH's {@code -t}.
  */
 @State(Scope.Benchmark)
-public class SweepBenchmark {
+public class SweepBenchmark extends SweepParameters {
 
-  @Param("10")
-  public int payload;
-
-  @Param("1")
-  public int connections;
-
-  private final AtomicInteger nextClient = new AtomicInteger();
   private final List<TripleClient> clients = new ArrayList<>();
   private UserService[] services;
   private Payload request;
@@ -68,7 +60,7 @@ public class SweepBenchmark {
 
     @Setup(Level.Trial)
     public void pick(SweepBenchmark benchmark) {
-      users = benchmark.services[benchmark.nextClient.getAndIncrement() % benchmark.services.length];
+      users = benchmark.nextOf(benchmark.services);
     }
   }
 
