@@ -48,6 +48,27 @@ class MessageCodecsTest {
     assertEquals(VALUE, decode(track(ALLOC.directBuffer().writeBytes(VALUE.toByteArray())), false, null));
   }
 
+  /** Past the largest pooled copy (1 MiB), a spread payload is read in place: the same value, whole. */
+  @Test
+  void aPayloadSpreadOverSeveralBuffersPastTheLargestPooledCopyDecodesInPlace() {
+    byte[] body = new byte[MessageCodecs.LARGEST_POOLED_COPY + 4096];
+    for (int i = 0; i < body.length; i++) {
+      body[i] = (byte) (i * 31);
+    }
+    BytesValue large = BytesValue.of(ByteString.copyFrom(body));
+    byte[] bytes = large.toByteArray();
+    List<ByteBuf> pieces = new ArrayList<>();
+    for (int offset = 0; offset < bytes.length; offset += 16384) {
+      int length = Math.min(16384, bytes.length - offset);
+      pieces.add((offset / 16384) % 2 == 0 ? ALLOC.directBuffer(length).writeBytes(bytes, offset, length)
+          : ALLOC.heapBuffer(length).writeBytes(bytes, offset, length));
+    }
+    ByteBuf spread = track(Unpooled.wrappedBuffer(pieces.toArray(new ByteBuf[0])));
+    assertTrue(spread.readableBytes() > MessageCodecs.LARGEST_POOLED_COPY);
+    assertEquals(large, decode(spread, false, null));
+    assertEquals(0, spread.readerIndex(), "decode leaves the payload's reader index alone");
+  }
+
   @Test
   void aPayloadSpreadOverSeveralBuffersDecodes() {
     byte[] bytes = VALUE.toByteArray();
