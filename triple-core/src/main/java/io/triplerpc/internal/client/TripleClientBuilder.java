@@ -361,8 +361,6 @@ public final class TripleClientBuilder extends TripleClient.Builder {
    * @throws IllegalArgumentException if a value is out of range
    */
   public ClientTransportOptions transportOptions() {
-    // Many servers, one connection each: event loops sized by cores, not by connections per address.
-    int threads = clusterFactory != null && ioThreads == 0 ? Runtime.getRuntime().availableProcessors() : ioThreads;
     return new ClientTransportOptions(
         new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
             maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
@@ -371,7 +369,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
         (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()),
         initialBackoff.toMillis(),
         maxBackoff.toMillis(),
-        threads,
+        ioThreads,
         tls,
         protocol);
   }
