@@ -3,18 +3,23 @@ package io.triplerpc.serialization;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 
-/** An {@link InputStream} over the remaining bytes of a {@link ByteBuffer}; not thread-safe. */
+/**
+ * An {@link InputStream} over the remaining bytes of one or more {@link ByteBuffer}s, read in order;
+ * moves their positions; not thread-safe.
+ */
 final class ByteBufferInputStream extends InputStream {
 
-  private final ByteBuffer buffer;
+  private final ByteBuffer[] buffers;
+  private int current;
 
-  ByteBufferInputStream(ByteBuffer buffer) {
-    this.buffer = buffer;
+  ByteBufferInputStream(ByteBuffer... buffers) {
+    this.buffers = buffers;
   }
 
   @Override
   public int read() {
-    return buffer.hasRemaining() ? buffer.get() & 0xff : -1;
+    ByteBuffer buffer = nonEmpty();
+    return buffer == null ? -1 : buffer.get() & 0xff;
   }
 
   @Override
@@ -22,7 +27,8 @@ final class ByteBufferInputStream extends InputStream {
     if (len == 0) {
       return 0;
     }
-    if (!buffer.hasRemaining()) {
+    ByteBuffer buffer = nonEmpty();
+    if (buffer == null) {
       return -1;
     }
     int n = Math.min(len, buffer.remaining());
@@ -32,6 +38,21 @@ final class ByteBufferInputStream extends InputStream {
 
   @Override
   public int available() {
-    return buffer.remaining();
+    long left = 0;
+    for (int i = current; i < buffers.length; i++) {
+      left += buffers[i].remaining();
+    }
+    return (int) Math.min(left, Integer.MAX_VALUE);
+  }
+
+  /** The buffer reads continue from, or null at the end of the last. */
+  private ByteBuffer nonEmpty() {
+    while (current < buffers.length) {
+      if (buffers[current].hasRemaining()) {
+        return buffers[current];
+      }
+      current++;
+    }
+    return null;
   }
 }

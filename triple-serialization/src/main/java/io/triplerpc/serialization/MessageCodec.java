@@ -53,6 +53,15 @@ public interface MessageCodec<T> {
   }
 
   /**
+   * Reads one whole value from the remaining bytes of {@code pieces}, in order: a message that arrived
+   * in several frames. The default reads through a stream over them; a codec that can read the pieces
+   * in place, without copying them into one array, overrides it.
+   */
+  default T read(ByteBuffer[] pieces) throws IOException {
+    return read(new ByteBufferInputStream(pieces));
+  }
+
+  /**
    * The codec of the same type for another media subtype, such as {@code "json"} for an HTTP unary
    * call with a JSON body, or null if this type has no such encoding. Called once per method when a
    * server starts, never per call; the default knows only its own subtype.

@@ -44,4 +44,19 @@ class ByteBufferInputStreamTest {
     ByteBufferInputStream in = new ByteBufferInputStream(buffer);
     assertArrayEquals(new byte[] {1, 2}, in.readAllBytes());
   }
+
+  @Test
+  void severalBuffersReadAsOneRunSkippingEmptyOnes() throws IOException {
+    ByteBufferInputStream in = new ByteBufferInputStream(
+        ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.allocate(0), ByteBuffer.allocateDirect(1).put((byte) 3).flip(),
+        ByteBuffer.wrap(new byte[] {4, 5, 6}));
+    assertEquals(6, in.available());
+    assertEquals(1, in.read());
+    byte[] target = new byte[4];
+    assertEquals(1, in.read(target, 0, 4), "a bulk read stops at the end of a buffer");
+    assertEquals(2, target[0]);
+    assertArrayEquals(new byte[] {3, 4, 5, 6}, in.readAllBytes());
+    assertEquals(-1, in.read());
+    assertEquals(0, in.available());
+  }
 }

@@ -88,10 +88,11 @@ public final class MessageCodecs {
    * stream decoder), and one pooled copy costs far less than the difference.
    */
   private static <T> T readContiguous(MessageCodec<T> codec, ByteBuf payload) throws IOException {
-    if (payload.readableBytes() > LARGEST_POOLED_COPY) {
+    if (payload.readableBytes() > LARGEST_POOLED_BUFFER) {
       // Past what Netty's allocator pools, the copy would be a fresh array per message (on G1 a
-      // humongous one, collected only with the old regions): read the pieces in place instead.
-      return codec.read(new ByteBufInputStream(payload.duplicate()));
+      // humongous one, collected only with the old regions): the codec reads the pieces instead,
+      // protobuf's in place.
+      return codec.read(payload.nioBuffers());
     }
     ByteBuf flat = payload.alloc().heapBuffer(payload.readableBytes());
     try {
@@ -103,7 +104,7 @@ public final class MessageCodecs {
   }
 
   /** The largest buffer Netty's default (adaptive) allocator hands out again after release: 1 MiB. */
-  static final int LARGEST_POOLED_COPY = 1 << 20;
+  static final int LARGEST_POOLED_BUFFER = 1 << 20;
 
   /** Fails with RESOURCE_EXHAUSTED once more than {@code limit} bytes have been read. */
   private static final class SizeLimitedInputStream extends FilterInputStream {

@@ -51,7 +51,7 @@ class MessageCodecsTest {
   /** Past the largest pooled copy (1 MiB), a spread payload is read in place: the same value, whole. */
   @Test
   void aPayloadSpreadOverSeveralBuffersPastTheLargestPooledCopyDecodesInPlace() {
-    byte[] body = new byte[MessageCodecs.LARGEST_POOLED_COPY + 4096];
+    byte[] body = new byte[MessageCodecs.LARGEST_POOLED_BUFFER + 4096];
     for (int i = 0; i < body.length; i++) {
       body[i] = (byte) (i * 31);
     }
@@ -64,7 +64,7 @@ class MessageCodecsTest {
           : ALLOC.heapBuffer(length).writeBytes(bytes, offset, length));
     }
     ByteBuf spread = track(Unpooled.wrappedBuffer(pieces.toArray(new ByteBuf[0])));
-    assertTrue(spread.readableBytes() > MessageCodecs.LARGEST_POOLED_COPY);
+    assertTrue(spread.readableBytes() > MessageCodecs.LARGEST_POOLED_BUFFER);
     assertEquals(large, decode(spread, false, null));
     assertEquals(0, spread.readerIndex(), "decode leaves the payload's reader index alone");
   }

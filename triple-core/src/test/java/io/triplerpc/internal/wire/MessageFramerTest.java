@@ -2,6 +2,7 @@ package io.triplerpc.internal.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.triplerpc.Status;
@@ -126,6 +128,47 @@ class MessageFramerTest {
     alloc.assertAllReleased("after a failed compression");
   }
 
+  @Test
+  void aMessagePastTheLargestPooledBufferIsWrittenInPooledPieces() throws IOException {
+    byte[] random = new byte[MessageCodecs.LARGEST_POOLED_BUFFER + MessageFramer.PIECE_SIZE / 2];
+    new Random(7).nextBytes(random);
+    BytesValue large = BytesValue.of(ByteString.copyFrom(random));
+    MessageCodec<BytesValue> codec = Serializations.codecFor(BytesValue.class);
+    ByteBuf framed = MessageFramer.frame(ALLOC, codec, large, null);
+    try {
+      CompositeByteBuf pieces = assertInstanceOf(CompositeByteBuf.class, framed);
+      int total = 5 + large.getSerializedSize();
+      assertEquals(total, framed.readableBytes());
+      assertEquals((total + MessageFramer.PIECE_SIZE - 1) / MessageFramer.PIECE_SIZE, pieces.numComponents());
+      for (int i = 0; i < pieces.numComponents(); i++) {
+        assertTrue(pieces.internalComponent(i).capacity() <= MessageFramer.PIECE_SIZE, "piece " + i);
+      }
+      assertEquals(0, framed.readUnsignedByte());
+      assertEquals(large.getSerializedSize(), framed.readInt());
+      assertEquals(large, codec.read(new ByteBufInputStream(framed.duplicate())));
+    } finally {
+      framed.release();
+    }
+  }
+
+  @Test
+  void aLargeMessageWhoseCodecMisstatesItsSizeIsInternalAndLeavesNoBufferBehind() {
+    String large = "x".repeat(MessageCodecs.LARGEST_POOLED_BUFFER);
+    for (int misstatement : new int[] {1, -1}) {
+      RecordingAllocator alloc = new RecordingAllocator(Integer.MAX_VALUE);
+      MessageCodec<String> lying = new Utf8Codec(true, false) {
+        @Override
+        public int serializedSize(String value) {
+          return super.serializedSize(value) + misstatement;
+        }
+      };
+      StatusException e = assertThrows(StatusException.class, () -> MessageFramer.frame(alloc, lying, large, null));
+      assertEquals(Status.Code.INTERNAL, e.status().code());
+      assertTrue(alloc.buffers.size() > 1, "pieces, not one buffer");
+      alloc.assertAllReleased("misstated by " + misstatement);
+    }
+  }
+
   /** Heap buffers, each recorded; every one after the first is limited to {@code laterMaxCapacity}. */
   private static final class RecordingAllocator extends AbstractByteBufAllocator {
     final List<ByteBuf> buffers = new ArrayList<>();
@@ -162,7 +205,7 @@ class MessageFramerTest {
   }
 
   /** UTF-8 strings, with or without a known size, optionally failing every write. */
-  private static final class Utf8Codec implements MessageCodec<String> {
+  private static class Utf8Codec implements MessageCodec<String> {
     static final IOException FAILURE = new IOException("the codec failed on purpose");
 
     private final boolean knowsSize;

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Codec of one generated protobuf message type. Writes go straight into the target buffer with an
@@ -69,6 +70,18 @@ final class ProtobufCodec<T> implements MessageCodec<T> {
     input.setSizeLimit(Integer.MAX_VALUE);
     MessageLite message = parser.parseFrom(input, ExtensionRegistryLite.getEmptyRegistry());
     return type.cast(message);
+  }
+
+  /**
+   * Protobuf's decoder over the pieces in place when all are direct buffers (as sockets fill them),
+   * else its stream decoder over them. Either way a large {@code bytes} or {@code string} field is
+   * copied once, into its own value.
+   */
+  @Override
+  public T read(ByteBuffer[] pieces) throws IOException {
+    CodedInputStream input = CodedInputStream.newInstance(Arrays.asList(pieces));
+    input.setSizeLimit(Integer.MAX_VALUE);
+    return type.cast(parser.parseFrom(input, ExtensionRegistryLite.getEmptyRegistry()));
   }
 
   /** {@code "json"}: protobuf's canonical JSON mapping, for full-runtime messages (lite ones have no descriptors). */

@@ -103,6 +103,27 @@ class ProtobufSerializationTest {
     assertTrue(e.getMessage().contains("google.protobuf.Struct"), e.getMessage());
   }
 
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aMessageInPiecesReadsAsTheWholeDirectOrNot(boolean direct) throws Exception {
+    byte[] body = new byte[70_000];
+    new java.util.Random(3).nextBytes(body);
+    BytesValue value = BytesValue.of(ByteString.copyFrom(body));
+    byte[] bytes = value.toByteArray();
+    // Frames of 16 KiB, as HTTP/2 delivers them, with an empty one among them.
+    java.util.List<ByteBuffer> pieces = new java.util.ArrayList<>();
+    for (int offset = 0; offset < bytes.length; offset += 16384) {
+      int length = Math.min(16384, bytes.length - offset);
+      ByteBuffer piece = direct ? ByteBuffer.allocateDirect(length) : ByteBuffer.allocate(length);
+      pieces.add(piece.put(bytes, offset, length).flip());
+      if (offset == 0) {
+        pieces.add(direct ? ByteBuffer.allocateDirect(0) : ByteBuffer.allocate(0));
+      }
+    }
+    MessageCodec<BytesValue> codec = Serializations.codecFor(BytesValue.class);
+    assertEquals(value, codec.read(pieces.toArray(new ByteBuffer[0])));
+  }
+
   @Test
   void serializedSizeIsExact() {
     MessageCodec<Struct> codec = Serializations.codecFor(Struct.class);

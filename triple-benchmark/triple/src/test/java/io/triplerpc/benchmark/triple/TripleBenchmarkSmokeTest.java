@@ -36,4 +36,11 @@ class TripleBenchmarkSmokeTest {
     assertEquals(List.of(), BenchmarkSmoke.problems(
         BenchmarkSmoke.run(SweepBenchmark.class, Map.of("payload", "1024", "connections", "2")), 1));
   }
+
+  /** The three ways of parsing a message spread over frames, on the large page. */
+  @Test
+  void messageParseRunsEveryWay() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(
+        BenchmarkSmoke.run(MessageParseBenchmark.class, Map.of("message", "page")), 3));
+  }
 }
