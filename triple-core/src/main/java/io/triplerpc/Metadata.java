@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Headers or trailers of a call: ordered, multi-valued, with lower-case ASCII keys.
@@ -29,7 +31,23 @@ public final class Metadata {
 
   private int size;
 
+  /**
+   * Received headers not yet converted into {@link #entries}: the last value of one ASCII key as
+   * received, and the conversion of them all; null once converted. Volatile, and converted under the
+   * lock: a call's received headers may be read first by two threads at once (its service and a
+   * transport's log), which the one-thread rule does not forbid for reads.
+   */
+  private volatile Function<String, String> receivedValue;
+
+  private Consumer<Metadata> conversion;
+
   public Metadata() {}
+
+  /** Received headers, converted when first needed; transports reach it (io.triplerpc.internal.LazyMetadata). */
+  private Metadata(Function<String, String> receivedValue, Consumer<Metadata> conversion) {
+    this.conversion = conversion;
+    this.receivedValue = receivedValue;
+  }
 
   /** Whether {@code key} names binary values. */
   public static boolean isBinaryKey(String key) {
@@ -43,6 +61,7 @@ public final class Metadata {
    *     character outside printable ASCII
    */
   public Metadata put(String key, String value) {
+    load();
     key = checkKey(key);
     if (isBinaryKey(key)) {
       throw new IllegalArgumentException("Key " + key + " ends in -bin: use put(String, byte[])");
@@ -58,6 +77,7 @@ public final class Metadata {
    * @throws IllegalArgumentException if the key is invalid or does not end in {@code -bin}
    */
   public Metadata put(String key, byte[] value) {
+    load();
     key = checkKey(key);
     if (!isBinaryKey(key)) {
       throw new IllegalArgumentException("Binary key " + key + " must end in -bin");
@@ -71,18 +91,30 @@ public final class Metadata {
 
   /** The last ASCII value of {@code key}, or null. */
   public String get(String key) {
-    Object value = last(lowerCase(key));
+    key = lowerCase(key);
+    Function<String, String> received = receivedValue;
+    if (received != null && !isBinaryKey(key)) {
+      String value = received.apply(key);
+      if (value == null || isPrintableAscii(value)) {
+        return value;
+      }
+      // Not a value put() would take: the converted entries say which one is the last valid.
+    }
+    load();
+    Object value = last(key);
     return value instanceof String ? (String) value : null;
   }
 
   /** The last binary value of {@code key}, or null. */
   public byte[] getBinary(String key) {
+    load();
     Object value = last(lowerCase(key));
     return value instanceof byte[] ? (byte[]) value : null;
   }
 
   /** Every ASCII value of {@code key}, in order; empty if none. */
   public List<String> getAll(String key) {
+    load();
     key = lowerCase(key);
     List<String> values = new ArrayList<>();
     for (int i = 0; i < size; i++) {
@@ -95,6 +127,7 @@ public final class Metadata {
 
   /** Every binary value of {@code key}, in order; empty if none. */
   public List<byte[]> getAllBinary(String key) {
+    load();
     key = lowerCase(key);
     List<byte[]> values = new ArrayList<>();
     for (int i = 0; i < size; i++) {
@@ -106,11 +139,13 @@ public final class Metadata {
   }
 
   public boolean containsKey(String key) {
+    load();
     return last(lowerCase(key)) != null;
   }
 
   /** Removes every value of {@code key}; returns whether there was any. */
   public boolean removeAll(String key) {
+    load();
     key = lowerCase(key);
     int kept = 0;
     for (int i = 0; i < size; i++) {
@@ -128,6 +163,7 @@ public final class Metadata {
 
   /** The distinct keys, in first-seen order. */
   public Set<String> keys() {
+    load();
     Set<String> keys = new LinkedHashSet<>();
     for (int i = 0; i < size; i++) {
       keys.add(keyAt(i));
@@ -137,6 +173,8 @@ public final class Metadata {
 
   /** Appends every entry of {@code other}. */
   public Metadata merge(Metadata other) {
+    load();
+    other.load();
     int count = other.size; // fixed first: other may be this
     for (int i = 0; i < count; i++) {
       append(other.keyAt(i), other.entries[2 * i + 1]);
@@ -146,10 +184,12 @@ public final class Metadata {
 
   /** The number of entries (values), counting repeated keys once per value. */
   public int size() {
+    load();
     return size;
   }
 
   public boolean isEmpty() {
+    load();
     return size == 0;
   }
 
@@ -158,9 +198,28 @@ public final class Metadata {
    * keys.
    */
   public void forEach(BiConsumer<String, Object> action) {
+    load();
     for (int i = 0; i < size; i++) {
       action.accept(keyAt(i), entries[2 * i + 1]);
     }
+  }
+
+  private void load() {
+    if (receivedValue != null) {
+      convert();
+    }
+  }
+
+  private synchronized void convert() {
+    if (receivedValue == null) {
+      return;
+    }
+    Metadata converted = new Metadata();
+    conversion.accept(converted);
+    entries = converted.entries;
+    size = converted.size;
+    conversion = null;
+    receivedValue = null;
   }
 
   private String keyAt(int i) {
@@ -220,18 +279,31 @@ public final class Metadata {
     if (value == null) {
       throw new NullPointerException("value");
     }
+    int bad = firstNonPrintable(value);
+    if (bad >= 0) {
+      throw new IllegalArgumentException(
+          "Value of " + key + " has a character outside printable ASCII at index " + bad
+              + "; use a -bin key for binary data");
+    }
+  }
+
+  private static boolean isPrintableAscii(String value) {
+    return firstNonPrintable(value) < 0;
+  }
+
+  private static int firstNonPrintable(String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
       if (c < 0x20 || c > 0x7e) {
-        throw new IllegalArgumentException(
-            "Value of " + key + " has a character outside printable ASCII at index " + i
-                + "; use a -bin key for binary data");
+        return i;
       }
     }
+    return -1;
   }
 
   @Override
   public String toString() {
+    load();
     StringBuilder sb = new StringBuilder("Metadata(");
     for (int i = 0; i < size; i++) {
       if (i > 0) {

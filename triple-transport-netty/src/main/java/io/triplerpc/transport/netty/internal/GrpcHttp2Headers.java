@@ -5,6 +5,8 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
+import io.triplerpc.internal.HeaderSource;
+import io.triplerpc.internal.LazyMetadata;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.PercentEncoding;
 import io.triplerpc.internal.wire.StatusDetails;
@@ -53,9 +55,22 @@ public final class GrpcHttp2Headers {
     });
   }
 
+  /**
+   * The application headers of {@code headers}, as {@link #toMetadata} gives them, converted when first
+   * read. {@code headers} must not change afterwards.
+   */
+  public static Metadata lazyMetadata(Http2Headers headers) {
+    return LazyMetadata.of(new ReceivedHeaders(headers));
+  }
+
   /** The application headers of {@code headers}: reserved ones left out, binary ones decoded. */
   public static Metadata toMetadata(Http2Headers headers) {
     Metadata metadata = new Metadata();
+    copyMetadata(headers, metadata);
+    return metadata;
+  }
+
+  private static void copyMetadata(Http2Headers headers, Metadata metadata) {
     for (Map.Entry<CharSequence, CharSequence> entry : headers) {
       CharSequence name = entry.getKey();
       if (GrpcHeaders.isReserved(name)) {
@@ -74,7 +89,37 @@ public final class GrpcHttp2Headers {
         log.debug("Dropping malformed header {}: {}", key, e.getMessage());
       }
     }
-    return metadata;
+  }
+
+  /** A received header block, read in place until the application needs all of it. */
+  private static final class ReceivedHeaders implements HeaderSource {
+
+    private final Http2Headers headers;
+
+    ReceivedHeaders(Http2Headers headers) {
+      this.headers = headers;
+    }
+
+    @Override
+    public String lastValue(String key) {
+      if (GrpcHeaders.isReserved(key)) {
+        return null;
+      }
+      // A linear pass, as the conversion makes: names are matched ignoring case as put() lower-cases
+      // them, and the last one wins.
+      CharSequence last = null;
+      for (Map.Entry<CharSequence, CharSequence> entry : headers) {
+        if (AsciiString.contentEqualsIgnoreCase(entry.getKey(), key)) {
+          last = entry.getValue();
+        }
+      }
+      return last == null ? null : last.toString();
+    }
+
+    @Override
+    public void copyTo(Metadata target) {
+      copyMetadata(headers, target);
+    }
   }
 
   /** The {@code grpc-status} value for {@code status}, cached. */

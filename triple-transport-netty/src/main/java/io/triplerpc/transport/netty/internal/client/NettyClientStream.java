@@ -403,7 +403,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
           return;
         }
         responseEncoding = encoding;
-        Metadata metadata = GrpcHttp2Headers.toMetadata(headers);
+        Metadata metadata = GrpcHttp2Headers.lazyMetadata(headers);
         if (wire == ClientWire.GRPC_WEB) {
           headerStatus = GrpcHttp2Headers.statusOf(headers);
           headerMetadata = metadata;
@@ -565,7 +565,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         status = Status.UNKNOWN.withDescription("Server ended the call without grpc-status");
       }
       trailerStatus = status;
-      trailers = GrpcHttp2Headers.toMetadata(headers);
+      trailers = GrpcHttp2Headers.lazyMetadata(headers);
       if (deframer == null) {
         close(trailerStatus, trailers);
         return;

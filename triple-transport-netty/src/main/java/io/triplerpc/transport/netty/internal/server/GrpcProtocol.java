@@ -108,7 +108,7 @@ final class GrpcProtocol implements ServerProtocol {
     connection.attach(http2Stream, stream.state());
     InboundRequest request = new InboundRequest(
         path,
-        GrpcHttp2Headers.toMetadata(headers),
+        GrpcHttp2Headers.lazyMetadata(headers),
         timeoutNanos,
         encoding,
         headers.get(GrpcHeaders.GRPC_ACCEPT_ENCODING),
