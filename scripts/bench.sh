@@ -11,9 +11,13 @@
 #                                    one benchmark under async-profiler: client and server flame graphs
 #   options: --out DIR (default bench-results/<time>), --docs (also regenerate docs/benchmarks.md),
 #            --no-build, --rounds N (default 3, quick 1), --threads N (sync benchmarks, default 32),
-#            --only LIST: re-measure only these benchmarks (and 'h2load', 'ghz', 'sweep') into an
-#            existing --out folder, replacing their figures; the folder's machine.txt records the re-run
-#            ('h2load': the server ceiling, about 2 minutes of --quick and 13 of a full run;
+#            --skip LIST: leave these phases out of the run ('ablation', 'h2load', 'ghz', 'sweep'), to
+#            measure them later with --only into the same folder
+#            --only LIST: re-measure only these benchmarks (and 'ablation', 'h2load', 'ghz', 'sweep') into
+#            an existing --out folder, replacing their figures; the folder's machine.txt records the re-run
+#            (a benchmark's ablations are re-measured with it; 'ablation': Triple's whole ablation table,
+#            about 18 minutes a round of a full run;
+#            'h2load': the server ceiling, about 2 minutes of --quick and 13 of a full run;
 #            'ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run;
 #            'sweep': the curves, 12 JMH runs per contender and round at the default --threads, about
 #            12 minutes of --quick and an hour of a full run)
@@ -31,6 +35,7 @@ build=true
 threads=32
 rounds_override=""
 only=""
+skip=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick ;;
@@ -48,7 +53,9 @@ while [ $# -gt 0 ]; do
     --threads=*) threads="${1#--threads=}" ;;
     --only) only="$2"; shift ;;
     --only=*) only="${1#--only=}" ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --skip) skip="$2"; shift ;;
+    --skip=*) skip="${1#--skip=}" ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -92,10 +99,21 @@ if [ -n "$only" ]; then
   keep() { local kept=() b; for b in "$@"; do [[ ",$only," == *",$b,"* ]] && kept+=("$b"); done; echo "${kept[@]:-}"; }
   read -r -a benchmarks <<< "$(keep "${benchmarks[@]}")"
   read -r -a sample_benchmarks <<< "$(keep "${sample_benchmarks[@]}")"
-  read -r -a ablation_benchmarks <<< "$(keep "${ablation_benchmarks[@]}")"
+  [[ ",$only," == *",ablation,"* ]] || read -r -a ablation_benchmarks <<< "$(keep "${ablation_benchmarks[@]}")"
   [[ ",$only," == *",h2load,"* ]] || run_h2load_step=false
   [[ ",$only," == *",ghz,"* ]] || run_ghz_step=false
   [[ ",$only," == *",sweep,"* ]] || run_sweep_step=false
+fi
+if [ -n "$skip" ]; then
+  for phase in ${skip//,/ }; do
+    case "$phase" in
+      ablation) ablation_benchmarks=() ;;
+      h2load) run_h2load_step=false ;;
+      ghz) run_ghz_step=false ;;
+      sweep) run_sweep_step=false ;;
+      *) echo "bench.sh: --skip takes ablation, h2load, ghz and sweep, not $phase" >&2; exit 2 ;;
+    esac
+  done
 fi
 
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
@@ -427,7 +445,7 @@ for round in $(seq 1 "$rounds"); do
       done
     fi
   done
-  echo "== ablations (round $round)"
+  [ ${#ablation_benchmarks[@]} -gt 0 ] && echo "== ablations (round $round)"
   for bench in "${ablation_benchmarks[@]}"; do
     # All on again, right before the ablations: the machine's speed drifts over a long run.
     run_jmh triple "triple-allOn" "$bench" thrpt "$round" "${thrpt_opts[@]}"

@@ -109,9 +109,8 @@ final class Charts {
 
   private static void ablation(Results results, List<Chart> charts) {
     List<String> benchmarks = new ArrayList<>();
-    for (String benchmark : Report.BENCHMARKS) {
-      boolean any = Report.ABLATIONS.stream().anyMatch(a -> results.ops(benchmark, "triple-" + a) != null);
-      if (any && Report.ablationBase(results, benchmark) != null) {
+    for (String benchmark : Report.ablatedBenchmarks(results)) {
+      if (Report.ablationBase(results, benchmark) != null) {
         benchmarks.add(benchmark);
       }
     }

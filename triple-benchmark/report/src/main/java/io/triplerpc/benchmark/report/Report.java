@@ -67,6 +67,17 @@ public final class Report {
     return adjacent != null ? adjacent : results.ops(benchmark, "triple");
   }
 
+  /** The benchmarks measured with at least one mechanism off, in table order. */
+  static List<String> ablatedBenchmarks(Results results) {
+    List<String> ablated = new ArrayList<>();
+    for (String benchmark : BENCHMARKS) {
+      if (ABLATIONS.stream().anyMatch(a -> results.ops(benchmark, "triple-" + a) != null)) {
+        ablated.add(benchmark);
+      }
+    }
+    return ablated;
+  }
+
   static String ablationName(String ablation) {
     switch (ablation) {
       case "flushPerCommand":
@@ -325,6 +336,11 @@ public final class Report {
           .append(" |\n");
     }
 
+    List<String> ablated = ablatedBenchmarks(results);
+    if (ablated.isEmpty()) {
+      // A run without the ablation phase (--skip ablation): it is measured later, or not at all.
+      return;
+    }
     md.append("\n### Ablation: what each mechanism is worth\n\n");
     md.append("Triple with every mechanism on, and with one switched off (system properties of "
         + "`io.triplerpc.internal.Ablations`, set on client and server), run back to back (all on first) "
@@ -338,11 +354,7 @@ public final class Report {
     md.append("\n|---|---:|");
     md.append("---:|".repeat(ABLATIONS.size()));
     md.append('\n');
-    for (String benchmark : BENCHMARKS) {
-      boolean any = ABLATIONS.stream().anyMatch(a -> results.ops(benchmark, "triple-" + a) != null);
-      if (!any) {
-        continue;
-      }
+    for (String benchmark : ablated) {
       Double base = ablationBase(results, benchmark);
       md.append("| ").append(benchmark).append(" | ").append(number(base)).append(" |");
       for (String ablation : ABLATIONS) {

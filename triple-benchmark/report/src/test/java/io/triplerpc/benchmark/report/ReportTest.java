@@ -575,6 +575,8 @@ class ReportTest {
     String markdown = Report.markdown(before, "");
     String json = Report.summaryJson(before);
     assertTrue(!markdown.contains("Sweeps"), markdown);
+    assertTrue(!markdown.contains("Ablation"), "a run without ablations has no ablation section: " + markdown);
+    assertTrue(Charts.all(before).stream().noneMatch(chart -> chart.fileName().equals(Charts.ABLATION)));
     assertTrue(!json.contains("sweep"), json);
     assertTrue(Charts.all(before).stream().noneMatch(chart -> chart.fileName().startsWith("bench-sweep-")));
 
