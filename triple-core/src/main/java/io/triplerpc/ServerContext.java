@@ -78,11 +78,9 @@ public abstract class ServerContext {
 
   /** Restores {@code previous}, as returned by {@link #attach}. */
   protected static void detach(ServerContext previous) {
-    if (previous == null) {
-      CURRENT.remove();
-    } else {
-      CURRENT.set(previous);
-    }
+    // set(null), not remove(): removing clears the entry's weak reference, a native call on every call
+    // (1% of the event loop's time per call under h2load); an entry holding null keeps nothing alive.
+    CURRENT.set(previous);
   }
 
   /** The method being called. */
