@@ -18,7 +18,7 @@
 #            (a benchmark's ablations are re-measured with it; 'ablation': Triple's whole ablation table,
 #            about 18 minutes a round of a full run;
 #            'h2load': the server ceiling, about 2 minutes of --quick and 13 of a full run;
-#            'ghz': the open-loop latency phase, about 2 minutes of --quick and 10 of a full run;
+#            'ghz': the open-loop latency phase, about 3 minutes of --quick and 15 of a full run;
 #            'sweep': the curves, 12 JMH runs per contender and round at the default --threads, about
 #            12 minutes of --quick and an hour of a full run)
 set -euo pipefail
@@ -117,6 +117,15 @@ if [ -n "$skip" ]; then
 fi
 
 jar_of() { echo "triple-benchmark/$1/target/$1-benchmarks.jar"; }
+# The class of a contender's suite benchmarks: a bare method name would also pick up the other
+# benchmarks of the jar with that method (Triple's getUser is in five classes).
+suite_class_of() {
+  case "$1" in
+    triple) echo TripleBenchmark ;;
+    grpc) echo GrpcBenchmark ;;
+    dubbo) echo DubboBenchmark ;;
+  esac
+}
 server_of() {
   case "$1" in
     triple|triple-direct) echo io.triplerpc.benchmark.triple.UserServer ;;
@@ -173,7 +182,7 @@ run_jmh() {
   [ "$bench" = getUserAsync ] && t=2
   local file="$out/raw/$bm-$bench-$label-r$round.json"
   echo "-- $bm $bench $label (round $round)"
-  java -jar "$(jar_of "$contender")" "\\.$bench\$" -f 1 -t "$t" -bm "$bm" -tu "$( [ "$bm" = thrpt ] && echo s || echo ms )" \
+  java -jar "$(jar_of "$contender")" "\\.$(suite_class_of "$contender")\\.$bench\$" -f 1 -t "$t" -bm "$bm" -tu "$( [ "$bm" = thrpt ] && echo s || echo ms )" \
     -jvmArgsAppend "-Xms1g -Xmx1g $jvm_extra" \
     -prof gc -prof io.triplerpc.benchmark.harness.ServerCpuProfiler -prof io.triplerpc.benchmark.harness.WriteStatsProfiler \
     -rf json -rff "$file" "$@" > "$out/logs/$bm-$bench-$label-r$round.log" 2>&1 \
@@ -279,7 +288,26 @@ ensure_ghz() {
 # ghz times a call from its start in grpc-go (stream creation included: a call waiting for a stream
 # slot or flow-control window counts) to its end; the JSON keeps every call's latency and status.
 # --duration-stop wait: calls still in flight at the end complete and count (the drain shows at 125%).
+# Then the same rates for every server: 25, 50 and 75% of grpc-java's maximum in the round (measured
+# first). ghz's maximum is often ghz's own limit on these cores, not the server's, so "50% of each
+# one's maximum" asks ghz for more calls against a faster server; equal rates compare the servers alone.
 ghz_loads=(25 50 75 125)
+ghz_same_loads=(25 50 75)
+# One open-loop run of run_ghz's current server (its run, target, log, name and round): load label, rate, words.
+ghz_open_loop() {
+  local label="$1" rate="$2" words="$3" p99
+  local file="$out/raw/ghz-$name-$label-r$round.json"
+  "${run[@]}" --async --rps "$rate" -c 4 -z "${ghz_seconds}s" -o "$file" "$target" >> "$log" 2>&1 || true
+  if [ ! -s "$file" ]; then
+    echo "   open loop at $words, $rate calls/s: FAILED (see $log)"
+    rm -f "$file"
+    return 0
+  fi
+  p99="$(grep -o '"percentage":99,"latency":[0-9]*' "$file" | cut -d: -f3)"
+  echo "   open loop at $words, $rate calls/s: p99 $(awk -v ns="${p99:-0}" 'BEGIN {printf "%.2f", ns / 1e6}') ms"
+  gzip -f "$file"
+}
+
 run_ghz() {
   local proto_dir="$root/triple-benchmark/workload/src/main/proto"
   # Dubbo serves the same messages under its Java interface's name: a service of its own for ghz.
@@ -292,8 +320,9 @@ service DubboUserService {
   rpc getUser(triple.benchmark.GetUserRequest) returns (triple.benchmark.User);
 }
 PROTO
-  local servers=(triple grpc dubbo)
+  local servers=(grpc triple dubbo)
   for round in $(seq 1 "$rounds"); do
+    local reference_max=""
     for name in "${servers[@]}"; do
       start_server "$name" || continue
       local call=(--proto "$proto_dir/user_service.proto" --call triple.benchmark.UserService.getUser)
@@ -318,20 +347,18 @@ PROTO
       fi
       echo "   closed loop, 100 in flight: $max calls/s"
       gzip -f "$file"
-      local load rate p99
+      [ "$name" = grpc ] && reference_max="$max"
+      local load rate
       for load in "${ghz_loads[@]}"; do
         rate=$(( (max * load + 50) / 100 ))
-        file="$out/raw/ghz-$name-$load-r$round.json"
-        "${run[@]}" --async --rps "$rate" -c 4 -z "${ghz_seconds}s" -o "$file" "$target" >> "$log" 2>&1 || true
-        if [ ! -s "$file" ]; then
-          echo "   open loop at $load%, $rate calls/s: FAILED (see $log)"
-          rm -f "$file"
-          continue
-        fi
-        p99="$(grep -o '"percentage":99,"latency":[0-9]*' "$file" | cut -d: -f3)"
-        echo "   open loop at $load%, $rate calls/s: p99 $(awk -v ns="${p99:-0}" 'BEGIN {printf "%.2f", ns / 1e6}') ms"
-        gzip -f "$file"
+        ghz_open_loop "$load" "$rate" "$load% of its maximum"
       done
+      if [ -n "$reference_max" ]; then
+        for load in "${ghz_same_loads[@]}"; do
+          rate=$(( (reference_max * load + 50) / 100 ))
+          ghz_open_loop "same$load" "$rate" "$load% of grpc-java's maximum"
+        done
+      fi
       stop_server
     done
   done
@@ -467,7 +494,7 @@ else
   echo "bench.sh: h2load not available; skipping the server ceiling" | tee "$out/logs/h2load-missing.txt"
 fi
 
-echo "== ghz: open loop, getUser at 25, 50, 75 and 125% of each server's closed-loop maximum"
+echo "== ghz: open loop, getUser at 25, 50, 75 and 125% of each server's closed-loop maximum, then at 25, 50 and 75% of grpc-java's for every server"
 if [ "$run_ghz_step" = false ]; then
   echo "   (not re-measured)"
 elif ensure_ghz; then

@@ -36,6 +36,8 @@ public final class Report {
   static final List<Integer> H2LOAD_STREAMS = List.of(32, 100);
   /** The open-loop loads of the ghz phase, in percent of each server's closed-loop maximum. */
   static final List<String> GHZ_LOADS = List.of("25", "50", "75", "125");
+  /** The same rates for every server, in percent of grpc-java's closed-loop maximum (files {@code same<percent>}). */
+  static final List<String> GHZ_SAME_LOADS = List.of("25", "50", "75");
   /** Below this share of its target rate, ghz fell behind its schedule (the table marks the row). */
   static final double GHZ_ON_SCHEDULE = 0.95;
 
@@ -171,7 +173,8 @@ public final class Report {
       ObjectNode byLoad = ghz.putObject(server);
       for (String load : results.ghz.get(server).keySet()) {
         GhzRun run = results.ghz(server, load);
-        ObjectNode node = byLoad.putObject(load.equals("max") ? "closed_loop_max" : load + "%");
+        ObjectNode node = byLoad.putObject(load.equals("max") ? "closed_loop_max"
+            : load.startsWith(SAME) ? load.substring(SAME.length()) + "%_of_grpc_max" : load + "%");
         put(node, "target_calls_per_s", run.targetRate());
         put(node, "achieved_calls_per_s", run.achievedRate());
         put(node, "p50_ms", run.p50());
@@ -531,7 +534,43 @@ public final class Report {
         }
       }
     }
+    List<String> same = new ArrayList<>();
+    for (String server : ghzServers(results)) {
+      for (String load : GHZ_SAME_LOADS) {
+        if (results.ghz(server, SAME + load) != null) {
+          same.add(server);
+          break;
+        }
+      }
+    }
+    if (same.isEmpty()) {
+      return;
+    }
+    md.append("\nThe same rates for every server: 25, 50 and 75% of grpc-java's closed-loop maximum in the round "
+        + "(measured first). ghz's maximum on these cores is often ghz's own limit rather than the server's, so a "
+        + "share of each one's maximum asks ghz for more calls against a faster server; equal rates compare the "
+        + "servers alone. p99 / grpc-java's: at the same rate, in the same round.\n\n");
+    md.append("| server | load | calls/s asked | calls/s achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | errors "
+        + "| p99 / grpc-java's |\n");
+    md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (String server : same) {
+      for (String load : GHZ_SAME_LOADS) {
+        GhzRun run = results.ghz(server, SAME + load);
+        if (run == null) {
+          continue;
+        }
+        StringBuilder row = new StringBuilder();
+        openLoopRow(row, server, load + "% of grpc-java's max", number(run.targetRate()), run);
+        GhzRun reference = results.ghz("grpc", SAME + load);
+        String ratio = reference == null || run.p99() == null || reference.p99() == null || reference.p99() == 0
+            ? "–" : String.format(Locale.ROOT, "%.2f×", run.p99() / reference.p99());
+        md.append(row, 0, row.length() - 1).append(' ').append(ratio).append(" |\n");
+      }
+    }
   }
+
+  /** The label prefix of a ghz load at a share of grpc-java's maximum: the same rate for every server. */
+  static final String SAME = "same";
 
   /**
    * The stream counts of the h2load table and chart: those of {@link #H2LOAD_STREAMS} measured, or all

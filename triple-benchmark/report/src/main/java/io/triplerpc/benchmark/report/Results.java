@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,7 +27,8 @@ import java.util.stream.Stream;
  * <p>File names carry what JMH does not: {@code raw/<mode>-<benchmark>-<contender>-r<round>.json},
  * {@code raw/h2load-<server>-m<streams>-r<round>.txt} (streams: h2load's {@code -m}, the requests in
  * flight on its one connection) and {@code raw/ghz-<server>-<load>-r<round>.json[.gz]} (load: {@code max}
- * for the closed-loop maximum, else the percentage of it), as {@code scripts/bench.sh} writes them.
+ * for the closed-loop maximum, a percentage of it, or {@code same<percentage>}: that share of grpc-java's
+ * maximum, the same rate for every server), as {@code scripts/bench.sh} writes them.
  * Results folders older than the stream counts have {@code raw/h2load-<server>-r<round>.txt}, measured
  * at 100 streams. The sweeps: {@code raw/sweep-<dimension>-<value>-<contender>-r<round>.json}, JMH sample
  * mode, one point of one curve (see {@link #sweeps}).
@@ -39,7 +41,7 @@ final class Results {
   private static final Pattern H2LOAD_FILE_100_STREAMS = Pattern.compile("h2load-(.+)-r(\\d+)\\.txt");
   /** The streams in flight of {@link #H2LOAD_FILE_100_STREAMS}: bench.sh's only h2load run then. */
   private static final int H2LOAD_OLD_STREAMS = 100;
-  private static final Pattern GHZ_FILE = Pattern.compile("ghz-(.+)-(max|\\d+)-r(\\d+)\\.json(\\.gz)?");
+  private static final Pattern GHZ_FILE = Pattern.compile("ghz-(.+)-(max|\\d+|same\\d+)-r(\\d+)\\.json(\\.gz)?");
   private static final Pattern H2LOAD_RATE = Pattern.compile("finished in [0-9.]+s, ([0-9.]+) req/s");
   private static final Pattern SWEEP_FILE =
       Pattern.compile("sweep-(threads|payload|connections)-(\\d+)-(.+)-r(\\d+)\\.json");
@@ -241,7 +243,13 @@ final class Results {
   private void addJmh(String mode, String benchmark, String contender, JsonNode runs) {
     Figures figures = jmh.computeIfAbsent(benchmark, k -> new LinkedHashMap<>())
         .computeIfAbsent(contender, k -> new Figures());
+    List<JsonNode> suiteRuns = new ArrayList<>();
     for (JsonNode run : runs) {
+      if (SUITE_CLASSES.contains(simpleClassOf(run.path("benchmark").asText("")))) {
+        suiteRuns.add(run);
+      }
+    }
+    for (JsonNode run : suiteRuns.isEmpty() ? runs : suiteRuns) {
       JsonNode primary = run.path("primaryMetric");
       if (mode.equals("thrpt")) {
         for (JsonNode fork : primary.path("rawData")) {
@@ -263,6 +271,19 @@ final class Results {
         addPercentile(percentiles, "99.9", toMillis, figures.p999);
       }
     }
+  }
+
+  /**
+   * The classes of the suite's benchmarks. Before bench.sh named them, a method name alone also ran the
+   * jar's other benchmarks of that method (Triple's getUser is in five classes) into the same file: only
+   * the suite's runs count when a file has any.
+   */
+  private static final Set<String> SUITE_CLASSES = Set.of("TripleBenchmark", "GrpcBenchmark", "DubboBenchmark");
+
+  /** {@code TripleBenchmark} of {@code io.triplerpc.benchmark.triple.TripleBenchmark.getUser}. */
+  private static String simpleClassOf(String benchmark) {
+    int method = benchmark.lastIndexOf('.');
+    return method < 0 ? "" : benchmark.substring(benchmark.lastIndexOf('.', method - 1) + 1, method);
   }
 
   /** JMH names secondary metrics with or without a leading "·" depending on the version. */
@@ -328,7 +349,7 @@ final class Results {
     return f == null ? null : f.ops();
   }
 
-  /** The rounds of ghz at one load ({@code max} or a percentage) against one server, or null. */
+  /** The rounds of ghz at one load ({@code max}, a percentage, {@code same<percentage>}) against one server, or null. */
   GhzRun ghz(String server, String load) {
     List<GhzRun> rounds = ghz.getOrDefault(server, Map.of()).get(load);
     return rounds == null || rounds.isEmpty() ? null : GhzRun.median(rounds);

@@ -381,6 +381,53 @@ class ReportTest {
     assertTrue(Files.size(docs.resolve("images").resolve(Charts.OPEN_LOOP)) > 1000);
   }
 
+  @Test
+  void aFileWithOtherBenchmarksOfTheSameMethodCountsOnlyTheSuites() throws Exception {
+    Files.createDirectories(dir.resolve("raw"));
+    String json = """
+        [{"benchmark": "io.triplerpc.benchmark.triple.FeatureCostBenchmark.getUser", "mode": "thrpt",
+          "params": {"feature": "tls"}, "primaryMetric": {"score": 1, "scoreUnit": "ops/s", "rawData": [[10, 10, 10]]},
+          "secondaryMetrics": {}},
+         {"benchmark": "io.triplerpc.benchmark.triple.TripleBenchmark.getUser", "mode": "thrpt",
+          "primaryMetric": {"score": 1, "scoreUnit": "ops/s", "rawData": [[100, 200, 300]]},
+          "secondaryMetrics": {}}]
+        """;
+    Files.writeString(dir.resolve("raw").resolve("thrpt-getUser-triple-r1.json"), json);
+    assertEquals(200.0, Results.load(dir).ops("getUser", "triple"));
+  }
+
+  @Test
+  void sameRatesForEveryServerGetATableOfTheirOwnWithRatiosToGrpcJava() throws Exception {
+    Files.createDirectories(dir.resolve("raw"));
+    ghz("grpc", "max", 1, 0, 1600, 2, 0);
+    ghz("grpc", "50", 1, 800, 800, 2, 0);
+    ghz("grpc", "same50", 1, 800, 800, 2, 0);
+    ghz("triple", "max", 1, 0, 3000, 1, 0);
+    ghz("triple", "50", 1, 1500, 1500, 3, 0);
+    ghz("triple", "same50", 1, 800, 800, 1, 0);
+    ghz("triple", "same75", 1, 1200, 1200, 1, 0);
+    Results results = Results.load(dir);
+
+    String markdown = Report.markdown(results, "");
+    assertTrue(markdown.contains("| Triple | 50% of grpc-java's max | 800 | 800 | 1.00 | 1.00 | 4.00 | 8.00 | 0 | 0.50× |"),
+        markdown);
+    assertTrue(markdown.contains("| grpc-java 1.85.1 | 50% of grpc-java's max | 800 | 800 | 2.00 | 2.00 | 8.00 | 16.00 | 0 | 1.00× |"),
+        markdown);
+    assertTrue(markdown.contains("| Triple | 75% of grpc-java's max | 1,200 | 1,200 | 1.00 | 1.00 | 4.00 | 8.00 | 0 | – |"),
+        markdown);
+    // The goal stays the issue's: each server at its own maximum's share.
+    assertTrue(markdown.contains("| Triple | 50% | 1,500 | 1,500 | 3.00 |"), markdown);
+    JsonNode triple = new ObjectMapper().readTree(Report.summaryJson(results)).path("ghz_open_loop").path("triple");
+    assertEquals(4.0, triple.path("50%_of_grpc_max").path("p99_ms").asDouble());
+    assertEquals(12.0, triple.path("50%").path("p99_ms").asDouble());
+
+    Files.delete(dir.resolve("raw").resolve("ghz-triple-same50-r1.json.gz"));
+    Files.delete(dir.resolve("raw").resolve("ghz-triple-same75-r1.json.gz"));
+    Files.delete(dir.resolve("raw").resolve("ghz-grpc-same50-r1.json.gz"));
+    assertTrue(!Report.markdown(Results.load(dir), "").contains("The same rates for every server"),
+        "no table without same-rate runs");
+  }
+
   /**
    * A sweep file as JMH 1.37 writes it in sample mode (the fields of a real {@code -bm sample} run's JSON):
    * the JMH threads, the params as strings, the mean ({@code score}) and percentiles of the sampled calls
