@@ -96,7 +96,9 @@ public final class MessageCodecs {
     }
     ByteBuf flat = payload.alloc().heapBuffer(payload.readableBytes());
     try {
-      flat.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+      // Piece by piece from the payload's side: flat.writeBytes(payload) would have the adaptive
+      // allocator's buffer ask the composite for one NIO buffer, a merged copy in a fresh array.
+      payload.getBytes(payload.readerIndex(), flat, payload.readableBytes());
       return codec.read(flat.nioBuffer());
     } finally {
       flat.release();

@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.buffer.AdaptiveByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.triplerpc.Status;
@@ -20,6 +22,7 @@ import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +79,28 @@ class MessageCodecsTest {
     ByteBuf spread = track(Unpooled.wrappedBuffer(
         ALLOC.directBuffer().writeBytes(bytes, 0, half), ALLOC.heapBuffer().writeBytes(bytes, half, bytes.length - half)));
     assertTrue(spread.nioBufferCount() > 1);
+    assertEquals(VALUE, decode(spread, false, null));
+  }
+
+  /**
+   * The flat copy is taken piece by piece: a payload asked for one merged NIO buffer would be copied
+   * twice, the first time into a fresh array per message.
+   */
+  @Test
+  void aSpreadPayloadIsCopiedOnceWithoutMergingItsPieces() {
+    byte[] bytes = VALUE.toByteArray();
+    int third = bytes.length / 3;
+    ByteBufAllocator adaptive = new AdaptiveByteBufAllocator();
+    CompositeByteBuf spread = track(new CompositeByteBuf(adaptive, true, 3) {
+      @Override
+      public ByteBuffer nioBuffer(int index, int length) {
+        throw new AssertionError("merged the payload's pieces into one buffer");
+      }
+    });
+    spread.addComponents(true,
+        adaptive.directBuffer().writeBytes(bytes, 0, third),
+        adaptive.directBuffer().writeBytes(bytes, third, third),
+        adaptive.directBuffer().writeBytes(bytes, 2 * third, bytes.length - 2 * third));
     assertEquals(VALUE, decode(spread, false, null));
   }
 
@@ -185,7 +210,7 @@ class MessageCodecsTest {
     assertArrayEquals(all, decoded.getValue().toByteArray());
   }
 
-  private ByteBuf track(ByteBuf payload) {
+  private <B extends ByteBuf> B track(B payload) {
     payloads.add(payload);
     return payload;
   }
