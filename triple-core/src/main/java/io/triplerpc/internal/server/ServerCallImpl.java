@@ -84,6 +84,16 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       AtomicIntegerFieldUpdater.newUpdater(ServerCallImpl.class, "authenticating");
   private volatile ScheduledFuture<?> deadlineTimer;
 
+  /*
+   * A unary call's handler and request, held on the event loop from the start until the half-close, so
+   * that start, request and half-close reach the executor as one task: one hand-off and one switch of
+   * context for the three. Any other event first releases them, in order, as tasks of their own.
+   * Event loop only.
+   */
+  private ServerCallHandler<Q, R> heldHandler;
+  private ByteBuf heldPayload;
+  private boolean heldCompressed;
+
   ServerCallImpl(
       ServerStream stream,
       MethodDescriptor<Q, R> method,
@@ -115,13 +125,47 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     // no hop back to it; streaming handlers ask for the rest as they consume.
     boolean oneRequest = method.type().clientSendsOneMessage();
     stream.request(oneRequest ? 2 : 1);
+    if (oneRequest && access == null) {
+      // The handler can do nothing before its one request (or the half-close, cancel or deadline
+      // that replaces it), and that event always follows: start with it.
+      heldHandler = handler;
+      return;
+    }
     Runnable startCall = access == null ? () -> startHandler(handler) : () -> authenticate(handler, access);
     if (oneRequest) {
-      // The handler can do nothing before its one request (or the half-close, cancel or deadline
-      // that replaces it), and that event always follows: start with it, one hand-off for both.
       callExecutor.executeLater(startCall);
     } else {
       callExecutor.execute(startCall);
+    }
+  }
+
+  /** Queues what {@link #heldHandler} holds, in order, ahead of the event that comes now. Event loop. */
+  private void releaseHeld() {
+    ServerCallHandler<Q, R> handler = heldHandler;
+    if (handler == null) {
+      return;
+    }
+    heldHandler = null;
+    callExecutor.executeLater(() -> startHandler(handler));
+    ByteBuf payload = heldPayload;
+    if (payload != null) {
+      heldPayload = null;
+      boolean compressed = heldCompressed;
+      callExecutor.executeLater(() -> deliverMessage(payload, compressed));
+    }
+  }
+
+  /** A unary call's start, request (null if none came) and half-close, as one task with one context switch. */
+  private void startUnary(ServerCallHandler<Q, R> handler, ByteBuf payload, boolean compressed) {
+    ServerContext previous = context.enter();
+    try {
+      startHandler(handler);
+      if (payload != null) {
+        deliverMessage(payload, compressed);
+      }
+      halfClose();
+    } finally {
+      context.exit(previous);
     }
   }
 
@@ -346,6 +390,12 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public void onMessage(ByteBuf payload, boolean compressed) {
+    if (heldHandler != null && heldPayload == null) {
+      heldPayload = payload;
+      heldCompressed = compressed;
+      return;
+    }
+    releaseHeld();
     if (method.type().clientSendsOneMessage()) {
       // The half-close (or a cancel) follows the one request: the handler gets both in one hand-off.
       callExecutor.executeLater(() -> deliverMessage(payload, compressed));
@@ -381,19 +431,30 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public void onHalfClose() {
-    callExecutor.execute(() -> {
-      if (closeCalled || cancelled) {
-        return;
-      }
-      ServerContext previous = context.enter();
-      try {
-        listener.onHalfClose();
-      } catch (RuntimeException | Error e) {
-        closeWithThrowable(e);
-      } finally {
-        context.exit(previous);
-      }
-    });
+    ServerCallHandler<Q, R> handler = heldHandler;
+    if (handler != null) {
+      ByteBuf payload = heldPayload;
+      boolean compressed = heldCompressed;
+      heldHandler = null;
+      heldPayload = null;
+      callExecutor.execute(() -> startUnary(handler, payload, compressed));
+      return;
+    }
+    callExecutor.execute(this::halfClose);
+  }
+
+  private void halfClose() {
+    if (closeCalled || cancelled) {
+      return;
+    }
+    ServerContext previous = context.enter();
+    try {
+      listener.onHalfClose();
+    } catch (RuntimeException | Error e) {
+      closeWithThrowable(e);
+    } finally {
+      context.exit(previous);
+    }
   }
 
   /** Runs {@code onEnd} once when the call ends (cancelled or completed): a concurrency limit's release. */
@@ -403,6 +464,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public void onCancel(Status status) {
+    releaseHeld();
     cancelled = true;
     cancelDeadline();
     context.ended(endStatus(status));
@@ -436,6 +498,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public void onComplete() {
+    releaseHeld();
     cancelDeadline();
     Status status = closedWith;
     context.ended(status != null ? status : Status.OK);
@@ -464,6 +527,7 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
 
   @Override
   public void onReady() {
+    releaseHeld();
     callExecutor.execute(() -> {
       if (!closeCalled && !cancelled) {
         listener.onReady();

@@ -181,16 +181,19 @@ final class GrpcProtocol implements ServerProtocol {
     ByteBuf message = command.content();
     int size = message.readableBytes();
     stream.dataQueued(size);
-    ChannelPromise dataWritten = ctx.newPromise();
-    dataWritten.addListener(future -> {
-      if (future.isSuccess()) {
-        stream.onDataSent(size);
-      }
-    });
-    encoder().writeData(ctx, id, message, 0, false, dataWritten);
+    // The message's own promise is the trailers': the encoder writes a stream's frames in order, so
+    // trailers written mean the message was, and one listener per response saves a promise.
+    encoder().writeData(ctx, id, message, 0, false, ctx.newPromise());
     state.headersWritten(true);
     encoder().writeHeaders(ctx, id, command.trailers(), 0, true, promise);
-    promise.addListener(future -> state.completed(future.isSuccess() ? null : future.cause()));
+    promise.addListener(future -> {
+      if (future.isSuccess()) {
+        stream.onDataSent(size);
+        state.completed(null);
+      } else {
+        state.completed(future.cause());
+      }
+    });
     connection.stopClientSending(ctx, id);
     checkBacklog(ctx, stream);
   }

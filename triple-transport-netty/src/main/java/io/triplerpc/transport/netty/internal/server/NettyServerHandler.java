@@ -238,6 +238,21 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    PrematureResets opened = resets;
+    if (opened == null) {
+      super.channelRead(ctx, msg);
+      return;
+    }
+    opened.readStarted();
+    try {
+      super.channelRead(ctx, msg);
+    } finally {
+      opened.readEnded();
+    }
+  }
+
+  @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     if (secondGoAwayTimeout != null) {
       secondGoAwayTimeout.cancel(false);
@@ -436,16 +451,17 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static void checkRequestHeaders(int streamId, Http2Headers headers) throws Http2Exception {
     CharSequence method = headers.method();
     CharSequence authority = headers.authority();
+    CharSequence path = headers.path();
     String malformed = null;
     if (method == null) {
       malformed = "no :method";
     } else if (CONNECT.contentEquals(method)) {
-      if (authority == null || headers.scheme() != null || headers.path() != null) {
+      if (authority == null || headers.scheme() != null || path != null) {
         malformed = "CONNECT needs :authority and neither :scheme nor :path";
       }
     } else if (headers.scheme() == null) {
       malformed = "no :scheme";
-    } else if (headers.path() == null || headers.path().length() == 0) {
+    } else if (path == null || path.length() == 0) {
       malformed = "no :path";
     }
     if (malformed == null && authority != null) {

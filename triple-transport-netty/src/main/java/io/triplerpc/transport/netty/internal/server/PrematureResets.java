@@ -34,15 +34,43 @@ final class PrematureResets {
   private final long[] prematureUntilNanos = new long[RING];
   private long streams;
   private long premature;
+  /** Inside a read ({@link #readStarted}): the streams it opens share one clock reading. */
+  private boolean reading;
+  private boolean readTimed;
+  private long readNanos;
 
   PrematureResets(Ticker ticker) {
     this.ticker = ticker;
   }
 
+  /**
+   * Bytes from the client are being read: streams opened until {@link #readEnded} take the time of the
+   * first of them, one clock reading for a burst of calls rather than one per call (a read takes
+   * microseconds, and a second is what counts).
+   */
+  void readStarted() {
+    reading = true;
+    readTimed = false;
+  }
+
+  void readEnded() {
+    reading = false;
+  }
+
   void opened(int streamId) {
+    long now;
+    if (!reading) {
+      now = ticker.nanoTime();
+    } else {
+      if (!readTimed) {
+        readNanos = ticker.nanoTime();
+        readTimed = true;
+      }
+      now = readNanos;
+    }
     int slot = (streamId >>> 1) & (RING - 1);
     ids[slot] = streamId;
-    prematureUntilNanos[slot] = ticker.nanoTime() + LIFETIME_NANOS;
+    prematureUntilNanos[slot] = now + LIFETIME_NANOS;
     streams++;
   }
 

@@ -83,4 +83,24 @@ class PrematureResetsTest {
     assertEquals(0, resets.premature());
     assertFalse(resets.reset(3 + 2 * 1024), "never opened: not counted");
   }
+
+  /** Streams opened in one read take the time of its first; outside a read each reads the clock. */
+  @Test
+  void streamsOpenedInOneReadAreAsOldAsItsFirst() {
+    resets.readStarted();
+    resets.opened(1);
+    ticker.advance(500, TimeUnit.MILLISECONDS);
+    resets.opened(3);
+    resets.readEnded();
+    ticker.advance(600, TimeUnit.MILLISECONDS);
+    resets.reset(3);
+    assertEquals(0, resets.premature(), "opened with the read's first stream, 1.1 s ago");
+
+    resets.opened(5);
+    ticker.advance(500, TimeUnit.MILLISECONDS);
+    resets.opened(7);
+    ticker.advance(600, TimeUnit.MILLISECONDS);
+    resets.reset(7);
+    assertEquals(1, resets.premature(), "opened on its own, 0.6 s ago");
+  }
 }
