@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +97,79 @@ class ServerCallImplTest {
     call.onHalfClose();
     assertEquals(List.of("start", "message ab", "halfClose"), events);
     assertEquals(List.of("request 2", "headers held", "message 11 held", "close OK"), stream.operations);
+  }
+
+  @Test
+  void aUnaryCallIsOneHandOffToItsExecutor() {
+    AtomicInteger handOffs = new AtomicInteger();
+    ServerCallImpl<StringValue, StringValue> call = new ServerCallImpl<>(stream, UNARY,
+        new InboundRequest(UNARY.path(), new Metadata(), 0, null, null), task -> {
+          handOffs.incrementAndGet();
+          task.run();
+        }, 4 << 20);
+    call.start(echo(), null);
+    call.onMessage(payload("ab"), false);
+    call.onHalfClose();
+    call.onComplete();
+    assertEquals(List.of("start", "message ab", "halfClose"), events);
+    assertEquals(1, handOffs.get(), "start, request and half-close together; nobody listens to onComplete");
+  }
+
+  @Test
+  void aUnaryCallsCallbacksRunInItsContextAndLeaveNoneBehind() {
+    List<Boolean> inContext = new ArrayList<>();
+    ServerCallImpl<StringValue, StringValue> call = call(UNARY, Duration.ofSeconds(3));
+    call.start((c, headers) -> {
+      inContext.add(ServerContext.current().method() == UNARY);
+      return new ServerCall.Listener<>() {
+        @Override
+        public void onMessage(StringValue message) {
+          inContext.add(ServerContext.current().method() == UNARY);
+        }
+
+        @Override
+        public void onHalfClose() {
+          inContext.add(ServerContext.current().method() == UNARY);
+          c.close(Status.OK, new Metadata());
+        }
+      };
+    }, null);
+    call.onMessage(payload("a"), false);
+    call.onHalfClose();
+    assertEquals(List.of(true, true, true), inContext);
+    assertThrows(IllegalStateException.class, ServerContext::current, "the context left with the task");
+  }
+
+  @Test
+  void aUnaryCallWithoutARequestStartsAndHalfCloses() {
+    ServerCallImpl<StringValue, StringValue> call = call(UNARY, Duration.ZERO);
+    call.start(echo(), null);
+    call.onHalfClose();
+    assertEquals(List.of("start", "halfClose"), events);
+  }
+
+  @Test
+  void aUnaryCallCancelledBeforeItsHalfCloseStartsIsToldAndFreesItsRequest() {
+    ServerCallImpl<StringValue, StringValue> call = call(UNARY, Duration.ofSeconds(3));
+    call.start(echo(), null);
+    ByteBuf request = payload("never read");
+    call.onMessage(request, false);
+    call.onCancel(Status.CANCELLED.withDescription("client reset"));
+    assertEquals(List.of("start", "cancel"), events, "in order, the request dropped unread");
+    assertEquals(0, request.refCnt());
+    clock.advance(Duration.ofMinutes(1));
+    assertEquals(List.of("request 2"), stream.operations, "no deadline left to fire");
+  }
+
+  @Test
+  void aSecondRequestOnAUnaryCallFollowsTheFirstInOrder() {
+    ServerCallImpl<StringValue, StringValue> call = call(UNARY, Duration.ZERO);
+    call.start(echo(), null);
+    call.onMessage(payload("a"), false);
+    call.onMessage(payload("b"), false);
+    assertTrue(events.isEmpty(), "still waiting for the half-close");
+    call.onHalfClose();
+    assertEquals(List.of("start", "message a", "message b", "halfClose"), events);
   }
 
   @Test
