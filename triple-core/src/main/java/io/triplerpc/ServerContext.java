@@ -69,10 +69,15 @@ public abstract class ServerContext {
     return CURRENT.get();
   }
 
-  /** Makes {@code context} current on this thread and returns the one it replaces (may be null). */
+  /**
+   * Makes {@code context} current on this thread and returns the one it replaces (may be null); where it
+   * is current already, nothing is written.
+   */
   protected static ServerContext attach(ServerContext context) {
     ServerContext previous = CURRENT.get();
-    CURRENT.set(context);
+    if (previous != context) {
+      CURRENT.set(context);
+    }
     return previous;
   }
 

@@ -145,8 +145,7 @@ public final class ServerCallContext extends ServerContext {
    * is current already (a unary call's callbacks, run as one task) costs one read and no write.
    */
   ServerContext enter() {
-    ServerContext previous = peek();
-    return previous == this ? this : attach(this);
+    return attach(this);
   }
 
   void exit(ServerContext previous) {

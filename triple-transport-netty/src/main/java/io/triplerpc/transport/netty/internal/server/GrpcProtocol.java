@@ -181,8 +181,8 @@ final class GrpcProtocol implements ServerProtocol {
     ByteBuf message = command.content();
     int size = message.readableBytes();
     stream.dataQueued(size);
-    // The message's own promise is the trailers': the encoder writes a stream's frames in order, so
-    // trailers written mean the message was, and one listener per response saves a promise.
+    // Nobody listens to the message's promise: the encoder writes a stream's frames in order, so
+    // trailers written mean the message was, and the trailers' listener accounts for both.
     encoder().writeData(ctx, id, message, 0, false, ctx.newPromise());
     state.headersWritten(true);
     encoder().writeHeaders(ctx, id, command.trailers(), 0, true, promise);

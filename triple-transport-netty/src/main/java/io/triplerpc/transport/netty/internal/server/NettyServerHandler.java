@@ -239,16 +239,16 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-    PrematureResets opened = resets;
-    if (opened == null) {
+    PrematureResets rule = resets;
+    if (rule == null) {
       super.channelRead(ctx, msg);
       return;
     }
-    opened.readStarted();
+    rule.readStarted();
     try {
       super.channelRead(ctx, msg);
     } finally {
-      opened.readEnded();
+      rule.readEnded();
     }
   }
 
