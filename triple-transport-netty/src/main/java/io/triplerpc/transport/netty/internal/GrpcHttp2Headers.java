@@ -105,6 +105,13 @@ public final class GrpcHttp2Headers {
       if (GrpcHeaders.isReserved(key)) {
         return null;
       }
+      // The server asks every call for its version and group, which almost no call carries: one hash
+      // look-up answers that. It finds every name the pass below would, since received names are lower
+      // case (HTTP/2 requires it and Netty's decoder refuses others; an HTTP/1.1 request's are lowered
+      // in its conversion) and so is the key.
+      if (headers.get(key) == null) {
+        return null;
+      }
       // A linear pass, as the conversion makes: names are matched ignoring case as put() lower-cases
       // them, and the last one wins.
       CharSequence last = null;

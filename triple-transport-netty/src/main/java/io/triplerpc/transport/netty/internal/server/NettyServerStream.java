@@ -39,6 +39,12 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 final class NettyServerStream implements ServerStream, StreamHandle {
 
   private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
+  // Most calls answer with the same header blocks: protobuf, no response encoding, no metadata, and
+  // OK. These are built once and shared by every call of every connection; nothing writes to a block
+  // once it is queued (Netty's encoder only reads it), so they are never changed.
+  private static final Http2Headers PLAIN_GRPC_HEADERS = responseHeaders(GrpcHeaders.APPLICATION_GRPC, null, 0);
+  private static final Http2Headers OK_TRAILERS = new DefaultHttp2Headers(false, 1)
+      .set(GrpcHeaders.GRPC_STATUS, GrpcHttp2Headers.statusValue(Status.OK));
 
   private final int id;
   private final WriteQueue writeQueue;
@@ -114,20 +120,29 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   @Override
   public void writeHeaders(Metadata metadata, MessageEncoding responseEncoding, boolean flush) {
     headersQueued = true;
-    Http2Headers headers = new DefaultHttp2Headers(false, 4 + metadata.size())
-        .status(GrpcHeaders.STATUS_200);
-    headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
-    if (responseEncoding != null) {
-      headers.add(GrpcHeaders.GRPC_ENCODING, responseEncoding.wireName());
+    Http2Headers headers;
+    if (contentType == GrpcHeaders.APPLICATION_GRPC && responseEncoding == null && metadata.isEmpty()) {
+      headers = PLAIN_GRPC_HEADERS;
+    } else {
+      headers = responseHeaders(contentType, responseEncoding, metadata.size());
+      GrpcHttp2Headers.addMetadata(headers, metadata);
     }
-    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
-    GrpcHttp2Headers.addMetadata(headers, metadata);
     if (!flush && heldHeaders == null && heldMessage == null) {
       heldHeaders = headers;
       return;
     }
     releaseHeld();
     writeQueue.enqueue(new SendHeadersCommand(this, headers, false), flush);
+  }
+
+  private static Http2Headers responseHeaders(AsciiString contentType, MessageEncoding encoding, int metadataSize) {
+    Http2Headers headers = new DefaultHttp2Headers(false, 4 + metadataSize).status(GrpcHeaders.STATUS_200);
+    headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
+    if (encoding != null) {
+      headers.add(GrpcHeaders.GRPC_ENCODING, encoding.wireName());
+    }
+    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
+    return headers;
   }
 
   @Override
@@ -171,14 +186,19 @@ final class NettyServerStream implements ServerStream, StreamHandle {
 
   @Override
   public void close(Status status, Metadata trailers) {
-    Http2Headers headers = new DefaultHttp2Headers(false, 4 + trailers.size());
-    if (!headersQueued) {
-      // Trailers-only: the one header block is also the response's first.
-      headers.status(GrpcHeaders.STATUS_200);
-      headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
+    Http2Headers headers;
+    if (headersQueued && trailers.isEmpty() && status == Status.OK) {
+      headers = OK_TRAILERS;
+    } else {
+      headers = new DefaultHttp2Headers(false, 4 + trailers.size());
+      if (!headersQueued) {
+        // Trailers-only: the one header block is also the response's first.
+        headers.status(GrpcHeaders.STATUS_200);
+        headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
+      }
+      GrpcHttp2Headers.addMetadata(headers, trailers);
+      GrpcHttp2Headers.addStatus(headers, status);
     }
-    GrpcHttp2Headers.addMetadata(headers, trailers);
-    GrpcHttp2Headers.addStatus(headers, status);
     ByteBuf message = takeHeldMessage();
     if (message != null) {
       writeQueue.enqueue(new SendResponseCommand(this, heldHeaders, message, headers), true);
