@@ -15,7 +15,6 @@ import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerStream;
-import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
@@ -45,29 +44,7 @@ class OutboundBacklogTest {
     int index = cancels.size();
     cancels.add(null);
     respond(stream);
-    return new ServerStreamListener() {
-      @Override
-      public void onMessage(ByteBuf payload, boolean compressed) {
-        payload.release();
-      }
-
-      @Override
-      public void onHalfClose() {
-      }
-
-      @Override
-      public void onCancel(Status status) {
-        cancels.set(index, status);
-      }
-
-      @Override
-      public void onComplete() {
-      }
-
-      @Override
-      public void onReady() {
-      }
-    };
+    return new DiscardingStreamListener(status -> cancels.set(index, status));
   };
 
   private NettyServerTransport transport;

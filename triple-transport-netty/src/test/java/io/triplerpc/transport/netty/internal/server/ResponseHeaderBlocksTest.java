@@ -10,7 +10,6 @@ import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerStream;
-import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.internal.wire.MessageEncoding;
@@ -37,28 +36,7 @@ class ResponseHeaderBlocksTest {
   private final List<Consumer<ServerStream>> answers = new ArrayList<>();
   private final ServerTransportListener listener = (stream, request) -> {
     answers.remove(0).accept(stream);
-    return new ServerStreamListener() {
-      @Override
-      public void onMessage(ByteBuf payload, boolean compressed) {
-        payload.release();
-      }
-
-      @Override
-      public void onHalfClose() {
-      }
-
-      @Override
-      public void onCancel(Status status) {
-      }
-
-      @Override
-      public void onComplete() {
-      }
-
-      @Override
-      public void onReady() {
-      }
-    };
+    return new DiscardingStreamListener();
   };
 
   private NettyServerTransport transport;

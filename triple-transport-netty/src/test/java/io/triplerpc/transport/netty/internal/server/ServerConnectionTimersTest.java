@@ -18,7 +18,6 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.ServerStream;
-import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
@@ -50,29 +49,7 @@ class ServerConnectionTimersTest {
     streams.add(stream);
     int index = cancels.size();
     cancels.add(null);
-    return new ServerStreamListener() {
-      @Override
-      public void onMessage(ByteBuf payload, boolean compressed) {
-        payload.release();
-      }
-
-      @Override
-      public void onHalfClose() {
-      }
-
-      @Override
-      public void onCancel(Status status) {
-        cancels.set(index, status);
-      }
-
-      @Override
-      public void onComplete() {
-      }
-
-      @Override
-      public void onReady() {
-      }
-    };
+    return new DiscardingStreamListener(status -> cancels.set(index, status));
   };
 
   private final MockTicker ticker = Ticker.newMockTicker();
