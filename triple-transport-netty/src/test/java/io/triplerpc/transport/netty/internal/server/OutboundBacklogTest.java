@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.concurrent.Ticker;
@@ -61,13 +60,9 @@ class OutboundBacklogTest {
   @BeforeEach
   void connect() throws Exception {
     transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
-    EmbeddedChannel channel = EmbeddedChannel.builder().ticker(Ticker.newMockTicker()).build();
-    transport.initConnection(channel, listener, ServerTransportOptions.DEFAULTS.withLimits(ServerTransportOptions.DEFAULTS.limits().withMaxPendingOutboundBytes(LIMIT)));
-    client = new EmbeddedHttp2Peer(channel, Ticker.newMockTicker(), false);
-    client.sendClientPreface();
-    client.sendSettingsAck();
-    handler = channel.pipeline().get(NettyServerHandler.class);
-    client.frames();
+    client = EmbeddedServerConnection.open(transport, listener, ServerTransportOptions.DEFAULTS.withLimits(
+        ServerTransportOptions.DEFAULTS.limits().withMaxPendingOutboundBytes(LIMIT)), Ticker.newMockTicker());
+    handler = client.channel().pipeline().get(NettyServerHandler.class);
   }
 
   @AfterEach

@@ -4,7 +4,6 @@ import static io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.HEADERS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.concurrent.Ticker;
 import io.triplerpc.Metadata;
@@ -45,12 +44,7 @@ class ResponseHeaderBlocksTest {
   @BeforeEach
   void connect() throws Exception {
     transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
-    EmbeddedChannel channel = EmbeddedChannel.builder().ticker(Ticker.newMockTicker()).build();
-    transport.initConnection(channel, listener, ServerTransportOptions.DEFAULTS);
-    client = new EmbeddedHttp2Peer(channel, Ticker.newMockTicker(), false);
-    client.sendClientPreface();
-    client.sendSettingsAck();
-    client.frames();
+    client = EmbeddedServerConnection.open(transport, listener, ServerTransportOptions.DEFAULTS, Ticker.newMockTicker());
   }
 
   @AfterEach

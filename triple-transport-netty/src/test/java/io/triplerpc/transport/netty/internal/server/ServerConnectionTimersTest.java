@@ -84,12 +84,7 @@ class ServerConnectionTimersTest {
 
   /** A connection with {@code timers}, its client preface and SETTINGS sent, the server's frames read. */
   private EmbeddedHttp2Peer connect(ServerTransportOptions options) {
-    EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).build();
-    transport.initConnection(channel, listener, options);
-    client = new EmbeddedHttp2Peer(channel, ticker, false);
-    client.sendClientPreface();
-    client.sendSettingsAck();
-    client.frames();
+    client = EmbeddedServerConnection.open(transport, listener, options, ticker);
     return client;
   }
 
