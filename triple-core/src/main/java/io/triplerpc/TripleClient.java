@@ -123,8 +123,18 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     /** Largest response header block accepted; 8 KiB by default. */
     public abstract Builder maxHeaderListSize(int bytes);
 
-    /** The HTTP/2 flow-control window of each stream; 1 MiB by default. */
+    /**
+     * The HTTP/2 flow-control window each stream and the connection start with; 1 MiB by default. It
+     * grows up to {@link #maxWindowSize} as the connection's bandwidth-delay product asks.
+     */
     public abstract Builder initialWindowSize(int bytes);
+
+    /**
+     * The largest the flow-control windows grow to: to twice the bytes a server sends in one round
+     * trip, measured with PINGs, as grpc-java and grpc-go do; 8 MiB by default. At most
+     * {@link #initialWindowSize} for windows that never grow.
+     */
+    public abstract Builder maxWindowSize(int bytes);
 
     /** Connections to open to the address, used round robin; 1 by default. */
     public abstract Builder connectionsPerAddress(int connections);

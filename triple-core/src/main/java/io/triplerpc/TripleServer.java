@@ -234,8 +234,19 @@ public abstract class TripleServer {
     /** Streams a client may have open on one connection; 1000 by default. */
     public abstract Builder maxConcurrentStreams(int streams);
 
-    /** The HTTP/2 flow-control window of each stream; 1 MiB by default. */
+    /**
+     * The HTTP/2 flow-control window each stream and the connection start with; 1 MiB by default. It
+     * grows up to {@link #maxWindowSize} as the connection's bandwidth-delay product asks.
+     */
     public abstract Builder initialWindowSize(int bytes);
+
+    /**
+     * The largest the flow-control windows grow to: to twice the bytes a client sends in one round
+     * trip, measured with PINGs, as grpc-java and grpc-go do; 8 MiB by default. At most
+     * {@link #initialWindowSize} for windows that never grow. Each connection may hold this many
+     * bytes its calls have not read.
+     */
+    public abstract Builder maxWindowSize(int bytes);
 
     /** Event loop threads; 0 (the default) for one per core. */
     public abstract Builder ioThreads(int threads);

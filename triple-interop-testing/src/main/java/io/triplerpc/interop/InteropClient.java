@@ -54,6 +54,12 @@ public final class InteropClient implements AutoCloseable {
       "timeout_on_sleeping_server", "custom_metadata", "status_code_and_message", "special_status_message",
       "unimplemented_method", "unimplemented_service");
 
+  /**
+   * Not one of gRPC's cases: 32 MiB each way in 1 MiB messages on one connection, then a unary call
+   * on it. The windows grow on both sides, measured with PINGs the peer must not take for abuse.
+   */
+  public static final String BULK_BOTH_WAYS = "bulk_both_ways";
+
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
   private static final String SPECIAL_MESSAGE = "\t\ntest with whitespace\r\nand Unicode BMP ☺ and non-BMP 😈\t\n";
 
@@ -89,6 +95,7 @@ public final class InteropClient implements AutoCloseable {
     cases.put("special_status_message", this::specialStatusMessage);
     cases.put("unimplemented_method", this::unimplementedMethod);
     cases.put("unimplemented_service", this::unimplementedService);
+    cases.put(BULK_BOTH_WAYS, this::bulkBothWays);
   }
 
   /** Every case this client knows, probe-less variants included. */
@@ -159,6 +166,33 @@ public final class InteropClient implements AutoCloseable {
     }
     requests.onCompleted();
     check(response.awaitSuccess().get(0).getAggregatedPayloadSize() == 74922, "aggregated size is not 74922");
+  }
+
+  private void bulkBothWays() throws Exception {
+    int messages = 32;
+    int size = 1 << 20;
+    Recorder<StreamingInputCallResponse> upload = new Recorder<>();
+    StreamObserver<StreamingInputCallRequest> requests = service.streamingInputCall(upload);
+    StreamingInputCallRequest chunk = StreamingInputCallRequest.newBuilder().setPayload(TestServiceImpl.payload(size)).build();
+    for (int i = 0; i < messages; i++) {
+      requests.onNext(chunk);
+    }
+    requests.onCompleted();
+    int uploaded = upload.awaitSuccess().get(0).getAggregatedPayloadSize();
+    check(uploaded == messages * size, "the server received " + uploaded + " bytes, expected " + messages * size);
+
+    StreamingOutputCallRequest.Builder download = StreamingOutputCallRequest.newBuilder();
+    for (int i = 0; i < messages; i++) {
+      download.addResponseParameters(ResponseParameters.newBuilder().setSize(size));
+    }
+    Recorder<StreamingOutputCallResponse> responses = new Recorder<>();
+    service.streamingOutputCall(download.build(), responses);
+    List<StreamingOutputCallResponse> received = responses.awaitSuccess();
+    check(received.size() == messages, "got " + received.size() + " responses, expected " + messages);
+    for (StreamingOutputCallResponse response : received) {
+      checkPayload(response.getPayload(), size);
+    }
+    emptyUnary();
   }
 
   private void clientCompressedStreaming(boolean probe) throws Exception {

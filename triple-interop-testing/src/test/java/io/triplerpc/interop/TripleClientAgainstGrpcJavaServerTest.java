@@ -2,6 +2,7 @@ package io.triplerpc.interop;
 
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,11 +38,13 @@ class TripleClientAgainstGrpcJavaServerTest {
   /**
    * The standard cases; grpc-java's standalone server does not refuse an uncompressed message marked
    * expect_compressed, so the two client-compressed cases run without that probe here (and with it
-   * against Triple's server, in {@link TripleClientAgainstTripleServerTest}).
+   * against Triple's server, in {@link TripleClientAgainstTripleServerTest}); and 32 MiB each way, which
+   * makes both sides grow their windows with measurement PINGs.
    */
   static List<String> cases() {
-    return InteropClient.STANDARD_CASES.stream()
-        .map(name -> name.startsWith("client_compressed_") ? name + "_noprobe" : name)
+    return Stream.concat(InteropClient.STANDARD_CASES.stream()
+        .map(name -> name.startsWith("client_compressed_") ? name + "_noprobe" : name),
+        Stream.of(InteropClient.BULK_BOTH_WAYS))
         .toList();
   }
 

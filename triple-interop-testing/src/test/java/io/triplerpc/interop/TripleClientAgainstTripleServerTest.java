@@ -32,6 +32,7 @@ class TripleClientAgainstTripleServerTest {
     List<String> all = new ArrayList<>(InteropClient.STANDARD_CASES);
     all.add("client_compressed_unary_noprobe");
     all.add("client_compressed_streaming_noprobe");
+    all.add(InteropClient.BULK_BOTH_WAYS);
     return all;
   }
 

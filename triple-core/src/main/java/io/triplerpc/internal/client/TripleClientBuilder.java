@@ -49,6 +49,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
   private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
   private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
+  private int maxWindowSize = DEFAULTS.limits().maxWindowSize();
   private int maxQueuedControlFrames = DEFAULTS.limits().maxQueuedControlFrames();
   private int maxRstFramesPerWindow = DEFAULTS.limits().maxRstFramesPerWindow();
   private int rstFramesWindowSeconds = DEFAULTS.limits().rstFramesWindowSeconds();
@@ -167,6 +168,12 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   @Override
   public TripleClientBuilder initialWindowSize(int bytes) {
     this.initialWindowSize = bytes;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder maxWindowSize(int bytes) {
+    this.maxWindowSize = bytes;
     return this;
   }
 
@@ -362,7 +369,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
    */
   public ClientTransportOptions transportOptions() {
     return new ClientTransportOptions(
-        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
+        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxWindowSize, maxQueuedControlFrames,
             maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
         new KeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls),
         connectionsPerAddress,

@@ -62,6 +62,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
   private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
   private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
+  private int maxWindowSize = DEFAULTS.limits().maxWindowSize();
   private int maxQueuedControlFrames = DEFAULTS.limits().maxQueuedControlFrames();
   private int maxRstFramesPerWindow = DEFAULTS.limits().maxRstFramesPerWindow();
   private int rstFramesWindowSeconds = DEFAULTS.limits().rstFramesWindowSeconds();
@@ -271,6 +272,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   }
 
   @Override
+  public TripleServerBuilder maxWindowSize(int bytes) {
+    this.maxWindowSize = bytes;
+    return this;
+  }
+
+  @Override
   public TripleServerBuilder ioThreads(int threads) {
     this.ioThreads = threads;
     return this;
@@ -389,7 +396,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
    */
   public ServerTransportOptions transportOptions() {
     return new ServerTransportOptions(
-        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
+        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxWindowSize, maxQueuedControlFrames,
             maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
         maxConcurrentStreams,
         new KeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, DEFAULTS.keepAlive().withoutCalls()),

@@ -9,7 +9,10 @@ import java.time.Duration;
  *
  * @param maxInboundMessageSize largest message accepted, in bytes
  * @param maxHeaderListSize largest header block accepted (SETTINGS_MAX_HEADER_LIST_SIZE)
- * @param initialWindowSize the stream flow-control window (SETTINGS_INITIAL_WINDOW_SIZE)
+ * @param initialWindowSize the flow-control window each stream and the connection start with
+ *     (SETTINGS_INITIAL_WINDOW_SIZE)
+ * @param maxWindowSize the largest those windows grow to as the connection's measured
+ *     bandwidth-delay product asks; at most {@code initialWindowSize} for windows that never grow
  * @param maxQueuedControlFrames control frames (PING and SETTINGS acknowledgements, RST_STREAM) a
  *     connection may hold that the socket has not yet taken; past it the connection closes
  *     (CVE-2019-9512, -9515); 0 for no limit
@@ -28,6 +31,7 @@ public record Http2Limits(
     int maxInboundMessageSize,
     int maxHeaderListSize,
     int initialWindowSize,
+    int maxWindowSize,
     int maxQueuedControlFrames,
     int maxRstFramesPerWindow,
     int rstFramesWindowSeconds,
@@ -35,12 +39,13 @@ public record Http2Limits(
     long maxPendingOutboundBytes) {
 
   /**
-   * A server's: 4 MiB messages, 8 KiB headers, 1 MiB windows; Netty's HTTP/2 builder's abuse limits
+   * A server's: 4 MiB messages, 8 KiB headers, 1 MiB windows growing up to 8 MiB (grpc-java's
+   * bounds); Netty's HTTP/2 builder's abuse limits
    * (10,000 queued control frames, as grpc-java's server and Go; 200 resets per 30 s; 2 empty DATA
    * frames); 64 MiB held for a peer that does not read (sixteen maximum-size messages).
    */
   public static final Http2Limits SERVER_DEFAULTS =
-      new Http2Limits(4 << 20, 8 << 10, 1 << 20, 10_000, 200, 30, 2, 64L << 20);
+      new Http2Limits(4 << 20, 8 << 10, 1 << 20, 8 << 20, 10_000, 200, 30, 2, 64L << 20);
 
   /** A client's: a server's, but no reset-rate limit (its streams are the client's own to reset). */
   public static final Http2Limits CLIENT_DEFAULTS = SERVER_DEFAULTS.withMaxRstFramesPerWindow(0);
@@ -49,6 +54,7 @@ public record Http2Limits(
     positive(maxInboundMessageSize, "maxInboundMessageSize");
     positive(maxHeaderListSize, "maxHeaderListSize");
     positive(initialWindowSize, "initialWindowSize");
+    positive(maxWindowSize, "maxWindowSize");
     checkLimit(maxQueuedControlFrames, "maxQueuedControlFrames");
     checkLimit(maxRstFramesPerWindow, "maxRstFramesPerWindow");
     positive(rstFramesWindowSeconds, "rstFramesWindowSeconds");
@@ -58,13 +64,13 @@ public record Http2Limits(
 
   /** These limits with {@code maxRstFramesPerWindow} instead. */
   public Http2Limits withMaxRstFramesPerWindow(int frames) {
-    return new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
+    return new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxWindowSize, maxQueuedControlFrames,
         frames, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes);
   }
 
   /** These limits with {@code maxPendingOutboundBytes} instead. */
   public Http2Limits withMaxPendingOutboundBytes(long bytes) {
-    return new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxQueuedControlFrames,
+    return new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxWindowSize, maxQueuedControlFrames,
         maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, bytes);
   }
 

@@ -38,7 +38,7 @@ public class SweepBenchmark extends SweepParameters {
     services = new UserService[connections];
     CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
     for (int i = 0; i < connections; i++) {
-      TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build();
+      TripleClient client = UserServer.withMaxWindow(TripleClient.builder().address("127.0.0.1", server.port())).build();
       clients.add(client);
       services[i] = client.proxy(UserService.class, options);
       Check.echo(request, services[i].echo(request));

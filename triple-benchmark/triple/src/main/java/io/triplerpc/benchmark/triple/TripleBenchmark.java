@@ -44,7 +44,7 @@ public class TripleBenchmark {
   @Setup(Level.Trial)
   public void start() throws Exception {
     server = ServerProcess.start(UserServer.class.getName(), ablationFlags());
-    client = TripleClient.builder().address("127.0.0.1", server.port()).build();
+    client = UserServer.withMaxWindow(TripleClient.builder().address("127.0.0.1", server.port())).build();
     TripleClient measured = client;
     WriteStatsProfiler.source(() -> measured.writeStats().commands(), () -> measured.writeStats().flushes());
     CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));

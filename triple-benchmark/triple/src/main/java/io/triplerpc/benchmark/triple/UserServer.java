@@ -1,6 +1,7 @@
 package io.triplerpc.benchmark.triple;
 
 import io.triplerpc.StreamObserver;
+import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
@@ -21,6 +22,18 @@ import java.nio.file.Path;
  * Prints {@code LISTENING <port>} once it serves, then runs until killed.
  */
 public final class UserServer implements UserService {
+
+  /**
+   * System property: the largest flow-control window, in bytes, for the server and the benchmark's
+   * clients; the initial window (1 MiB) for windows that never grow. Unset: the default.
+   */
+  public static final String MAX_WINDOW_PROPERTY = "triple.bench.maxWindow";
+
+  /** {@code client} with the largest window {@link #MAX_WINDOW_PROPERTY} asks for, if any. */
+  public static TripleClient.Builder withMaxWindow(TripleClient.Builder client) {
+    Integer maxWindow = Integer.getInteger(MAX_WINDOW_PROPERTY);
+    return maxWindow == null ? client : client.maxWindowSize(maxWindow);
+  }
 
   @Override
   public ExistUserResponse existUser(ExistUserRequest request) {
@@ -73,6 +86,10 @@ public final class UserServer implements UserService {
     // -Dtriple.bench.executor=direct: services on the event loop (scripts/bench.sh's triple-direct).
     if ("direct".equals(System.getProperty("triple.bench.executor"))) {
       builder.directExecutor();
+    }
+    Integer maxWindow = Integer.getInteger(MAX_WINDOW_PROPERTY);
+    if (maxWindow != null) {
+      builder.maxWindowSize(maxWindow);
     }
     // -Dtriple.bench.tls.dir=<PEM directory>, -Dtriple.bench.tls.provider=JDK|OPENSSL: TLS (FeatureCostBenchmark).
     String tlsDirectory = System.getProperty(BenchTls.PROPERTY);

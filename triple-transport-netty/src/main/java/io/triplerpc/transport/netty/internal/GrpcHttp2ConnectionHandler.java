@@ -1,5 +1,6 @@
 package io.triplerpc.transport.netty.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
@@ -18,6 +19,7 @@ import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.triplerpc.Status;
+import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
@@ -27,8 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the client and server HTTP/2 handlers share: the connection window, keepalive, and a peer
- * that vanished.
+ * What the client and server HTTP/2 handlers share: the inbound windows and their growth, keepalive,
+ * and a peer that vanished.
  */
 public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler {
 
@@ -37,14 +39,18 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
   protected static final long KEEPALIVE_PING_DATA = 0x6b656570616c6976L;
 
   private final int connectionWindow;
+  private final int maxWindow;
   private boolean connectionWindowWidened;
+  /** Grows the inbound windows; set when the handler is added. */
+  private BandwidthDelayWindow windowSizer;
   /** Keepalive for this connection, or null when it is off. */
   private KeepAlivePinger keepAlive;
 
   protected GrpcHttp2ConnectionHandler(
-      Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings, int connectionWindow) {
+      Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings, Http2Limits limits) {
     super(decoder, encoder, settings);
-    this.connectionWindow = connectionWindow;
+    this.connectionWindow = limits.initialWindowSize();
+    this.maxWindow = limits.maxWindowSize();
     connection().addListener(new Http2ConnectionAdapter() {
       @Override
       public void onStreamActive(Http2Stream stream) {
@@ -130,6 +136,7 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
    */
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    windowSizer = new BandwidthDelayWindow(ctx.executor().ticker(), connectionWindow, maxWindow);
     super.handlerAdded(ctx);
     if (ctx.channel().isActive()) {
       widenConnectionWindow();
@@ -147,6 +154,42 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
     if (increment > 0) {
       flowController.incrementWindowSize(connection().connectionStream(), increment);
     }
+  }
+
+  /** The inbound flow-control window of each new stream and of the connection, in bytes. */
+  public final int inboundWindow() {
+    return windowSizer == null ? connectionWindow : windowSizer.window();
+  }
+
+  /** After a read that brought DATA, a PING may start a round trip's measurement; then the flush. */
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    if (windowSizer != null && windowSizer.startMeasurement()) {
+      encoder().writePing(ctx, false, BandwidthDelayWindow.PING_DATA, ctx.newPromise());
+    }
+    super.channelReadComplete(ctx);
+  }
+
+  /**
+   * The measurement's PING came back: when the round trip asks for larger windows, the connection's
+   * widens at once (WINDOW_UPDATE) and every stream's with SETTINGS_INITIAL_WINDOW_SIZE, applied
+   * locally now as the peer may use it as soon as it reads the SETTINGS. The next measurement's PING
+   * follows these SETTINGS, so their ACK is read (and Netty applies them again, unchanged) before a
+   * further growth: an older value is never applied over a newer one.
+   */
+  private void windowMeasured(ChannelHandlerContext ctx) throws Http2Exception {
+    int window = windowSizer.pingAnswered();
+    if (window == 0) {
+      return;
+    }
+    Http2LocalFlowController flowController = connection().local().flowController();
+    Http2Stream connectionStream = connection().connectionStream();
+    int increment = window - flowController.initialWindowSize(connectionStream);
+    if (increment > 0) {
+      flowController.incrementWindowSize(connectionStream, increment);
+    }
+    flowController.initialWindowSize(window);
+    encoder().writeSettings(ctx, new Http2Settings().initialWindowSize(window), ctx.newPromise());
   }
 
   /**
@@ -178,8 +221,11 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
     super.exceptionCaught(ctx, cause);
   }
 
-  /** A frame listener whose HEADERS arrive through one method, with or without priority. */
-  protected abstract static class HeadersListener extends Http2FrameAdapter {
+  /**
+   * A frame listener whose HEADERS arrive through one method, with or without priority, and whose
+   * DATA and PING ACKs the window growth sees first.
+   */
+  protected abstract class HeadersListener extends Http2FrameAdapter {
 
     @Override
     public abstract void onHeadersRead(
@@ -198,5 +244,28 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
         boolean endOfStream) throws Http2Exception {
       onHeadersRead(ctx, streamId, headers, padding, endOfStream);
     }
+
+    @Override
+    public final int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
+        throws Http2Exception {
+      windowSizer.dataRead(data.readableBytes() + padding);
+      return onData(ctx, streamId, data, padding, endOfStream);
+    }
+
+    /** A DATA frame, as {@link #onDataRead}: the bytes to return to flow control now. */
+    protected abstract int onData(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
+        throws Http2Exception;
+
+    @Override
+    public final void onPingAckRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+      if (data == BandwidthDelayWindow.PING_DATA) {
+        windowMeasured(ctx);
+      } else {
+        onOtherPingAck(ctx, data);
+      }
+    }
+
+    /** The ACK of a PING other than the window's measurement. */
+    protected void onOtherPingAck(ChannelHandlerContext ctx, long data) throws Http2Exception {}
   }
 }

@@ -62,6 +62,25 @@ public final class EmbeddedHttp2Peer {
       return new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8);
     }
 
+    /** A SETTINGS frame's value of the setting {@code id}, or -1 when it does not set it. */
+    public long setting(int id) {
+      ByteBuffer entries = ByteBuffer.wrap(payload);
+      long value = -1;
+      while (entries.remaining() >= 6) {
+        int entryId = entries.getShort() & 0xffff;
+        long entryValue = Integer.toUnsignedLong(entries.getInt());
+        if (entryId == id) {
+          value = entryValue;
+        }
+      }
+      return value;
+    }
+
+    /** Whether this is a PING (not an ACK) of {@code data}. */
+    public boolean isPing(long data) {
+      return type == PING && !has(FLAG_ACK) && pingData() == data;
+    }
+
     @Override
     public String toString() {
       return "Frame[type=" + type + ", flags=" + flags + ", stream=" + streamId + ", " + payload.length + " bytes"

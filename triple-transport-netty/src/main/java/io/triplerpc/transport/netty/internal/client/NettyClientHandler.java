@@ -69,7 +69,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       ClientConnection owner,
       ClientTransportOptions options,
       KeepAliveTime keepAliveTime) {
-    super(decoder, encoder, settings, options.limits().initialWindowSize());
+    super(decoder, encoder, settings, options.limits());
     this.owner = owner;
     this.options = options;
     this.keepAliveTime = keepAliveTime;
@@ -372,7 +372,7 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
     }
 
     @Override
-    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+    protected int onData(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
       NettyClientStream stream = streamOf(streamId);
       if (stream == null) {
         return data.readableBytes() + padding;

@@ -95,7 +95,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       ServerTransportOptions options,
       NettyServerTransport transport,
       StreamIdChecks streamIds) {
-    super(decoder, encoder, settings, options.limits().initialWindowSize());
+    super(decoder, encoder, settings, options.limits());
     this.streamIds = streamIds;
     this.options = options;
     this.transport = transport;
@@ -581,7 +581,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
 
     @Override
-    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+    protected int onData(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
       ServerExchange exchange = exchangeOf(streamId);
       // A stream answered at once has no exchange: what it still sends is dropped.
       return exchange == null ? data.readableBytes() + padding : exchange.onData(ctx, data, padding, endOfStream);
@@ -611,7 +611,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     }
 
     @Override
-    public void onPingAckRead(ChannelHandlerContext ctx, long data) {
+    protected void onOtherPingAck(ChannelHandlerContext ctx, long data) {
       if (data == GOAWAY_PING_DATA) {
         secondGoAway(ctx);
       }

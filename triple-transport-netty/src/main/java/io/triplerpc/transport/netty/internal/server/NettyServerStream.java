@@ -103,6 +103,11 @@ final class NettyServerStream implements ServerStream, StreamHandle {
     return state;
   }
 
+  /** The connection this stream is on. */
+  io.netty.channel.Channel channel() {
+    return channel;
+  }
+
   /** The response content type. */
   AsciiString contentType() {
     return contentType;

@@ -78,7 +78,7 @@ class ServerProtocolRoutingTest {
   void connect() throws Exception {
     transport = NettyServerTransport.start(new InetSocketAddress("127.0.0.1", 0), ServerTransportOptions.DEFAULTS, listener);
     ServerTransportOptions options = ServerTransportOptions.DEFAULTS.withLimits(new io.triplerpc.internal.stream.Http2Limits(
-        MAX_MESSAGE, 8192, 1 << 20, 10_000, 200, 30, 2, 64L << 20));
+        MAX_MESSAGE, 8192, 1 << 20, 8 << 20, 10_000, 200, 30, 2, 64L << 20));
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).build();
     transport.initConnection(channel, listener, options);
     client = new EmbeddedHttp2Peer(channel, ticker, false);

@@ -1,0 +1,87 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import static io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.DATA;
+import static io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.SETTINGS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.BandwidthDelayWindow;
+import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A client connection's inbound windows grow with the bytes its server sends in one round trip. */
+class ClientWindowGrowthTest {
+
+  private static final int KIB = 1 << 10;
+
+  private EmbeddedClientConnection connection;
+  private final ClientStreamListener listener = new ClientStreamListener() {
+    @Override
+    public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
+
+    @Override
+    public void onMessage(ByteBuf payload, boolean compressed) {
+      payload.release();
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {}
+
+    @Override
+    public void onUnprocessed(Status status) {}
+
+    @Override
+    public void onReady() {}
+  };
+
+  @BeforeEach
+  void connect() throws Exception {
+    connection = new EmbeddedClientConnection(
+        ClientTransportOptions.DEFAULTS, new KeepAliveTime(ClientTransportOptions.DEFAULTS.keepAlive().timeNanos()));
+  }
+
+  @AfterEach
+  void close() {
+    connection.close();
+  }
+
+  /** One gRPC message of {@code bytes} in all, from the server on {@code streamId}, in 16 KiB DATA frames. */
+  private void sendMessage(int streamId, int bytes) {
+    ByteBuf message = Unpooled.buffer(bytes).writeByte(0).writeInt(bytes - 5).writeZero(bytes - 5);
+    while (message.isReadable()) {
+      byte[] frame = new byte[Math.min(Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE, message.readableBytes())];
+      message.readBytes(frame);
+      connection.server.sendFrame(DATA, 0, streamId, frame);
+    }
+    message.release();
+  }
+
+  @Test
+  void aLargeResponseGrowsTheWindowsTheServerMaySendInto() {
+    NettyClientStream stream = connection.startCall("/test.Echo/Download", listener);
+    stream.request(Integer.MAX_VALUE);
+    stream.writeMessage(Unpooled.buffer().writeByte(0).writeInt(0), true);
+    connection.server.runPendingTasks();
+    int id = connection.server.frames().get(0).streamId();
+
+    connection.server.sendGrpcResponseHeaders(id);
+    sendMessage(id, 100);
+    assertEquals(1, connection.server.frames().stream().filter(f -> f.isPing(BandwidthDelayWindow.PING_DATA)).count(),
+        "the response's DATA started a measurement");
+    sendMessage(id, 600 * KIB);
+    connection.server.sendPingAck(BandwidthDelayWindow.PING_DATA);
+    List<Frame> settings = connection.server.frames(SETTINGS);
+    assertEquals(1, settings.size());
+    assertEquals(1200 * KIB, settings.get(0).setting(Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE));
+  }
+}
