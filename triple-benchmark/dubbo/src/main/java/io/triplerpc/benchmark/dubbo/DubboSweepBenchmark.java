@@ -34,10 +34,11 @@ public class DubboSweepBenchmark extends SweepParameters {
     try {
       request = UserFixtures.payload(payload);
       references = new DubboUserService[connections];
+      int port = clientPort(server.port());
       for (int i = 0; i < connections; i++) {
         FrameworkModel framework = new FrameworkModel();
         frameworks.add(framework);
-        references[i] = DubboBenchmark.reference(framework, server.port());
+        references[i] = DubboBenchmark.reference(framework, port);
         Check.echo(request, references[i].echo(request));
       }
     } catch (Exception | Error e) {
@@ -54,6 +55,7 @@ public class DubboSweepBenchmark extends SweepParameters {
         framework.destroy();
       }
       frameworks.clear();
+      closeLink();
     } finally {
       server.close();
     }

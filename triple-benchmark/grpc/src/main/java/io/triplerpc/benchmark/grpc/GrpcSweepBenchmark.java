@@ -36,8 +36,9 @@ public class GrpcSweepBenchmark extends SweepParameters {
     server = ServerProcess.start(GrpcUserServer.class.getName());
     request = UserFixtures.payload(payload);
     stubs = new UserServiceGrpc.UserServiceBlockingStub[connections];
+    int port = clientPort(server.port());
     for (int i = 0; i < connections; i++) {
-      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
       channels.add(channel);
       stubs[i] = UserServiceGrpc.newBlockingStub(channel);
       Check.echo(request, stubs[i].withDeadlineAfter(60, TimeUnit.SECONDS).echo(request));
@@ -49,6 +50,7 @@ public class GrpcSweepBenchmark extends SweepParameters {
     for (ManagedChannel channel : channels) {
       channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }
+    closeLink();
     server.close();
   }
 

@@ -37,8 +37,9 @@ public class SweepBenchmark extends SweepParameters {
     request = UserFixtures.payload(payload);
     services = new UserService[connections];
     CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
+    int port = clientPort(server.port());
     for (int i = 0; i < connections; i++) {
-      TripleClient client = UserServer.withMaxWindow(TripleClient.builder().address("127.0.0.1", server.port())).build();
+      TripleClient client = UserServer.withMaxWindow(TripleClient.builder().address("127.0.0.1", port)).build();
       clients.add(client);
       services[i] = client.proxy(UserService.class, options);
       Check.echo(request, services[i].echo(request));
@@ -50,6 +51,7 @@ public class SweepBenchmark extends SweepParameters {
     for (TripleClient client : clients) {
       client.close();
     }
+    closeLink();
     server.close();
   }
 

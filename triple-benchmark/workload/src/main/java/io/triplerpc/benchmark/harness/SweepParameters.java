@@ -1,5 +1,7 @@
 package io.triplerpc.benchmark.harness;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -21,7 +23,36 @@ public abstract class SweepParameters {
   @Param("1")
   public int connections;
 
+  /**
+   * Milliseconds a relay between the clients and the server adds each way ({@link DelayedLink}); 0
+   * (the sweeps') for none.
+   */
+  @Param("0")
+  public int linkDelayMillis;
+
+  private DelayedLink link;
+
   private final AtomicInteger nextClient = new AtomicInteger();
+
+  /**
+   * The port clients connect to for a server listening on {@code serverPort}: a {@link DelayedLink}'s
+   * when {@link #linkDelayMillis} asks for one, else the server's.
+   */
+  protected int clientPort(int serverPort) throws IOException {
+    if (linkDelayMillis == 0) {
+      return serverPort;
+    }
+    link = DelayedLink.start(serverPort, Duration.ofMillis(linkDelayMillis));
+    return link.port();
+  }
+
+  /** Closes the link {@link #clientPort} started, if any. */
+  protected void closeLink() throws IOException {
+    if (link != null) {
+      link.close();
+      link = null;
+    }
+  }
 
   /** The client for the JMH thread asking: the i-th to ask gets client i modulo the connections. */
   protected <T> T nextOf(T[] clients) {
