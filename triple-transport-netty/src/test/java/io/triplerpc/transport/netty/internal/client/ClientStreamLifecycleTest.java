@@ -18,7 +18,6 @@ import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
-import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import java.io.IOException;
@@ -69,8 +68,7 @@ class ClientStreamLifecycleTest {
 
   @BeforeEach
   void connect() throws Exception {
-    connection = new EmbeddedClientConnection(
-        ClientTransportOptions.DEFAULTS, new KeepAliveTime(ClientTransportOptions.DEFAULTS.keepAlive().timeNanos()));
+    connection = EmbeddedClientConnection.withDefaults();
   }
 
   @AfterEach

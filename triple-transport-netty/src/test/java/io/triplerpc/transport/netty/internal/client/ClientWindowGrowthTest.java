@@ -10,7 +10,6 @@ import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
-import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.BandwidthDelayWindow;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
@@ -46,8 +45,7 @@ class ClientWindowGrowthTest {
 
   @BeforeEach
   void connect() throws Exception {
-    connection = new EmbeddedClientConnection(
-        ClientTransportOptions.DEFAULTS, new KeepAliveTime(ClientTransportOptions.DEFAULTS.keepAlive().timeNanos()));
+    connection = EmbeddedClientConnection.withDefaults();
   }
 
   @AfterEach

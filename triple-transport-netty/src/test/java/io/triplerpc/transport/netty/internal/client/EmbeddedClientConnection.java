@@ -41,6 +41,12 @@ final class EmbeddedClientConnection implements AutoCloseable {
     server.frames();
   }
 
+  /** A connection with the default options and keepalive. */
+  static EmbeddedClientConnection withDefaults() throws Exception {
+    return new EmbeddedClientConnection(
+        ClientTransportOptions.DEFAULTS, new KeepAliveTime(ClientTransportOptions.DEFAULTS.keepAlive().timeNanos()));
+  }
+
   /** Starts a gRPC call of {@code path} as core would, its headers sent at once, and runs the queue. */
   NettyClientStream startCall(String path, ClientStreamListener listener) {
     return startCall(path, listener, ClientWire.GRPC);
