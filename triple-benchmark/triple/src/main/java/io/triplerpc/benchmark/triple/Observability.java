@@ -1,6 +1,5 @@
 package io.triplerpc.benchmark.triple;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -32,7 +31,7 @@ final class Observability implements AutoCloseable {
 
   static final String PROPERTY = "triple.bench.observe";
 
-  private final MeterRegistry registry;
+  private final PrometheusMeterRegistry registry;
   private final OpenTelemetrySdk sdk;
   private final TripleTracing tracing;
 
@@ -70,7 +69,9 @@ final class Observability implements AutoCloseable {
 
   TripleServer.Builder server(TripleServer.Builder builder) {
     if (registry != null) {
-      builder.callObserver(TripleMetrics.server(registry));
+      // Scraped by scripts that read the server's own latency histogram (the open-loop analysis).
+      builder.callObserver(TripleMetrics.server(registry))
+          .httpGet("/metrics", TripleMetrics.prometheus(registry));
     }
     if (tracing != null) {
       builder.intercept(tracing.serverInterceptor());
