@@ -14,8 +14,6 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.BandwidthDelayWindow;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** A client connection's inbound windows grow with the bytes its server sends in one round trip. */
@@ -23,7 +21,6 @@ class ClientWindowGrowthTest {
 
   private static final int KIB = 1 << 10;
 
-  private EmbeddedClientConnection connection;
   private final ClientStreamListener listener = new ClientStreamListener() {
     @Override
     public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
@@ -43,18 +40,8 @@ class ClientWindowGrowthTest {
     public void onReady() {}
   };
 
-  @BeforeEach
-  void connect() throws Exception {
-    connection = EmbeddedClientConnection.withDefaults();
-  }
-
-  @AfterEach
-  void close() {
-    connection.close();
-  }
-
   /** One gRPC message of {@code bytes} in all, from the server on {@code streamId}, in 16 KiB DATA frames. */
-  private void sendMessage(int streamId, int bytes) {
+  private static void sendMessage(EmbeddedClientConnection connection, int streamId, int bytes) {
     ByteBuf message = Unpooled.buffer(bytes).writeByte(0).writeInt(bytes - 5).writeZero(bytes - 5);
     while (message.isReadable()) {
       byte[] frame = new byte[Math.min(Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE, message.readableBytes())];
@@ -65,21 +52,23 @@ class ClientWindowGrowthTest {
   }
 
   @Test
-  void aLargeResponseGrowsTheWindowsTheServerMaySendInto() {
-    NettyClientStream stream = connection.startCall("/test.Echo/Download", listener);
-    stream.request(Integer.MAX_VALUE);
-    stream.writeMessage(Unpooled.buffer().writeByte(0).writeInt(0), true);
-    connection.server.runPendingTasks();
-    int id = connection.server.frames().get(0).streamId();
+  void aLargeResponseGrowsTheWindowsTheServerMaySendInto() throws Exception {
+    try (EmbeddedClientConnection connection = EmbeddedClientConnection.withDefaults()) {
+      NettyClientStream stream = connection.startCall("/test.Echo/Download", listener);
+      stream.request(Integer.MAX_VALUE);
+      stream.writeMessage(Unpooled.buffer().writeByte(0).writeInt(0), true);
+      connection.server.runPendingTasks();
+      int id = connection.server.frames().get(0).streamId();
 
-    connection.server.sendGrpcResponseHeaders(id);
-    sendMessage(id, 100);
-    assertEquals(1, connection.server.frames().stream().filter(f -> f.isPing(BandwidthDelayWindow.PING_DATA)).count(),
-        "the response's DATA started a measurement");
-    sendMessage(id, 600 * KIB);
-    connection.server.sendPingAck(BandwidthDelayWindow.PING_DATA);
-    List<Frame> settings = connection.server.frames(SETTINGS);
-    assertEquals(1, settings.size());
-    assertEquals(1200 * KIB, settings.get(0).setting(Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE));
+      connection.server.sendGrpcResponseHeaders(id);
+      sendMessage(connection, id, 100);
+      long pings = connection.server.frames().stream().filter(f -> f.isPing(BandwidthDelayWindow.PING_DATA)).count();
+      assertEquals(1, pings, "the response's DATA started a measurement");
+      sendMessage(connection, id, 600 * KIB);
+      connection.server.sendPingAck(BandwidthDelayWindow.PING_DATA);
+      List<Frame> settings = connection.server.frames(SETTINGS);
+      assertEquals(1, settings.size());
+      assertEquals(1200 * KIB, settings.get(0).setting(Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE));
+    }
   }
 }
