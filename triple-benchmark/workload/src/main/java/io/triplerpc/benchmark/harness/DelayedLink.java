@@ -19,7 +19,9 @@ import java.util.concurrent.locks.LockSupport;
  * A TCP relay on 127.0.0.1 that holds every byte for a fixed time each way before passing it on, as
  * a long link does; its bandwidth is the loopback's, its buffer unbounded, so what limits a connection
  * through it is what the protocol keeps in flight per round trip (HTTP/2's flow-control windows).
- * Blocking sockets, two threads per direction of each connection.
+ * Blocking sockets, two threads per direction of each connection: plain JDK rather than
+ * triple-testing's {@code FaultProxy}, since this harness is in every contender's jar and FaultProxy
+ * would bring Netty 4.2 and JUnit next to grpc-java's and Dubbo's own Netty.
  */
 public final class DelayedLink implements AutoCloseable {
 

@@ -149,10 +149,16 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
       return;
     }
     connectionWindowWidened = true;
+    widenConnectionWindowTo(connectionWindow);
+  }
+
+  /** Raises the connection's inbound window to {@code window} bytes (a WINDOW_UPDATE), if it is smaller. */
+  private void widenConnectionWindowTo(int window) throws Http2Exception {
     Http2LocalFlowController flowController = connection().local().flowController();
-    int increment = connectionWindow - flowController.initialWindowSize(connection().connectionStream());
+    Http2Stream connectionStream = connection().connectionStream();
+    int increment = window - flowController.initialWindowSize(connectionStream);
     if (increment > 0) {
-      flowController.incrementWindowSize(connection().connectionStream(), increment);
+      flowController.incrementWindowSize(connectionStream, increment);
     }
   }
 
@@ -182,13 +188,8 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
     if (window == 0) {
       return;
     }
-    Http2LocalFlowController flowController = connection().local().flowController();
-    Http2Stream connectionStream = connection().connectionStream();
-    int increment = window - flowController.initialWindowSize(connectionStream);
-    if (increment > 0) {
-      flowController.incrementWindowSize(connectionStream, increment);
-    }
-    flowController.initialWindowSize(window);
+    widenConnectionWindowTo(window);
+    connection().local().flowController().initialWindowSize(window);
     encoder().writeSettings(ctx, new Http2Settings().initialWindowSize(window), ctx.newPromise());
   }
 
