@@ -20,7 +20,8 @@ import io.triplerpc.internal.stream.Http2Limits;
  *
  * <p>Everything else is as the handlers had it when they built their codec by hand: header
  * validation on, automatic PING and SETTINGS acknowledgements, the headers decoder limited to the
- * settings' max header list size, MAX_CONCURRENT_STREAMS enforced once acknowledged.
+ * settings' max header list size, MAX_CONCURRENT_STREAMS enforced once acknowledged. Headers whose
+ * value is new on every call stay out of the HPACK table ({@link PerCallHeaders}).
  *
  * @param <T> the handler built
  */
@@ -63,6 +64,7 @@ public final class GrpcHttp2HandlerBuilder<T extends GrpcHttp2ConnectionHandler>
     encoderEnforceMaxRstFramesPerWindow(limits.maxRstFramesPerWindow(), limits.rstFramesWindowSeconds());
     // A client's streams wait for the server's MAX_CONCURRENT_STREAMS instead of failing.
     encoderEnforceMaxConcurrentStreams(!server);
+    headerSensitivityDetector(new PerCallHeaders());
   }
 
   /**

@@ -63,6 +63,11 @@ final class EmbeddedClientConnection implements AutoCloseable {
     if (timeoutNanos > 0) {
       headers.set(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
     }
+    return startCall(headers, listener, wire, timeoutNanos);
+  }
+
+  /** Starts a call with {@code headers} as its request headers. */
+  NettyClientStream startCall(Http2Headers headers, ClientStreamListener listener, ClientWire wire, long timeoutNanos) {
     NettyClientStream stream = new NettyClientStream(connection, headers, 4 << 20, wire, null, timeoutNanos);
     stream.start(listener, true);
     server.runPendingTasks();

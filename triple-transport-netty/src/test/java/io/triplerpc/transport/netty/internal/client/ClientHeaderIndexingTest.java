@@ -1,0 +1,95 @@
+package io.triplerpc.transport.netty.internal.client;
+
+import static io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.HEADERS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ClientStreamListener;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Headers whose value is new on every call (trace ids, a deadline's time left) stay out of the HPACK
+ * table, so that they never push out the headers every call repeats, and refer to the name their
+ * first call's entry gave the table.
+ */
+class ClientHeaderIndexingTest {
+
+  private final ClientStreamListener listener = new ClientStreamListener() {
+    @Override
+    public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
+
+    @Override
+    public void onMessage(ByteBuf payload, boolean compressed) {
+      payload.release();
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {}
+
+    @Override
+    public void onUnprocessed(Status status) {}
+
+    @Override
+    public void onReady() {}
+  };
+
+  @Test
+  void callsWithNewTraceIdsAndDeadlinesKeepTheirOtherHeadersIndexed() throws Exception {
+    try (EmbeddedClientConnection connection = EmbeddedClientConnection.withDefaults()) {
+      Set<Integer> blockSizes = new TreeSet<>();
+      // 200 calls of about 100 bytes of per-call values each: five times what a 4 KiB table holds.
+      for (int i = 1; i <= 200; i++) {
+        String traceparent = String.format("00-%032x-%016x-01", i, i);
+        String timeout = (1_000_000 + i) + "u";
+        Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").path("/test.Echo/Unary")
+            .authority("127.0.0.1:1")
+            .set("traceparent", traceparent)
+            .set(GrpcHeaders.GRPC_TIMEOUT, timeout)
+            .set("x-tenant", "the-same-on-every-call");
+        NettyClientStream stream = connection.startCall(headers, listener, ClientWire.GRPC, 0);
+        List<Frame> frames = connection.server.frames(HEADERS);
+        assertEquals(1, frames.size());
+        Http2Headers received = connection.server.headers(frames.get(0));
+        assertEquals(traceparent, received.get("traceparent").toString());
+        assertEquals(timeout, received.get(GrpcHeaders.GRPC_TIMEOUT).toString());
+        assertEquals("the-same-on-every-call", received.get("x-tenant").toString());
+        if (i > 1) {
+          byte[] block = frames.get(0).payload();
+          blockSizes.add(block.length);
+          assertFalse(contains(block, "traceparent"), "the name is a reference to the first call's entry");
+        }
+        stream.cancel(Status.CANCELLED);
+        connection.server.runPendingTasks();
+        connection.server.frames();
+      }
+      assertEquals(1, blockSizes.size(),
+          "after the first call every header block is as small as the second: " + blockSizes);
+    }
+  }
+
+  private static boolean contains(byte[] block, String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+    outer:
+    for (int i = 0; i + bytes.length <= block.length; i++) {
+      for (int j = 0; j < bytes.length; j++) {
+        if (block[i + j] != bytes[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+}
