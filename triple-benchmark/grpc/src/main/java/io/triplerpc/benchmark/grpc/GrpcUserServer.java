@@ -20,6 +20,7 @@ import java.net.InetSocketAddress;
  * grpc-java's server of the benchmark, as a grpc-java user would write it: the generated base class,
  * {@code NettyServerBuilder} with its defaults (a cached executor), the same fixtures as every
  * contender. {@code --port=N} (0 for a free one); prints {@code LISTENING <port>}, runs until killed.
+ * Observed as {@code -Dtriple.bench.observe} says ({@link GrpcObservability}; off by default).
  */
 public final class GrpcUserServer extends UserServiceGrpc.UserServiceImplBase {
 
@@ -74,10 +75,10 @@ public final class GrpcUserServer extends UserServiceGrpc.UserServiceImplBase {
         port = Integer.parseInt(arg.substring("--port=".length()));
       }
     }
-    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
-        .addService(new GrpcUserServer())
-        .build()
-        .start();
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+        .addService(new GrpcUserServer());
+    GrpcObservability.ofServer().configure(builder);
+    Server server = builder.build().start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
     System.out.println("LISTENING " + server.getPort());
     server.awaitTermination();

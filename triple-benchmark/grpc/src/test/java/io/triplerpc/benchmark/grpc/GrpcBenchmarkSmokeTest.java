@@ -17,6 +17,13 @@ class GrpcBenchmarkSmokeTest {
         BenchmarkSmoke.run(GrpcBenchmark.class, ServerCpuProfiler.class), 7, "server.cpu"));
   }
 
+  /** getUser and streamUsers observed every way, tracing too (the pom sets grpc-java's switch for it). */
+  @Test
+  void observabilityRunsEveryCase() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(
+        BenchmarkSmoke.run(GrpcObservabilityBenchmark.class, ServerCpuProfiler.class), 8, "server.cpu"));
+  }
+
   /** Two connections, threads spread over both, a kilobyte each way. */
   @Test
   void sweepRunsAndScores() throws Exception {

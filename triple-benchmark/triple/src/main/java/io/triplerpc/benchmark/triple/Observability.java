@@ -12,6 +12,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.opentelemetry.sdk.trace.samplers.Sampler;
+import io.triplerpc.CallObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.micrometer.TripleMetrics;
@@ -22,7 +23,8 @@ import java.util.Collection;
  * What a benchmark's client and server observe, by name: {@code off}; {@code metrics} (Micrometer, a
  * {@link PrometheusMeterRegistry} with A66's histograms: what a scrape reads; its histograms are
  * cumulative, one bucket array per meter, where a {@code SimpleMeterRegistry}'s keep a ring of three
- * time windows and cost three times the work per record); {@code tracing-noop} (the interceptors on
+ * time windows and cost three times the work per record); {@code observer-noop} (a call observer that
+ * records nothing: Triple's own part of metrics); {@code tracing-noop} (the interceptors on
  * {@link OpenTelemetry#noop()}); {@code tracing-1pct} (the SDK sampling 1% of traces, parent-based, into a
  * batch processor whose exporter drops them); {@code metrics+tracing-1pct}. Set on the server's JVM with
  * {@code -Dtriple.bench.observe=...}.
@@ -32,12 +34,15 @@ final class Observability implements AutoCloseable {
   static final String PROPERTY = "triple.bench.observe";
 
   private final PrometheusMeterRegistry registry;
+  /** An observer that records nothing ({@code observer-noop}): what Triple's observing costs without Micrometer. */
+  private final boolean noopObserver;
   private final OpenTelemetrySdk sdk;
   private final TripleTracing tracing;
 
   private Observability(String mode) {
     boolean metrics = mode.contains("metrics");
     registry = metrics ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT) : null;
+    noopObserver = mode.equals("observer-noop");
     if (mode.contains("tracing-noop")) {
       sdk = null;
       tracing = TripleTracing.create(OpenTelemetry.noop());
@@ -50,7 +55,7 @@ final class Observability implements AutoCloseable {
           .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
           .build();
       tracing = TripleTracing.create(sdk);
-    } else if (metrics || mode.equals("off")) {
+    } else if (metrics || noopObserver || mode.equals("off")) {
       sdk = null;
       tracing = null;
     } else {
@@ -73,6 +78,9 @@ final class Observability implements AutoCloseable {
       builder.callObserver(TripleMetrics.server(registry))
           .httpGet("/metrics", TripleMetrics.prometheus(registry));
     }
+    if (noopObserver) {
+      builder.callObserver(new CallObserver() {});
+    }
     if (tracing != null) {
       builder.intercept(tracing.serverInterceptor());
     }
@@ -82,6 +90,9 @@ final class Observability implements AutoCloseable {
   TripleClient.Builder client(TripleClient.Builder builder, String target) {
     if (registry != null) {
       builder.callObserver(TripleMetrics.client(registry));
+    }
+    if (noopObserver) {
+      builder.callObserver(new CallObserver() {});
     }
     if (tracing != null) {
       builder.intercept(tracing.clientInterceptor(target));

@@ -22,14 +22,14 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * What observing calls costs: getUser and streamUsers with the client and its server (a JVM of its own)
- * observed the same way ({@link Observability}: off, metrics, tracing on a no-op OpenTelemetry, tracing
- * with the SDK sampling 1%, metrics and that tracing). Not part of scripts/bench.sh's table; run it alone:
+ * observed the same way ({@link Observability}: off, a call observer that records nothing, metrics, tracing
+ * on a no-op OpenTelemetry, tracing with the SDK sampling 1%, metrics and that tracing). Not part of scripts/bench.sh's table; run it alone:
  * {@code java -jar triple-benchmark/triple/target/triple-benchmarks.jar ObservabilityBenchmark -t 32 -f 1}.
  */
 @State(Scope.Benchmark)
 public class ObservabilityBenchmark {
 
-  @Param({"off", "metrics", "tracing-noop", "tracing-1pct", "metrics+tracing-1pct"})
+  @Param({"off", "observer-noop", "metrics", "tracing-noop", "tracing-1pct", "metrics+tracing-1pct"})
   public String observe;
 
   private ServerProcess server;

@@ -30,6 +30,13 @@ class TripleBenchmarkSmokeTest {
     assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(FeatureCostBenchmark.class), 6));
   }
 
+  /** getUser and streamUsers observed every way the page measures. */
+  @Test
+  void observabilityRunsEveryCase() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(
+        BenchmarkSmoke.run(ObservabilityBenchmark.class, ServerCpuProfiler.class), 12, "server.cpu"));
+  }
+
   /** Two connections, threads spread over both, a kilobyte each way. */
   @Test
   void sweepRunsAndScores() throws Exception {
