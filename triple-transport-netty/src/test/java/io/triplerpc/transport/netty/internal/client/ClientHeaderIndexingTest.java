@@ -4,14 +4,11 @@ import static io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.HEADERS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.wire.GrpcHeaders;
-import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -26,24 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class ClientHeaderIndexingTest {
 
-  private final ClientStreamListener listener = new ClientStreamListener() {
-    @Override
-    public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
-
-    @Override
-    public void onMessage(ByteBuf payload, boolean compressed) {
-      payload.release();
-    }
-
-    @Override
-    public void onClose(Status status, Metadata trailers) {}
-
-    @Override
-    public void onUnprocessed(Status status) {}
-
-    @Override
-    public void onReady() {}
-  };
+  private final ClientStreamListener listener = EmbeddedClientConnection.releasingListener();
 
   @Test
   void callsWithNewTraceIdsAndDeadlinesKeepTheirOtherHeadersIndexed() throws Exception {

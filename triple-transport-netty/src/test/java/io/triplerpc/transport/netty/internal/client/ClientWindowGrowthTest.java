@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.triplerpc.Metadata;
-import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
-import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.BandwidthDelayWindow;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer.Frame;
 import java.util.List;
@@ -21,24 +18,7 @@ class ClientWindowGrowthTest {
 
   private static final int KIB = 1 << 10;
 
-  private final ClientStreamListener listener = new ClientStreamListener() {
-    @Override
-    public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
-
-    @Override
-    public void onMessage(ByteBuf payload, boolean compressed) {
-      payload.release();
-    }
-
-    @Override
-    public void onClose(Status status, Metadata trailers) {}
-
-    @Override
-    public void onUnprocessed(Status status) {}
-
-    @Override
-    public void onReady() {}
-  };
+  private final ClientStreamListener listener = EmbeddedClientConnection.releasingListener();
 
   /** One gRPC message of {@code bytes} in all, from the server on {@code streamId}, in 16 KiB DATA frames. */
   private static void sendMessage(EmbeddedClientConnection connection, int streamId, int bytes) {

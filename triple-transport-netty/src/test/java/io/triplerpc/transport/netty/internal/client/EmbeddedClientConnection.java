@@ -1,5 +1,6 @@
 package io.triplerpc.transport.netty.internal.client;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -9,10 +10,13 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.MockTicker;
 import io.netty.util.concurrent.Ticker;
+import io.triplerpc.Metadata;
+import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
+import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.EmbeddedHttp2Peer;
 import java.net.InetSocketAddress;
 
@@ -39,6 +43,28 @@ final class EmbeddedClientConnection implements AutoCloseable {
     server.sendSettings();
     server.sendSettingsAck();
     server.frames();
+  }
+
+  /** A listener that releases the messages it gets and ignores everything else. */
+  static ClientStreamListener releasingListener() {
+    return new ClientStreamListener() {
+      @Override
+      public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
+
+      @Override
+      public void onMessage(ByteBuf payload, boolean compressed) {
+        payload.release();
+      }
+
+      @Override
+      public void onClose(Status status, Metadata trailers) {}
+
+      @Override
+      public void onUnprocessed(Status status) {}
+
+      @Override
+      public void onReady() {}
+    };
   }
 
   /** A connection with the default options and keepalive. */
