@@ -5,10 +5,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Sizes a connection's inbound flow-control windows from the bandwidth-delay product, as grpc-java
- * and grpc-go do: a PING goes out after DATA arrives, every DATA byte read until its ACK is counted,
- * and when that round trip's bytes times two exceed the window (and the bandwidth is the best seen
- * yet) the window grows to that, up to a maximum. A fixed window caps a connection at one window per
- * round trip: 1 MiB per 100 ms is 10 MiB/s however fast the link.
+ * and grpc-go do: a PING goes out after a read that brought DATA, that read's DATA and every DATA byte
+ * read until the ACK are counted, and when those bytes times two exceed the window (and the bandwidth
+ * is the best seen yet) the window grows to that, up to a maximum. A fixed window caps a connection at
+ * one window per round trip: 1 MiB per 100 ms is 10 MiB/s however fast the link.
+ *
+ * <p>The read that starts a measurement counts, as the frame that triggers grpc-java's and grpc-go's
+ * PING does: on a connection held back by its window, the PING leaves with the WINDOW_UPDATE for the
+ * bytes just read, and its ACK can come back ahead of the DATA that update releases, so the round trip
+ * alone may show half a window however slow the link, and the window would never grow.
  *
  * <p>A measurement starts only after DATA was read, so a peer that polices PINGs (grpc-java's and Go's
  * servers forgive PINGs that follow the DATA they sent) sees one per round trip of its own data at
@@ -27,7 +32,8 @@ public final class BandwidthDelayWindow {
   private final int maxWindow;
   private int window;
   private boolean measuring;
-  private boolean dataSinceMeasurement;
+  /** DATA bytes of the current read, while no measurement runs. */
+  private long bytesThisRead;
   private long pingSentNanos;
   private long bytesInRoundTrip;
   private long bestBytesPerSecond;
@@ -54,15 +60,17 @@ public final class BandwidthDelayWindow {
     if (measuring) {
       bytesInRoundTrip += bytes;
     } else {
-      dataSinceMeasurement = true;
+      bytesThisRead += bytes;
     }
   }
 
   /**
-   * After a read: whether to send a PING of {@link #PING_DATA} now, which starts a measurement.
+   * After every read: whether to send a PING of {@link #PING_DATA} now, which starts a measurement.
    */
   public boolean startMeasurement() {
-    if (measuring || !dataSinceMeasurement || window >= maxWindow) {
+    long read = bytesThisRead;
+    bytesThisRead = 0;
+    if (measuring || read == 0 || window >= maxWindow) {
       return false;
     }
     long now = ticker.nanoTime();
@@ -70,9 +78,8 @@ public final class BandwidthDelayWindow {
       return false;
     }
     measuring = true;
-    dataSinceMeasurement = false;
     pingSentNanos = now;
-    bytesInRoundTrip = 0;
+    bytesInRoundTrip = read;
     return true;
   }
 

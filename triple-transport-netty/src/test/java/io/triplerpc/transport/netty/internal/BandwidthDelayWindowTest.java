@@ -16,11 +16,15 @@ class BandwidthDelayWindowTest {
   private final MockTicker ticker = Ticker.newMockTicker();
   private final BandwidthDelayWindow window = new BandwidthDelayWindow(ticker, MIB, 8 * MIB);
 
-  /** A measurement whose round trip takes {@code millis} and brings {@code bytes}: the window it gives. */
+  /**
+   * A measurement whose round trip takes {@code millis} and brings {@code bytes}, the read that starts
+   * it included: the window it gives.
+   */
   private int roundTrip(long bytes, long millis) {
-    window.dataRead(100);
+    int first = (int) Math.min(16384, bytes);
+    window.dataRead(first);
     assertTrue(window.startMeasurement(), "a measurement starts after DATA");
-    for (long left = bytes; left > 0; left -= 16384) {
+    for (long left = bytes - first; left > 0; left -= 16384) {
       window.dataRead((int) Math.min(16384, left));
     }
     ticker.advance(millis, TimeUnit.MILLISECONDS);
@@ -49,13 +53,37 @@ class BandwidthDelayWindowTest {
   }
 
   @Test
-  void theBytesBeforeThePingAreNotCounted() {
-    window.dataRead(4 * MIB);
+  void theReadThatStartsAMeasurementCounts() {
+    // Held back by its window, half of it read when the PING leaves with its WINDOW_UPDATE, and the
+    // ACK back before the DATA that update released: the round trip alone brought half the window.
+    window.dataRead(MIB / 2);
     assertTrue(window.startMeasurement());
-    window.dataRead(MIB / 4);
+    window.dataRead(MIB / 2);
+    ticker.advance(40, TimeUnit.MILLISECONDS);
+    assertEquals(2 * MIB, window.pingAnswered());
+  }
+
+  @Test
+  void readsBeforeTheOneThatStartsAMeasurementAreNotCounted() {
+    assertEquals(0, roundTrip(1000, 1));
+    window.dataRead(4 * MIB);
+    assertFalse(window.startMeasurement(), "paused");
+    ticker.advance(BandwidthDelayWindow.PAUSE_NANOS, TimeUnit.NANOSECONDS);
+    window.dataRead(MIB / 8);
+    assertTrue(window.startMeasurement());
+    window.dataRead(MIB / 8);
     ticker.advance(10, TimeUnit.MILLISECONDS);
-    assertEquals(0, window.pingAnswered(), "a quarter of the window came in the round trip");
+    assertEquals(0, window.pingAnswered(), "a quarter of the window from the starting read and the round trip");
     assertEquals(MIB, window.window());
+  }
+
+  @Test
+  void aReadWithoutDataStartsNothing() {
+    window.dataRead(MIB);
+    assertTrue(window.startMeasurement());
+    ticker.advance(10, TimeUnit.MILLISECONDS);
+    assertEquals(2 * MIB, window.pingAnswered());
+    assertFalse(window.startMeasurement(), "the read after the ACK brought no DATA");
   }
 
   @Test
@@ -80,8 +108,10 @@ class BandwidthDelayWindowTest {
     window.dataRead(100);
     assertFalse(window.startMeasurement());
     ticker.advance(BandwidthDelayWindow.PAUSE_NANOS - 1, TimeUnit.NANOSECONDS);
+    window.dataRead(100);
     assertFalse(window.startMeasurement());
     ticker.advance(1, TimeUnit.NANOSECONDS);
+    window.dataRead(100);
     assertTrue(window.startMeasurement());
   }
 

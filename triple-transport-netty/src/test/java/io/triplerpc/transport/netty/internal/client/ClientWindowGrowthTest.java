@@ -48,7 +48,7 @@ class ClientWindowGrowthTest {
       connection.server.sendPingAck(BandwidthDelayWindow.PING_DATA);
       List<Frame> settings = connection.server.frames(SETTINGS);
       assertEquals(1, settings.size());
-      assertEquals(1200 * KIB, settings.get(0).setting(Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE));
+      assertEquals(2 * (100 + 600 * KIB), settings.get(0).setting(Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE));
     }
   }
 }
