@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.triplerpc.ClientProtocol;
@@ -276,6 +277,22 @@ class TripleMetricsTest {
     assertEquals(1024, sizes[0].bucket());
     assertEquals(4294967296.0, sizes[12].bucket());
     assertEquals(1, sizes[0].count(), "a 3-byte request is in the first bucket");
+  }
+
+  @Test
+  void metersAnApplicationDeniesAreLeftOutAndTheOthersStillCount() {
+    // The Micrometer way to pay for fewer records: a denied meter is a no-op one.
+    registry.config().meterFilter(MeterFilter.deny(id -> id.getName().endsWith("_compressed_message_size")));
+    PingService pings = start();
+    pings.ping(ping("a"));
+    assertThrows(StatusException.class,
+        () -> pings.ping(Ping.newBuilder().setFailCode(Status.Code.INVALID_ARGUMENT.value()).build()));
+    awaitEnded(PING, 2);
+    assertEquals(List.of(), registry.find("grpc.server.call.rcvd_total_compressed_message_size").meters());
+    assertEquals(List.of(), registry.find("grpc.client.attempt.sent_total_compressed_message_size").meters());
+    assertEquals(1, timer("grpc.server.call.duration", PING, "OK").count());
+    assertEquals(1, timerCount("grpc.client.attempt.duration", PING, "INVALID_ARGUMENT"));
+    assertEquals(2, clientAttemptStarted(PING).count());
   }
 
   @Test
