@@ -44,6 +44,12 @@ class TripleBenchmarkSmokeTest {
         BenchmarkSmoke.run(SweepBenchmark.class, Map.of("payload", "1024", "connections", "2")), 1));
   }
 
+  /** A request's header block with and without a trace context, encoded and round-tripped. */
+  @Test
+  void headerCodecRunsBothWays() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(HeaderCodecBenchmark.class), 4));
+  }
+
   /** The three ways of parsing a message spread over frames, on the large page. */
   @Test
   void messageParseRunsEveryWay() throws Exception {

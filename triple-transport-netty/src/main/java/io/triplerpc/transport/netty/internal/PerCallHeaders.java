@@ -13,7 +13,7 @@ import io.netty.util.AsciiString;
  * except the first of each name on the connection: indexed once, it gives the later ones a name
  * reference instead of the name spelled out. Belongs to one connection's encoder, on its event loop.
  */
-final class PerCallHeaders implements Http2HeadersEncoder.SensitivityDetector {
+public final class PerCallHeaders implements Http2HeadersEncoder.SensitivityDetector {
 
   private static final AsciiString GRPC_TIMEOUT = AsciiString.cached("grpc-timeout");
   private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
