@@ -9,6 +9,8 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
+import io.triplerpc.internal.wire.GrpcHeaders;
+import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.PerCallHeaders;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +34,9 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class HeaderCodecBenchmark {
 
-  private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
-  private static final AsciiString GRPC = AsciiString.cached("application/grpc");
-  private static final AsciiString TE = AsciiString.cached("te");
-  private static final AsciiString TRAILERS = AsciiString.cached("trailers");
-  private static final AsciiString GRPC_TIMEOUT = AsciiString.cached("grpc-timeout");
+  private static final AsciiString PATH = AsciiString.cached("/io.triplerpc.benchmark.UserService/getUser");
+  private static final AsciiString AUTHORITY = AsciiString.cached("127.0.0.1:50051");
+  private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
   private static final String TRACE_CONTEXT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
 
   /** Whether the request carries a {@code traceparent}. */
@@ -82,11 +82,14 @@ public class HeaderCodecBenchmark {
     if (traceparent) {
       metadata.put("traceparent", TRACE_CONTEXT);
     }
+    // The block a Triple client sends for a gRPC call with a deadline.
     Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
-        .method("POST").scheme("http").path("/io.triplerpc.benchmark.UserService/getUser").authority("127.0.0.1:50051");
-    headers.add(CONTENT_TYPE, GRPC);
-    headers.add(TE, TRAILERS);
-    headers.add(GRPC_TIMEOUT, "999999u");
+        .method(GrpcHeaders.POST).scheme(GrpcHeaders.HTTP).path(PATH).authority(AUTHORITY);
+    headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
+    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
+    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
+    headers.add(GrpcHeaders.GRPC_TIMEOUT, "999999u");
     GrpcHttp2Headers.addMetadata(headers, metadata);
     return headers;
   }
