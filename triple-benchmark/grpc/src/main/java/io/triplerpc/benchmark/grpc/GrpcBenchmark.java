@@ -145,7 +145,8 @@ public class GrpcBenchmark {
     }, MoreExecutors.directExecutor());
   }
 
-  private static final class CountingObserver implements StreamObserver<User> {
+  /** Counts a stream's users; {@link #done} completes with the count, or the error. */
+  static final class CountingObserver implements StreamObserver<User> {
     final CompletableFuture<Integer> done = new CompletableFuture<>();
     private int count;
 

@@ -2,15 +2,12 @@ package io.triplerpc.benchmark.grpc;
 
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.StreamObserver;
 import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserServiceGrpc;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -68,24 +65,8 @@ public class GrpcObservabilityBenchmark {
   /** One call streaming 1,000 users. */
   @Benchmark
   public int streamUsers() throws Exception {
-    AtomicInteger count = new AtomicInteger();
-    CompletableFuture<Integer> done = new CompletableFuture<>();
-    async.withDeadlineAfter(60, TimeUnit.SECONDS).streamUsers(UserFixtures.STREAM_USERS, new StreamObserver<>() {
-      @Override
-      public void onNext(User value) {
-        count.incrementAndGet();
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        done.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(count.get());
-      }
-    });
-    return done.get(60, TimeUnit.SECONDS);
+    GrpcBenchmark.CountingObserver observer = new GrpcBenchmark.CountingObserver();
+    async.withDeadlineAfter(60, TimeUnit.SECONDS).streamUsers(UserFixtures.STREAM_USERS, observer);
+    return observer.done.get(60, TimeUnit.SECONDS);
   }
 }

@@ -6,12 +6,9 @@ import io.triplerpc.benchmark.harness.ServerProcess;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.UserFixtures.Check;
 import io.triplerpc.benchmark.workload.proto.User;
-import io.triplerpc.StreamObserver;
 import io.triplerpc.benchmark.workload.proto.UserService;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
@@ -63,24 +60,8 @@ public class ObservabilityBenchmark {
   /** One call streaming 1,000 users. */
   @Benchmark
   public int streamUsers() throws Exception {
-    AtomicInteger count = new AtomicInteger();
-    CompletableFuture<Integer> done = new CompletableFuture<>();
-    users.streamUsers(UserFixtures.STREAM_USERS, new StreamObserver<>() {
-      @Override
-      public void onNext(User value) {
-        count.incrementAndGet();
-      }
-
-      @Override
-      public void onError(Throwable t) {
-        done.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(count.get());
-      }
-    });
-    return done.get(60, TimeUnit.SECONDS);
+    TripleBenchmark.CountingObserver observer = new TripleBenchmark.CountingObserver();
+    users.streamUsers(UserFixtures.STREAM_USERS, observer);
+    return observer.done.get(60, TimeUnit.SECONDS);
   }
 }

@@ -138,7 +138,8 @@ public class TripleBenchmark {
     call.whenComplete((user, error) -> window.completed(error));
   }
 
-  private static final class CountingObserver implements StreamObserver<User> {
+  /** Counts a stream's users; {@link #done} completes with the count, or the error. */
+  static final class CountingObserver implements StreamObserver<User> {
     final CompletableFuture<Integer> done = new CompletableFuture<>();
     private int count;
 
