@@ -1,5 +1,9 @@
 package io.triplerpc.interop.dubbo;
 
+import io.opentelemetry.api.baggage.Baggage;
+import io.opentelemetry.api.baggage.BaggageEntry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.triplerpc.ServerContext;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.interop.dubbo.api.Item;
@@ -10,6 +14,8 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -143,6 +149,20 @@ final class TriplePlainService implements PlainService {
         out.onCompleted();
       }
     };
+  }
+
+  /** The span (the call's server span, where the server traces calls) and baggage current while the service runs. */
+  @Override
+  public String traceHop() {
+    SpanContext span = Span.current().getSpanContext();
+    StringBuilder here = new StringBuilder(span.isValid() ? span.getTraceId() + "/" + span.getSpanId() : "-");
+    Map<String, BaggageEntry> baggage = new TreeMap<>(Baggage.current().asMap());
+    if (!baggage.isEmpty()) {
+      here.append(" baggage ");
+      baggage.forEach((key, entry) -> here.append(key).append('=').append(entry.getValue()).append(','));
+      here.setLength(here.length() - 1);
+    }
+    return here.toString();
   }
 
   @Override

@@ -61,6 +61,14 @@ public interface PlainService {
   /** Bidi streaming: every item comes back at once, its name upper-cased. */
   StreamObserver<Item> shout(StreamObserver<Item> out);
 
+  /**
+   * The trace the call was served in: {@code traceId/spanId} of the span current while the service ran
+   * ({@code -} without one), then {@code " baggage k=v,..."} (sorted by key) if the current baggage has
+   * entries; a Dubbo provider started with {@code --relay} first makes the same call to the server it
+   * relays to and appends {@code " > "} and that server's answer.
+   */
+  String traceHop();
+
   /** Only Dubbo's copy has it: a Dubbo consumer's call of it reaches a Triple server that has no such method. */
   String onlyInDubbo();
 }

@@ -22,7 +22,9 @@ import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.TracingConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.config.nested.SamplingConfig;
 import org.apache.dubbo.rpc.service.GenericService;
 
 /**
@@ -88,6 +90,9 @@ public final class DubboPeer {
         .registry(options.registry() == null
             ? new RegistryConfig(RegistryConfig.NO_AVAILABLE)
             : new RegistryConfig("zookeeper://" + options.registry() + "?registry-type=service"));
+    if (options.tracing()) {
+      bootstrap.tracing(tracing());
+    }
     if (options.mode().equals("provider")) {
       int port = options.port() == 0 ? freePort() : options.port();
       ProtocolConfig tri = new ProtocolConfig("tri", port);
@@ -101,8 +106,19 @@ public final class DubboPeer {
       if (options.preferSerialization() != null) {
         tri.setPreferSerialization(options.preferSerialization());
       }
+      ReferenceConfig<PlainService> relay = null;
+      if (options.relay() != null) {
+        relay = new ReferenceConfig<>();
+        relay.setInterface(PlainService.class);
+        relay.setUrl("tri://" + options.relay() + "/" + PlainService.class.getName());
+        relay.setTimeout(options.timeoutMillis());
+        relay.setRetries(0);
+        relay.setCheck(false);
+        bootstrap.reference(relay);
+      }
       bootstrap.protocol(tri)
-          .service(export(PlainService.class, new DubboPlainService("default"), options.version(), options.group()))
+          .service(export(PlainService.class, new DubboPlainService("default", relay), options.version(),
+              options.group()))
           .service(export(ProtoService.class, new DubboProtoService(), options.version(), options.group()));
       for (String[] also : options.alsoExport()) {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));
@@ -130,6 +146,17 @@ public final class DubboPeer {
     }
     bootstrap.stop();
     System.exit(0);
+  }
+
+  /**
+   * Dubbo's tracing as an application turns it on: OpenTelemetry through Micrometer Tracing, W3C trace
+   * context and baggage (Dubbo's defaults), every trace sampled (Dubbo's default samples 10%).
+   */
+  private static TracingConfig tracing() {
+    TracingConfig tracing = new TracingConfig();
+    tracing.setEnabled(true);
+    tracing.setSampling(new SamplingConfig(1.0f));
+    return tracing;
   }
 
   private static <T> ServiceConfig<T> export(Class<T> type, T implementation, String version, String group) {

@@ -1,5 +1,9 @@
 package io.triplerpc.interop.dubbo.peer;
 
+import io.opentelemetry.api.baggage.Baggage;
+import io.opentelemetry.api.baggage.BaggageEntry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.triplerpc.interop.dubbo.api.Item;
 import io.triplerpc.interop.dubbo.api.Order;
 import io.triplerpc.interop.dubbo.api.OutOfStock;
@@ -8,10 +12,13 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.common.constants.CommonConstants;
 import org.apache.dubbo.common.stream.StreamObserver;
+import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.rpc.Invocation;
 import org.apache.dubbo.rpc.RpcContext;
 
@@ -20,9 +27,16 @@ final class DubboPlainService implements PlainService {
 
   private final List<String> events = new CopyOnWriteArrayList<>();
   private final String label;
+  /** The Triple server {@link #traceHop} calls on, or null; read once the application has started. */
+  private final ReferenceConfig<PlainService> relay;
 
   DubboPlainService(String label) {
+    this(label, null);
+  }
+
+  DubboPlainService(String label, ReferenceConfig<PlainService> relay) {
     this.label = label;
+    this.relay = relay;
   }
 
   @Override
@@ -142,6 +156,24 @@ final class DubboPlainService implements PlainService {
         out.onCompleted();
       }
     };
+  }
+
+  /**
+   * The span and baggage Dubbo's tracing made current for this call (its server span), read through
+   * OpenTelemetry's API, as Dubbo's OpenTelemetry bridge keeps them there; then, with a relay, the relayed
+   * server's answer.
+   */
+  @Override
+  public String traceHop() {
+    SpanContext span = Span.current().getSpanContext();
+    StringBuilder here = new StringBuilder(span.isValid() ? span.getTraceId() + "/" + span.getSpanId() : "-");
+    Map<String, BaggageEntry> baggage = new TreeMap<>(Baggage.current().asMap());
+    if (!baggage.isEmpty()) {
+      here.append(" baggage ");
+      baggage.forEach((key, entry) -> here.append(key).append('=').append(entry.getValue()).append(','));
+      here.setLength(here.length() - 1);
+    }
+    return relay == null ? here.toString() : here + " > " + relay.get().traceHop();
   }
 
   @Override

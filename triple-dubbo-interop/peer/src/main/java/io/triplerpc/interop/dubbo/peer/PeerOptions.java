@@ -24,7 +24,11 @@ import java.util.List;
  *   <li>{@code --metadata-type=local|remote}: provider, where its metadata goes (Dubbo's default: local,
  *       served by its MetadataService);
  *   <li>{@code --provided-by=app}: consumer with a registry, the application to call (Dubbo's
- *       {@code providedBy}) instead of the ones the service's mapping names.
+ *       {@code providedBy}) instead of the ones the service's mapping names;
+ *   <li>{@code --tracing}: Dubbo's own tracing on (OpenTelemetry through Micrometer Tracing, W3C
+ *       propagation with baggage, every trace sampled, spans kept in the process);
+ *   <li>{@code --relay=host:port}: provider, the Triple server its {@code traceHop()} calls on (a direct
+ *       {@code tri://} reference) before it answers.
  * </ul>
  */
 record PeerOptions(
@@ -40,7 +44,9 @@ record PeerOptions(
     String registry,
     String application,
     String metadataType,
-    String providedBy) {
+    String providedBy,
+    boolean tracing,
+    String relay) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -57,6 +63,8 @@ record PeerOptions(
     String application = null;
     String metadataType = null;
     String providedBy = null;
+    boolean tracing = false;
+    String relay = null;
     List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
@@ -76,6 +84,8 @@ record PeerOptions(
         case "--application" -> application = value;
         case "--metadata-type" -> metadataType = value;
         case "--provided-by" -> providedBy = value;
+        case "--tracing" -> tracing = true;
+        case "--relay" -> relay = value;
         case "--also-export" -> {
           for (String export : value.split(",")) {
             String[] parts = export.split(":", -1);
@@ -95,6 +105,6 @@ record PeerOptions(
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy);
+        application, metadataType, providedBy, tracing, relay);
   }
 }

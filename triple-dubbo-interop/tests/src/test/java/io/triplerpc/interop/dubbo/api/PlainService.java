@@ -34,6 +34,14 @@ public interface PlainService {
   /** The label of the implementation that answered: which export (version, group) a call reached. */
   String whoami();
 
+  /**
+   * The trace the call was served in: {@code traceId/spanId} of the span current while the service ran
+   * ({@code -} without one), then {@code " baggage k=v,..."} (sorted by key) if the current baggage has
+   * entries; a Dubbo provider started with {@code --relay} first makes the same call to the server it
+   * relays to and appends {@code " > "} and that server's answer.
+   */
+  String traceHop();
+
   /** Throws {@code IllegalStateException(message)}, a runtime exception no method declares. */
   String fail(String message);
 
