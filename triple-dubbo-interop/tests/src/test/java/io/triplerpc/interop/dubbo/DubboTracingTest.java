@@ -26,6 +26,7 @@ import io.triplerpc.CallOptions;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.interop.dubbo.api.PlainService;
+import io.triplerpc.interop.dubbo.api.TraceHop;
 import io.triplerpc.opentelemetry.TripleTracing;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ class DubboTracingTest {
       test.end();
     }
 
-    String[] hops = answer.split(" > ");
+    String[] hops = answer.split(TraceHop.SEPARATOR);
     assertEquals(2, hops.length, answer);
     SpanContext dubboServer = spanContext(hops[0]);
     // The baggage reaches Dubbo's service, and the Triple service behind it.
@@ -149,7 +150,7 @@ class DubboTracingTest {
     DubboProcess dubbo = started(DubboProcess.provider("--relay=127.0.0.1:" + server.port()));
     String answer = plainServiceAt(dubbo.port()).traceHop();
 
-    assertTrue(answer.startsWith("- > "), answer);
+    assertTrue(answer.startsWith("-" + TraceHop.SEPARATOR), answer);
     ReadableSpan client = spans.one(SpanKind.CLIENT);
     ReadableSpan tripleServer = spans.one(SpanKind.SERVER);
     assertEquals(client.getSpanContext().getTraceId(), tripleServer.getSpanContext().getTraceId());

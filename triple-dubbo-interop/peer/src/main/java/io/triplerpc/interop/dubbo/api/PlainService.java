@@ -62,10 +62,10 @@ public interface PlainService {
   StreamObserver<Item> shout(StreamObserver<Item> out);
 
   /**
-   * The trace the call was served in: {@code traceId/spanId} of the span current while the service ran
-   * ({@code -} without one), then {@code " baggage k=v,..."} (sorted by key) if the current baggage has
-   * entries; a Dubbo provider started with {@code --relay} first makes the same call to the server it
-   * relays to and appends {@code " > "} and that server's answer.
+   * The trace the call was served in: the span and baggage current while the service ran, as
+   * {@link TraceHop} writes them; a Dubbo provider started with
+   * {@code --relay} first makes the same call to the server it relays to and appends
+   * {@code TraceHop.SEPARATOR} and that server's answer.
    */
   String traceHop();
 

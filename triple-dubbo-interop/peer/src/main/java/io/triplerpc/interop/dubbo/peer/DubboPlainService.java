@@ -1,19 +1,19 @@
 package io.triplerpc.interop.dubbo.peer;
 
 import io.opentelemetry.api.baggage.Baggage;
-import io.opentelemetry.api.baggage.BaggageEntry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.triplerpc.interop.dubbo.api.Item;
 import io.triplerpc.interop.dubbo.api.Order;
 import io.triplerpc.interop.dubbo.api.OutOfStock;
 import io.triplerpc.interop.dubbo.api.PlainService;
+import io.triplerpc.interop.dubbo.api.TraceHop;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.common.constants.CommonConstants;
@@ -166,14 +166,10 @@ final class DubboPlainService implements PlainService {
   @Override
   public String traceHop() {
     SpanContext span = Span.current().getSpanContext();
-    StringBuilder here = new StringBuilder(span.isValid() ? span.getTraceId() + "/" + span.getSpanId() : "-");
-    Map<String, BaggageEntry> baggage = new TreeMap<>(Baggage.current().asMap());
-    if (!baggage.isEmpty()) {
-      here.append(" baggage ");
-      baggage.forEach((key, entry) -> here.append(key).append('=').append(entry.getValue()).append(','));
-      here.setLength(here.length() - 1);
-    }
-    return relay == null ? here.toString() : here + " > " + relay.get().traceHop();
+    Map<String, String> baggage = new HashMap<>();
+    Baggage.current().forEach((key, entry) -> baggage.put(key, entry.getValue()));
+    String here = TraceHop.format(span.isValid() ? span.getTraceId() : null, span.getSpanId(), baggage);
+    return relay == null ? here : here + TraceHop.SEPARATOR + relay.get().traceHop();
   }
 
   @Override
