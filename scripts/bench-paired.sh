@@ -12,9 +12,10 @@
 #   e.g. scripts/bench-paired.sh --out /tmp/metrics 'ObservabilityBenchmark\.getUser$' \
 #          '-p observe=off' '-p observe=metrics'
 #
-# Prints, per iteration, both CPU-per-call figures and their ratio B/A, and the median ratio of all
-# rounds (pairs.txt in DIR beside the JMH JSON and logs); --report prints that again from DIR. --jar-b
-# compares two builds (default: the same jar, triple-benchmark/triple/target/triple-benchmarks.jar).
+# Prints, per iteration, both CPU-per-call figures and their ratio B/A, the median ratio of all rounds,
+# and the same median for each JVM alone (pairs.txt in DIR beside the JMH JSON and logs); --report
+# prints that again from DIR. --jar-b compares two builds (default: the same jar,
+# triple-benchmark/triple/target/triple-benchmarks.jar).
 # Defaults: 1 s slices, 2 rounds, 2 warm-up and 8 measured iterations of 10 s (about 4 minutes a round).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --jar) jar="$2"; shift ;;
     --jar-b) jar_b="$2"; shift ;;
     --report) out="$2"; report_only=true; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "bench-paired.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -46,10 +47,10 @@ report() {
   python3 - "$1" <<'PYTHON'
 import glob, json, statistics, sys
 out = sys.argv[1]
+def side(path, name):
+    return json.load(open(path))[0]["secondaryMetrics"][name + ".cpu"]["rawData"][0]
 def cpu(path):
-    metrics = json.load(open(path))[0]["secondaryMetrics"]
-    client, server = metrics["client.cpu"]["rawData"][0], metrics["server.cpu"]["rawData"][0]
-    return [c + s for c, s in zip(client, server)]
+    return [c + s for c, s in zip(side(path, "client"), side(path, "server"))]
 rounds = sorted(int(f.rsplit("-r", 1)[1][:-len(".json")]) for f in glob.glob(f"{out}/a-r*.json"))
 ratios, first, second = [], [], []
 print("round  iteration  A µs/call  B µs/call  B/A")
@@ -63,6 +64,17 @@ for r in rounds:
 q = statistics.quantiles(ratios, n=4)
 print(f"median B/A of {len(ratios)} iterations: {statistics.median(ratios):.3f} (quartiles {q[0]:.3f}-{q[2]:.3f});"
       f" median µs/call A {statistics.median(first):.2f}, B {statistics.median(second):.2f}")
+# Each JVM alone: where the difference lands (the client's figure includes JMH's calling threads).
+for name in ("client", "server"):
+    a_side, b_side, side_ratios = [], [], []
+    for r in rounds:
+        for x, y in zip(side(f"{out}/a-r{r}.json", name), side(f"{out}/b-r{r}.json", name)):
+            a_side.append(x)
+            b_side.append(y)
+            side_ratios.append(y / x)
+    q = statistics.quantiles(side_ratios, n=4)
+    print(f"  {name} JVM alone: median B/A {statistics.median(side_ratios):.3f} (quartiles {q[0]:.3f}-{q[2]:.3f});"
+          f" median µs/call A {statistics.median(a_side):.2f}, B {statistics.median(b_side):.2f}")
 PYTHON
 }
 
