@@ -2,7 +2,6 @@ package io.triplerpc.benchmark.triple;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Exception;
@@ -10,9 +9,9 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.internal.wire.GrpcHeaders;
-import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.PerCallHeaders;
+import io.triplerpc.transport.netty.internal.client.NettyClientTransport;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,7 +35,7 @@ public class HeaderCodecBenchmark {
 
   private static final AsciiString PATH = AsciiString.cached("/io.triplerpc.benchmark.UserService/getUser");
   private static final AsciiString AUTHORITY = AsciiString.cached("127.0.0.1:50051");
-  private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
+  private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
   private static final String TRACE_CONTEXT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00";
 
   /** Whether the request carries a {@code traceparent}. */
@@ -83,14 +82,6 @@ public class HeaderCodecBenchmark {
       metadata.put("traceparent", TRACE_CONTEXT);
     }
     // The block a Triple client sends for a gRPC call with a deadline.
-    Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
-        .method(GrpcHeaders.POST).scheme(GrpcHeaders.HTTP).path(PATH).authority(AUTHORITY);
-    headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
-    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
-    headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
-    headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
-    headers.add(GrpcHeaders.GRPC_TIMEOUT, "999999u");
-    GrpcHttp2Headers.addMetadata(headers, metadata);
-    return headers;
+    return NettyClientTransport.grpcRequestHeaders(GrpcHeaders.HTTP, AUTHORITY, PATH, metadata, DEADLINE_NANOS);
   }
 }

@@ -1,7 +1,6 @@
 package io.triplerpc.interop.dubbo.api;
 
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.SortedMap;
 
 /**
  * How both sides' {@code PlainService.traceHop} write one hop: {@code traceId/spanId} of the span the service
@@ -16,13 +15,13 @@ public final class TraceHop {
 
   /**
    * @param traceId the span's trace id, or null without a span
-   * @param baggage the baggage's keys and values
+   * @param baggage the baggage's keys and values, in the order written
    */
-  public static String format(String traceId, String spanId, Map<String, String> baggage) {
+  public static String format(String traceId, String spanId, SortedMap<String, String> baggage) {
     StringBuilder hop = new StringBuilder(traceId == null ? "-" : traceId + "/" + spanId);
     if (!baggage.isEmpty()) {
       hop.append(" baggage ");
-      new TreeMap<>(baggage).forEach((key, value) -> hop.append(key).append('=').append(value).append(','));
+      baggage.forEach((key, value) -> hop.append(key).append('=').append(value).append(','));
       hop.setLength(hop.length() - 1);
     }
     return hop.toString();

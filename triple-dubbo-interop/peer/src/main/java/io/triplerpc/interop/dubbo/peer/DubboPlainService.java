@@ -10,10 +10,10 @@ import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.TraceHop;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.dubbo.common.constants.CommonConstants;
@@ -166,7 +166,7 @@ final class DubboPlainService implements PlainService {
   @Override
   public String traceHop() {
     SpanContext span = Span.current().getSpanContext();
-    Map<String, String> baggage = new HashMap<>();
+    SortedMap<String, String> baggage = new TreeMap<>();
     Baggage.current().forEach((key, entry) -> baggage.put(key, entry.getValue()));
     String here = TraceHop.format(span.isValid() ? span.getTraceId() : null, span.getSpanId(), baggage);
     return relay == null ? here : here + TraceHop.SEPARATOR + relay.get().traceHop();

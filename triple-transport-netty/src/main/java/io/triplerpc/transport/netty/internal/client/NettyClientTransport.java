@@ -29,7 +29,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The client transport to one address: N lazily opened connections, used round robin. */
-final class NettyClientTransport implements ClientTransport {
+public final class NettyClientTransport implements ClientTransport {
 
   private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web+proto");
   private static final AsciiString X_GRPC_WEB = AsciiString.cached("x-grpc-web");
@@ -80,19 +80,28 @@ final class NettyClientTransport implements ClientTransport {
     ClientWire wire = ClientWire.of(protocol, method.type());
     return new NettyClientStream(
         connection,
-        requestHeaders(method, wire, headers, timeoutNanos, requestEncoding),
+        requestHeaders(scheme, authority, method.path(), wire, headers, timeoutNanos, requestEncoding),
         maxInboundMessageSize,
         wire,
         requestEncoding,
         timeoutNanos);
   }
 
-  private Http2Headers requestHeaders(
-      MethodDescriptor<?, ?> method, ClientWire wire, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
+  /**
+   * The request headers of a gRPC call to {@code path} (uncompressed, {@code timeoutNanos} 0 for no
+   * deadline) as a transport to {@code scheme://authority} sends them; public for the header benchmark.
+   */
+  public static Http2Headers grpcRequestHeaders(
+      AsciiString scheme, AsciiString authority, CharSequence path, Metadata metadata, long timeoutNanos) {
+    return requestHeaders(scheme, authority, path, ClientWire.GRPC, metadata, timeoutNanos, null);
+  }
+
+  private static Http2Headers requestHeaders(AsciiString scheme, AsciiString authority, CharSequence path,
+      ClientWire wire, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
     Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
         .method(GrpcHeaders.POST)
         .scheme(scheme)
-        .path(method.path())
+        .path(path)
         .authority(authority);
     headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
     switch (wire) {
