@@ -5,8 +5,10 @@ import io.triplerpc.WriteStats;
 import java.net.InetSocketAddress;
 
 /**
- * Calls to one server address over the client's connections to it (reconnecting with backoff).
- * Thread-safe; no method blocks.
+ * The client's connections to one server address (reconnecting with backoff), for {@link Picker}s
+ * to choose, and for calls to that address alone: {@link #newCall} makes one that goes only there,
+ * with no retry but a transparent one of a stream the server never processed. Thread-safe; no
+ * method blocks.
  */
 public interface Connection extends ClientCallFactory {
 

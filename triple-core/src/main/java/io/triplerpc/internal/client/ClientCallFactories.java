@@ -13,7 +13,6 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.WorkerPool;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.observe.ObservedCallImpl;
-import io.triplerpc.internal.stream.ClientTransport;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -22,29 +21,6 @@ import java.util.concurrent.Executor;
 public final class ClientCallFactories {
 
   private ClientCallFactories() {}
-
-  /** The end of every chain: real calls on {@code transport}. */
-  public static ClientCallFactory base(
-      ClientTransport transport, Executor callbackExecutor, int maxInboundMessageSize) {
-    return base(transport, callbackExecutor, maxInboundMessageSize, null, null);
-  }
-
-  /**
-   * The end of every chain: real calls on {@code transport} to {@code server}, each an attempt that
-   * {@code observers} see (null for none).
-   */
-  public static ClientCallFactory base(ClientTransport transport, Executor callbackExecutor, int maxInboundMessageSize,
-      CallObservers observers, InetSocketAddress server) {
-    ReplayBudget replayBudget = new ReplayBudget(ReplayBudget.DEFAULT_LIMIT);
-    String target = server == null ? null : hostAndPort(server);
-    return new ClientCallFactory() {
-      @Override
-      public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-        return new ClientCallImpl<>(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget,
-            observers, server, target);
-      }
-    };
-  }
 
   /** {@code address} as observers name a client's target: {@code host:port}. */
   public static String hostAndPort(InetSocketAddress address) {

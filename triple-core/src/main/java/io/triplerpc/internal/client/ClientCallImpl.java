@@ -32,11 +32,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client call every proxy and interceptor chain ends in: frames requests on the caller's
- * thread, hands them to a {@link ClientStream}, and turns stream events into listener calls on the
- * call's executor.
+ * One attempt of a call on one server, as {@link RetriableCall} makes it: frames requests on the
+ * caller's thread, hands them to a {@link ClientStream}, and turns stream events into listener calls
+ * on the call's executor. It never goes again itself: a stream the server never processed ends as
+ * {@link AttemptCall.Listener#onUnprocessed}, and the call decides.
  */
-final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStreamListener {
+final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStreamListener {
 
   private final ClientTransport transport;
   private final MethodDescriptor<Q, R> method;
@@ -49,47 +50,16 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   private final int maxInboundMessageSize;
   private final MessageEncoding requestEncoding;
 
-  // Set by the one thread driving the call (start, send, halfClose); replaced on the event loop by a
-  // transparent retry, hence volatile.
+  /** Set once by {@link #start}, by the thread driving the call; read by any thread after. */
   private volatile ClientStream stream;
-  private Listener<R> listener;
-  /** The request headers the call started with, for a transparent retry. */
-  private Metadata startHeaders;
+  private ClientCall.Listener<R> listener;
   /** When the call's deadline passes ({@link ClientTransport#nanoTime()}), if it has one. */
   private long deadlineNanos;
-  /**
-   * The single request of a unary or server-streaming call once sent, kept (a duplicate sharing its
-   * bytes) until the server is known to have processed the call, so that a call the server never
-   * processed can go again; null otherwise. Whoever takes it out releases it.
-   */
-  private volatile ByteBuf replayableRequest;
-  private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<ClientCallImpl, ByteBuf> REPLAYABLE =
-      java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(
-          ClientCallImpl.class, ByteBuf.class, "replayableRequest");
-  /** Set when the stream closed for good: nothing will be replayed. */
-  private volatile boolean closed;
-  /** Whether the call already went again once. Event loop. */
-  private boolean transparentlyRetried;
-  private volatile boolean cancelled;
   /**
    * Why the application cancelled the call, once it did: messages that were still on their way are not
    * delivered, and the call ends with this, not with what the server said meanwhile.
    */
   private volatile Status cancelStatus;
-  private final ReplayBudget replayBudget;
-  /** Guards the replay buffer, and the stream while a streaming call may still go again. */
-  private final Object replayLock = new Object();
-  /**
-   * The requests a client-streaming or bidi call sent (duplicates sharing their bytes), kept for a
-   * transparent retry until the server answers; null once it did, once they passed the per-call or
-   * per-address limit, or for calls that send one request. Guarded by {@link #replayLock}.
-   */
-  private java.util.ArrayDeque<ByteBuf> replayBuffer;
-  private long replayBytes;
-  /** Set once the streaming requests are no longer kept: writes need not take the lock. */
-  private volatile boolean replayCommitted;
-  /** Messages the listener asked for, all of them: a retried stream is asked for them again. */
-  private final java.util.concurrent.atomic.AtomicInteger requested = new java.util.concurrent.atomic.AtomicInteger();
   private boolean messageCompression = true;
   /** The single request of a unary or server-streaming call, held so it leaves with END_STREAM. */
   private ByteBuf heldRequest;
@@ -113,13 +83,14 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       ClientTransport transport,
       MethodDescriptor<Q, R> method,
       CallOptions options,
-      Executor callbackExecutor,
-      int maxInboundMessageSize,
-      ReplayBudget replayBudget) {
-    this(transport, method, options, callbackExecutor, maxInboundMessageSize, replayBudget, null, null, null);
+      Executor callExecutor,
+      int maxInboundMessageSize) {
+    this(transport, method, options, callExecutor, maxInboundMessageSize, null, null, null);
   }
 
   /**
+   * @param callExecutor where the listener is called, one event at a time (a {@link ThreadlessExecutor}
+   *     for a caller that waits, a {@link SerializingExecutor} over the callback pool, or the call's own)
    * @param observers who sees the attempt, or null
    * @param server the server address, for the observers
    * @param target {@code server} as {@code host:port}, for the observers
@@ -128,9 +99,8 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
       ClientTransport transport,
       MethodDescriptor<Q, R> method,
       CallOptions options,
-      Executor callbackExecutor,
+      Executor callExecutor,
       int maxInboundMessageSize,
-      ReplayBudget replayBudget,
       CallObservers observers,
       InetSocketAddress server,
       String target) {
@@ -138,16 +108,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     this.observers = observers;
     this.server = server;
     this.target = target;
-    this.replayBudget = replayBudget;
-    if (method.type().clientSendsOneMessage()) {
-      replayCommitted = true;
-    } else {
-      replayBuffer = new java.util.ArrayDeque<>();
-    }
     this.method = method;
     this.options = options;
-    this.callExecutor =
-        options.executor() != null ? options.executor() : new SerializingExecutor(callbackExecutor);
+    this.callExecutor = callExecutor;
     this.threadless = callExecutor instanceof ThreadlessExecutor && method.type().serverSendsOneMessage()
         ? (ThreadlessExecutor) callExecutor
         : null;
@@ -172,7 +135,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   }
 
   @Override
-  public void start(Listener<R> listener, Metadata headers) {
+  public void start(ClientCall.Listener<R> listener, Metadata headers) {
     if (this.listener != null) {
       throw new IllegalStateException("Call already started");
     }
@@ -185,11 +148,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     long timeoutNanos = options.timeoutNanos();
     deadlineNanos = transport.nanoTime() + timeoutNanos;
     CallCredentials credentials = options.callCredentials();
-    // Credentials add their headers to what they are given: a retry starts from a copy.
-    startHeaders = credentials == null ? headers : new Metadata().merge(headers);
+    // Credentials add their headers to a copy: the call's next attempt starts from the caller's.
     stream = credentials == null
         ? transport.newStream(method, headers, timeoutNanos, requestEncoding)
-        : streamWithCredentials(credentials, headers, timeoutNanos);
+        : streamWithCredentials(credentials, new Metadata().merge(headers), timeoutNanos);
     stream.start(this, !method.type().clientSendsOneMessage());
     if (timeoutNanos > 0) {
       // Armed after start: a cancel must never reach the stream before its listener does.
@@ -199,7 +161,7 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   /** The attempts before this one, as the retry policy counts them in the headers. */
   private static int previousAttempts(Metadata headers) {
-    String previous = headers.get(RetryingCalls.PREVIOUS_ATTEMPTS);
+    String previous = headers.get(RetriableCall.PREVIOUS_ATTEMPTS);
     if (previous == null) {
       return 0;
     }
@@ -296,17 +258,11 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
   @Override
   public void request(int count) {
     checkStarted();
-    // Counted before the stream is read, and a retry switches the stream before it reads the count:
-    // one of the two sees the other, and no demand is lost.
-    int before;
-    do {
-      before = requested.get();
-    } while (!requested.compareAndSet(before, (int) Math.min(Integer.MAX_VALUE, (long) before + count)));
     stream.request(count);
   }
 
   @Override
-  public void sendMessage(Q message) {
+  long send(Q message) {
     checkStarted();
     if (halfClosed) {
       throw new IllegalStateException("sendMessage after halfClose");
@@ -315,8 +271,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     Object written = writeIn == null ? message : WrappedMethod.inSerialization(message, writeIn);
     @SuppressWarnings("unchecked")
     ByteBuf framed = MessageFramer.frame(transport.alloc(), (MessageCodec<Object>) method.requestCodec(), written, encoding);
+    int size = framed.readableBytes();
     if (observed != null) {
-      observed.messageSent(framed.readableBytes() - GrpcHeaders.MESSAGE_HEADER_LENGTH);
+      observed.messageSent(size - GrpcHeaders.MESSAGE_HEADER_LENGTH);
     }
     if (method.type().clientSendsOneMessage()) {
       if (heldRequest != null) {
@@ -324,46 +281,10 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
         throw new IllegalStateException(method.type() + " call " + method.fullMethodName() + " sends one request");
       }
       heldRequest = framed;
-    } else if (replayCommitted) {
-      stream.writeMessage(framed, false);
     } else {
-      synchronized (replayLock) {
-        keepForReplay(framed);
-        stream.writeMessage(framed, false);
-      }
+      stream.writeMessage(framed, false);
     }
-  }
-
-  /** Keeps a duplicate of a streaming request, or, past the limits, stops keeping any. Under replayLock. */
-  private void keepForReplay(ByteBuf framed) {
-    if (replayBuffer == null) {
-      return;
-    }
-    int size = framed.readableBytes();
-    if (replayBytes + size > ReplayBudget.PER_CALL_LIMIT || !replayBudget.take(size)) {
-      commitReplay();
-      return;
-    }
-    replayBytes += size;
-    replayBuffer.add(framed.retainedDuplicate());
-  }
-
-  /** No more replay: the kept requests go. */
-  private void commitReplay() {
-    if (replayCommitted) {
-      return;
-    }
-    synchronized (replayLock) {
-      replayCommitted = true;
-      if (replayBuffer != null) {
-        for (ByteBuf kept : replayBuffer) {
-          kept.release();
-        }
-        replayBuffer = null;
-        replayBudget.giveBack(replayBytes);
-        replayBytes = 0;
-      }
-    }
+    return size;
   }
 
   @Override
@@ -376,19 +297,9 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (heldRequest != null) {
       ByteBuf last = heldRequest;
       heldRequest = null;
-      // Kept for a transparent retry, until the server answers; the stream releases what it is given.
-      replayableRequest = last;
-      stream.writeMessage(last.retainedDuplicate(), true);
-      if (closed) {
-        // The call ended meanwhile (a stream that failed at once): the close may have looked too early.
-        releaseReplayable();
-      }
-    } else if (replayCommitted) {
-      stream.halfClose();
+      stream.writeMessage(last, true);
     } else {
-      synchronized (replayLock) {
-        stream.halfClose();
-      }
+      stream.halfClose();
     }
   }
 
@@ -397,8 +308,6 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     if (stream == null) {
       return;
     }
-    cancelled = true;
-    commitReplay();
     if (heldRequest != null) {
       heldRequest.release();
       heldRequest = null;
@@ -446,9 +355,6 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
 
   @Override
   public void onHeaders(Metadata headers, MessageEncoding encoding) {
-    // The server processed the call: it will not go again.
-    releaseReplayable();
-    commitReplay();
     executeBeforeClose(() -> {
       responseEncoding = encoding;
       if (localFailure == null) {
@@ -497,101 +403,31 @@ final class ClientCallImpl<Q, R> extends ClientCall<Q, R> implements ClientStrea
     listener.onMessage(message);
   }
 
-  private void releaseReplayable() {
-    @SuppressWarnings("unchecked")
-    ByteBuf request = REPLAYABLE.getAndSet(this, null);
-    if (request != null) {
-      request.release();
-    }
-  }
-
   /**
-   * The server never processed the call (it never left this client, the server refused it, or its
-   * GOAWAY named an earlier stream): the call goes again once, on a new stream (grpc-java's
-   * transparent retry), if it was not cancelled and time is left, with what it sent: the one request
-   * of a unary or server-streaming call, or every request a streaming call kept (unless they passed
-   * the limits, see {@link ReplayBudget}).
+   * The server never processed the stream: the attempt ends, and its listener hears so (after what
+   * came before, on the call's executor) to decide whether the call goes again.
    */
   @Override
   public void onUnprocessed(Status status) {
-    if (!method.type().clientSendsOneMessage()) {
-      synchronized (replayLock) {
-        if (replayBuffer != null && retryAllowed() && replayStreaming()) {
-          return;
-        }
+    ScheduledFuture<?> timer = deadlineTimer;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+    callExecutor.execute(() -> {
+      Status outcome = outcome(status, false);
+      if (observed != null) {
+        observed.end(outcome);
       }
-      onClose(status, new Metadata());
-      return;
-    }
-    ByteBuf request = replayableRequest;
-    ClientStream next = request != null && retryAllowed() ? retryStream() : null;
-    if (next == null) {
-      onClose(status, new Metadata());
-      return;
-    }
-    transparentlyRetried = true;
-    stream = next;
-    // Nothing was delivered (the server never answered): all that was asked for is still wanted.
-    next.request(requested.get());
-    next.start(this, false);
-    next.writeMessage(request.retainedDuplicate(), true);
-    if (cancelled) {
-      // cancel() ran on the old stream meanwhile: this one goes the same way.
-      next.cancel(Status.CANCELLED.withDescription("Call cancelled"));
-    }
-  }
-
-  /** Whether the call may go again: not yet retried, not cancelled, time left. */
-  private boolean retryAllowed() {
-    return !transparentlyRetried && !cancelled
-        && (options.timeoutNanos() == 0 || deadlineNanos - transport.nanoTime() > 0);
-  }
-
-  /** A new stream for the call, with the deadline that is left; null if none can be had. */
-  private ClientStream retryStream() {
-    long left = options.timeoutNanos() == 0 ? 0 : deadlineNanos - transport.nanoTime();
-    try {
-      CallCredentials credentials = options.callCredentials();
-      Metadata headers = credentials == null ? startHeaders : new Metadata().merge(startHeaders);
-      return credentials == null
-          ? transport.newStream(method, headers, left, requestEncoding)
-          : streamWithCredentials(credentials, headers, left);
-    } catch (RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
-   * Sends a client-streaming or bidi call again: its headers at once, every request it sent, and its
-   * half-close if it came. Under replayLock, so that the caller's next request waits and follows them
-   * on the new stream.
-   */
-  private boolean replayStreaming() {
-    ClientStream next = retryStream();
-    if (next == null) {
-      return false;
-    }
-    transparentlyRetried = true;
-    stream = next;
-    next.request(requested.get());
-    next.start(this, true);
-    for (ByteBuf kept : replayBuffer) {
-      next.writeMessage(kept.retainedDuplicate(), false);
-    }
-    if (halfClosed) {
-      next.halfClose();
-    }
-    if (cancelled) {
-      next.cancel(Status.CANCELLED.withDescription("Call cancelled"));
-    }
-    return true;
+      if (outcome == status && listener instanceof AttemptCall.Listener) {
+        ((AttemptCall.Listener<R>) listener).onUnprocessed(status);
+      } else {
+        listener.onClose(outcome, new Metadata());
+      }
+    });
   }
 
   @Override
   public void onClose(Status status, Metadata trailers) {
-    closed = true;
-    releaseReplayable();
-    commitReplay();
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);

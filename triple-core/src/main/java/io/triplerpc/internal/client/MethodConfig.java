@@ -45,8 +45,4 @@ record MethodConfig(RetryPolicy retryPolicy, HedgingPolicy hedgingPolicy, long t
   MethodConfig withHedgingPolicy(HedgingPolicy policy) {
     return new MethodConfig(null, policy, timeoutNanos);
   }
-
-  boolean retriesOrHedges() {
-    return retryPolicy != null || hedgingPolicy != null;
-  }
 }

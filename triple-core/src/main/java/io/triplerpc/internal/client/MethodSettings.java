@@ -11,16 +11,14 @@ import java.util.Map;
  * @param perCallBufferBytes request bytes one call keeps for replay
  * @param perClientBufferBytes request bytes all calls together keep
  */
-record MethodSettings(Map<String, MethodConfig> configs, RetryingCalls.Throttle throttle, long perCallBufferBytes,
+record MethodSettings(Map<String, MethodConfig> configs, Throttle throttle, long perCallBufferBytes,
     long perClientBufferBytes) {
+
+  /** No method config, no throttle, and the retry buffer's default limits (as grpc-java's). */
+  static final MethodSettings NONE = new MethodSettings(Map.of(), null, 1L << 20, 16L << 20);
 
   MethodSettings {
     configs = Map.copyOf(configs);
-  }
-
-  /** Whether some calls are retried or hedged (and so need the retry machinery and a scheduler). */
-  boolean retries() {
-    return configs.values().stream().anyMatch(MethodConfig::retriesOrHedges);
   }
 
   /** Whether some calls get a deadline from their method config. */

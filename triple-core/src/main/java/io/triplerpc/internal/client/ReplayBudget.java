@@ -3,16 +3,11 @@ package io.triplerpc.internal.client;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The bytes of streaming requests that the calls to one server address keep for a transparent retry,
- * bounded as grpc-java bounds its retry buffer (16 MiB per channel): a call that would pass the bound
- * keeps nothing and cannot go again. Thread-safe.
+ * The bytes of requests that a client's calls keep for another attempt, bounded as grpc-java bounds its
+ * retry buffer (16 MiB per channel by default): a call that would pass the bound keeps nothing and
+ * cannot go again. Thread-safe.
  */
 final class ReplayBudget {
-
-  /** As grpc-java's {@code retryBufferSize}. */
-  static final long DEFAULT_LIMIT = 16L << 20;
-  /** As grpc-java's {@code perRpcBufferLimit}. */
-  static final long PER_CALL_LIMIT = 1L << 20;
 
   private final long limit;
   private final AtomicLong kept = new AtomicLong();

@@ -19,8 +19,8 @@ record ServiceConfig(Map<String, MethodConfig> methodConfigs, Throttling throttl
   /** gRPC's {@code retryThrottling}: {@code maxTokens} in [1, 1000], {@code tokenRatio} positive. */
   record Throttling(int maxTokens, double tokenRatio) {
 
-    RetryingCalls.Throttle newThrottle() {
-      return new RetryingCalls.Throttle(maxTokens, tokenRatio);
+    Throttle newThrottle() {
+      return new Throttle(maxTokens, tokenRatio);
     }
   }
 }

@@ -297,7 +297,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
         configs.put(name, configs.getOrDefault(name, MethodConfig.EMPTY).withRetryPolicy(policy)));
     hedgingPolicies.forEach((name, policy) ->
         configs.put(name, configs.getOrDefault(name, MethodConfig.EMPTY).withHedgingPolicy(policy)));
-    RetryingCalls.Throttle throttle = retryMaxTokens != 0 ? new RetryingCalls.Throttle(retryMaxTokens, retryTokenRatio)
+    Throttle throttle = retryMaxTokens != 0 ? new Throttle(retryMaxTokens, retryTokenRatio)
         : serviceConfig.throttling() != null ? serviceConfig.throttling().newThrottle() : null;
     return new MethodSettings(configs, throttle, retryBufferPerCall, retryBufferPerClient);
   }

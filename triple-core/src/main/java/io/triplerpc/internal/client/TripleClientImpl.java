@@ -19,7 +19,6 @@ import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.ClusterFactory;
-import io.triplerpc.spi.Connection;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -28,8 +27,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.LongSupplier;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The {@link TripleClient}: one address's transport, or a cluster of them. */
@@ -40,15 +37,15 @@ final class TripleClientImpl extends TripleClient {
 
 
   private final ClientTransportFactory transportFactory;
-  /** The one address's transport, or null when a cluster picks the servers. */
-  private final ClientTransport transport;
+  /** The one address's connection, or null when a cluster picks the servers. */
+  private final TransportConnection connection;
   private final Cluster cluster;
   private final CallOptions defaultOptions;
   private final List<ClientInterceptor> interceptors;
   /** Credentials of calls whose options bring none, or null. */
   private final CallCredentials credentials;
   private final ClientCallFactory base;
-  /** The scheduler of a registry client's retries, or null. */
+  /** The scheduler of a cluster client's waits and retries, or null. */
   private final ScheduledExecutorService ownedScheduler;
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The classes besides those of a service's signatures its responses may hold; see the builder. */
@@ -70,23 +67,26 @@ final class TripleClientImpl extends TripleClient {
     this.interceptors = List.copyOf(interceptors);
     this.credentials = credentials;
     if (clusterFactory == null) {
-      this.transport = transportFactory.newTransport(address, options);
+      ClientTransport transport = transportFactory.newTransport(address, options);
+      this.connection = new TransportConnection(address, transport, callbacks, maxInbound, observers);
       this.cluster = null;
       this.ownedScheduler = null;
-      this.base = observed(new PropagatingCalls(configured(
-          ClientCallFactories.base(transport, callbacks, maxInbound, observers, address), methods,
-          transport.scheduler(), transport::nanoTime)), observers, ClientCallFactories.hostAndPort(address));
+      RetriableCalls calls = new RetriableCalls((method, callOptions) -> connection, TransportConnection::attempt,
+          methods, transport.scheduler(), transport::nanoTime, callbacks);
+      this.base = observed(new PropagatingCalls(withTimeouts(calls, methods)), observers,
+          ClientCallFactories.hostAndPort(address));
     } else {
-      this.transport = null;
+      this.connection = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
           server, transportFactory.newTransport(server, options), callbacks, maxInbound, observers));
-      this.ownedScheduler = !methods.retries() ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
+      this.ownedScheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "triple-retry");
         thread.setDaemon(true);
         return thread;
       });
-      this.base = observed(new PropagatingCalls(configured(cluster, methods, ownedScheduler, System::nanoTime)),
-          observers, CLUSTER_TARGET);
+      RetriableCalls calls = new RetriableCalls(cluster::picker, TransportConnection::attempt, methods, ownedScheduler,
+          System::nanoTime, callbacks);
+      this.base = observed(new PropagatingCalls(withTimeouts(calls, methods)), observers, CLUSTER_TARGET);
     }
   }
 
@@ -96,65 +96,11 @@ final class TripleClientImpl extends TripleClient {
   }
 
   /**
-   * {@code calls} with their method configs: retried or hedged, under a default deadline (above the
-   * retries, so that it covers every attempt); each wrapper only where some config asks for it.
+   * {@code calls} under the deadline of their method configs (above the attempt loop, so that it covers
+   * every attempt), where some config sets one.
    */
-  private static ClientCallFactory configured(ClientCallFactory calls, MethodSettings methods,
-      ScheduledExecutorService scheduler, LongSupplier nanoTime) {
-    ClientCallFactory configured = calls;
-    if (methods.retries()) {
-      configured = new RetryingCalls(configured, methods.configs(), methods.throttle(), scheduler, nanoTime,
-          () -> ThreadLocalRandom.current().nextDouble(), methods.perCallBufferBytes(), methods.perClientBufferBytes());
-    }
-    if (methods.timeouts()) {
-      configured = new MethodTimeouts(configured, methods.configs());
-    }
-    return configured;
-  }
-
-  /** A {@link Connection} over one address's transport, for clusters. */
-  private static final class TransportConnection implements Connection {
-
-    private final InetSocketAddress address;
-    private final ClientTransport transport;
-    private final ClientCallFactory calls;
-
-    TransportConnection(InetSocketAddress address, ClientTransport transport, Executor callbackExecutor, int maxInbound,
-        CallObservers observers) {
-      this.address = address;
-      this.transport = transport;
-      this.calls = ClientCallFactories.base(transport, callbackExecutor, maxInbound, observers, address);
-    }
-
-    @Override
-    public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-      return calls.newCall(method, options);
-    }
-
-    @Override
-    public InetSocketAddress address() {
-      return address;
-    }
-
-    @Override
-    public boolean isActive() {
-      return transport.isActive();
-    }
-
-    @Override
-    public WriteStats writeStats() {
-      return transport.writeStats();
-    }
-
-    @Override
-    public void close() {
-      transport.shutdown();
-    }
-
-    @Override
-    public String toString() {
-      return "Connection{" + address.getHostString() + ':' + address.getPort() + '}';
-    }
+  private static ClientCallFactory withTimeouts(ClientCallFactory calls, MethodSettings methods) {
+    return methods.timeouts() ? new MethodTimeouts(calls, methods.configs()) : calls;
   }
 
   private static ClientTransportFactory loadTransportFactory() {
@@ -241,12 +187,12 @@ final class TripleClientImpl extends TripleClient {
 
   @Override
   public boolean isConnectionActive() {
-    return transport != null ? transport.isActive() : cluster.isActive();
+    return connection != null ? connection.isActive() : cluster.isActive();
   }
 
   @Override
   public WriteStats writeStats() {
-    return transport != null ? transport.writeStats() : cluster.writeStats();
+    return connection != null ? connection.writeStats() : cluster.writeStats();
   }
 
   @Override
@@ -254,8 +200,8 @@ final class TripleClientImpl extends TripleClient {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    if (transport != null) {
-      transport.shutdown();
+    if (connection != null) {
+      connection.close();
     } else {
       cluster.close();
     }

@@ -24,6 +24,7 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
 import io.triplerpc.testing.ManualClock;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.ArrayDeque;
@@ -33,8 +34,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ClientCallImpl} alone: a scripted transport stands for the connection, its listener events are
- * played by the test, and deadlines run on a {@link ManualClock}. Callbacks run on the test's thread.
+ * {@link ClientCallImpl}, as the attempts of calls to one address ({@link TransportConnection#newCall}, with
+ * no policy but the transparent retry): a scripted transport stands for the connection, its listener events
+ * are played by the test, and deadlines run on a {@link ManualClock}. Callbacks run on the test's thread.
  */
 class ClientCallImplTest {
 
@@ -47,6 +49,8 @@ class ClientCallImplTest {
   private final ManualClock clock = new ManualClock();
   private final ScriptedTransport transport = new ScriptedTransport();
   private final RecordingListener listener = new RecordingListener();
+  private final TransportConnection connection =
+      new TransportConnection(InetSocketAddress.createUnresolved("test", 1), transport, Runnable::run, 4 << 20, null);
 
   /** Every call ends, as the transport ends each stream it was given: what a call keeps is then released. */
   @AfterEach
@@ -56,7 +60,7 @@ class ClientCallImplTest {
   }
 
   private ClientCall<StringValue, StringValue> call(MethodDescriptor<StringValue, StringValue> method, CallOptions options) {
-    return new ClientCallImpl<>(transport, method, options, Runnable::run, 4 << 20, new ReplayBudget(ReplayBudget.DEFAULT_LIMIT));
+    return connection.newCall(method, options);
   }
 
   private static StringValue text(String value) {
@@ -127,8 +131,7 @@ class ClientCallImplTest {
   void aResponseThatCannotBeReadFailsTheCallEvenWhenTheServersOkCloseArrivesBeforeItIsRead() {
     // The callback executor runs later than the event loop: the close is seen before the message is read.
     ArrayDeque<Runnable> callbacks = new ArrayDeque<>();
-    ClientCall<StringValue, StringValue> call = new ClientCallImpl<>(transport, UNARY, CallOptions.DEFAULT,
-        callbacks::add, 4 << 20, new ReplayBudget(ReplayBudget.DEFAULT_LIMIT));
+    ClientCall<StringValue, StringValue> call = connection.newCall(UNARY, CallOptions.DEFAULT.withExecutor(callbacks::add));
     call.start(listener, new Metadata());
     call.request(2);
     RecordingStream stream = transport.only();
@@ -176,7 +179,7 @@ class ClientCallImplTest {
     first.listener.onUnprocessed(Status.UNAVAILABLE.withDescription("refused"));
 
     RecordingStream second = transport.streams.get(1);
-    assertEquals(List.of("request 2", "start headersLater", "message 11 end"), second.operations);
+    assertEquals(List.of("start headersLater", "request 2", "message 11 end"), second.operations);
     assertEquals(first.written.get(0), second.written.get(0), "the same request bytes");
     assertEquals(Duration.ofSeconds(4).toNanos(), second.timeoutNanos, "the deadline that is left");
     assertTrue(listener.events.isEmpty(), "the caller sees nothing of the first attempt");
@@ -203,8 +206,7 @@ class ClientCallImplTest {
   @Test
   void noMessageIsDeliveredAfterACancelAndTheCloseReportsTheCancel() {
     ArrayDeque<Runnable> callbacks = new ArrayDeque<>();
-    ClientCall<StringValue, StringValue> call = new ClientCallImpl<>(transport, BIDI, CallOptions.DEFAULT,
-        callbacks::add, 4 << 20, new ReplayBudget(ReplayBudget.DEFAULT_LIMIT));
+    ClientCall<StringValue, StringValue> call = connection.newCall(BIDI, CallOptions.DEFAULT.withExecutor(callbacks::add));
     // The application cancels while it handles the first message; the rest was already on its way.
     call.start(new ClientCall.Listener<>() {
       @Override
@@ -245,7 +247,7 @@ class ClientCallImplTest {
     first.listener.onUnprocessed(Status.UNAVAILABLE);
 
     RecordingStream second = transport.streams.get(1);
-    assertEquals(List.of("request 1", "start headersNow", "message 8", "message 9", "halfClose"), second.operations);
+    assertEquals(List.of("start headersNow", "request 1", "message 8", "message 9", "halfClose"), second.operations);
     assertEquals(first.written, second.written);
     second.listener.onHeaders(new Metadata(), null);
     second.listener.onClose(Status.OK, new Metadata());
@@ -268,7 +270,8 @@ class ClientCallImplTest {
   void misuseIsRefusedAndLeaksNothing() {
     ClientCall<StringValue, StringValue> call = call(UNARY, CallOptions.DEFAULT);
     assertThrows(IllegalStateException.class, () -> call.sendMessage(text("early")));
-    call.cancel("before start", null);
+    assertThrows(IllegalStateException.class, () -> call.request(1));
+    assertThrows(IllegalStateException.class, call::halfClose);
     call.start(listener, new Metadata());
     assertThrows(IllegalStateException.class, () -> call.start(listener, new Metadata()));
     call.sendMessage(text("one"));
@@ -276,6 +279,17 @@ class ClientCallImplTest {
     call.halfClose();
     assertThrows(IllegalStateException.class, () -> call.sendMessage(text("after")));
     assertEquals(1, transport.only().written.size());
+  }
+
+  @Test
+  void aCallCancelledBeforeItStartsEndsCancelledWithoutAStream() {
+    ClientCall<StringValue, StringValue> call = call(UNARY, CallOptions.DEFAULT);
+    call.cancel("before start", null);
+    call.start(listener, new Metadata());
+    call.sendMessage(text("ignored"));
+    call.halfClose();
+    assertEquals(List.of("close CANCELLED Call cancelled before it started"), listener.events);
+    assertEquals(0, transport.streams.size());
   }
 
   /** A transport that hands out recording streams and keeps time by the test's clock. */

@@ -46,17 +46,16 @@ class TripleClientBuilderTest {
     MethodSettings settings = builder.methodSettings();
     assertEquals(Set.of("shop.Search"), settings.configs().keySet());
     assertNull(settings.throttle());
-    assertFalse(settings.retries(), "no retry machinery for a config of timeouts");
     assertTrue(settings.timeouts());
   }
 
   @Test
   void throttlingSetInCodeWinsOverTheServiceConfigs() {
-    RetryingCalls.Throttle fromConfig = new TripleClientBuilder().serviceConfig(CONFIG).methodSettings().throttle();
+    Throttle fromConfig = new TripleClientBuilder().serviceConfig(CONFIG).methodSettings().throttle();
     assertTrue(fromConfig.failedMayRetry(), "3 of 4 tokens left");
     assertFalse(fromConfig.failedMayRetry(), "2 of 4: not more than half");
 
-    RetryingCalls.Throttle fromCode = new TripleClientBuilder().retryThrottling(10, 1).serviceConfig(CONFIG)
+    Throttle fromCode = new TripleClientBuilder().retryThrottling(10, 1).serviceConfig(CONFIG)
         .methodSettings().throttle();
     for (int i = 0; i < 4; i++) {
       assertTrue(fromCode.failedMayRetry(), "10 tokens, whatever the order of the calls");
@@ -67,7 +66,6 @@ class TripleClientBuilderTest {
   void withoutAnyConfigNothingIsWrapped() {
     MethodSettings settings = new TripleClientBuilder().methodSettings();
     assertEquals(Map.of(), settings.configs());
-    assertFalse(settings.retries());
     assertFalse(settings.timeouts());
   }
 }

@@ -14,6 +14,7 @@ import io.triplerpc.serialization.Serializations;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
+import io.triplerpc.spi.Picker;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -122,7 +123,7 @@ final class DubboMetadataService implements AutoCloseable {
   private static final class NoCluster implements Cluster {
 
     @Override
-    public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    public Picker picker(MethodDescriptor<?, ?> method, CallOptions options) {
       throw new UnsupportedOperationException("calls name their address");
     }
 

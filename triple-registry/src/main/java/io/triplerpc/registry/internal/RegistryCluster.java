@@ -1,7 +1,6 @@
 package io.triplerpc.registry.internal;
 
 import io.triplerpc.CallOptions;
-import io.triplerpc.ClientCall;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.WriteStats;
 import io.triplerpc.registry.DiscoveryObserver;
@@ -11,6 +10,7 @@ import io.triplerpc.registry.Subscription;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
+import io.triplerpc.spi.Picker;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -244,9 +244,8 @@ public final class RegistryCluster implements Cluster {
   }
 
   @Override
-  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    return new ClusterCall<>(directory(method.serviceName(), options), connector, method, options, settings.retries(),
-        settings.initialWaitNanos(), scheduler);
+  public Picker picker(MethodDescriptor<?, ?> method, CallOptions options) {
+    return new DirectoryPicker(directory(method.serviceName(), options), connector, settings);
   }
 
   @Override

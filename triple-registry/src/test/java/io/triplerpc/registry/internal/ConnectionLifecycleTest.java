@@ -1,6 +1,8 @@
 package io.triplerpc.registry.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.CallOptions;
@@ -17,11 +19,14 @@ import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.registry.Whoami;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
+import io.triplerpc.spi.Picker;
 import io.triplerpc.spi.ServerInfo;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,7 +46,7 @@ class ConnectionLifecycleTest {
     registry.close();
   }
 
-  /** A connection whose calls all end at once with OK, and which remembers being closed. */
+  /** A connection that counts the attempts picked on it, and remembers being closed. */
   private final class RecordingConnection implements Connection {
     final InetSocketAddress address;
     volatile boolean closed;
@@ -54,25 +59,7 @@ class ConnectionLifecycleTest {
 
     @Override
     public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-      calls++;
-      return new ClientCall<>() {
-        @Override
-        public void start(Listener<R> listener, Metadata headers) {
-          listener.onClose(Status.OK, new Metadata());
-        }
-
-        @Override
-        public void request(int count) {}
-
-        @Override
-        public void cancel(String message, Throwable cause) {}
-
-        @Override
-        public void halfClose() {}
-
-        @Override
-        public void sendMessage(Q message) {}
-      };
+      throw new UnsupportedOperationException("the cluster's calls go through its pickers");
     }
 
     @Override
@@ -108,9 +95,16 @@ class ConnectionLifecycleTest {
     return ServiceDescriptor.of(Whoami.class).methods().get(0).descriptor();
   }
 
+  /** One attempt, as the client's attempt loop makes it: a pick, then its end. */
   private static void call(RegistryCluster cluster, MethodDescriptor<Object, Object> method) {
-    ClientCall<Object, Object> call = cluster.newCall(method, CallOptions.DEFAULT);
-    call.start(new ClientCall.Listener<>() {}, new Metadata());
+    Picker.Pick pick = start(cluster, method);
+    pick.attemptEnded(Status.OK);
+  }
+
+  private static Picker.Pick start(RegistryCluster cluster, MethodDescriptor<Object, Object> method) {
+    Picker.Pick pick = cluster.picker(method, CallOptions.DEFAULT).pick(method, List.of());
+    ((RecordingConnection) pick.connection()).calls++;
+    return pick;
   }
 
   @Test
@@ -154,28 +148,34 @@ class ConnectionLifecycleTest {
   }
 
   @Test
-  void aCallCancelledBeforeItStartsEndsCancelledWithoutAConnection() {
+  void anInstanceThatLeavesKeepsItsConnectionUntilItsLastAttemptEnds() throws Exception {
     MethodDescriptor<Object, Object> method = whoMethod();
     MetadataInfo metadata = MetadataInfo.of("whoami-app", List.of(
         new ServerInfo.Service(method.serviceName(), List.of(method.methodName()), "hessian2", "", "")));
     registry.publishMetadata(metadata).join();
     registry.map(method.serviceName(), "whoami-app").join();
-    registry.register(ServiceInstance.of("whoami-app", "10.0.0.1", 50051, metadata.revision())).join();
+    ServiceInstance a = ServiceInstance.of("whoami-app", "10.0.0.1", 50051, metadata.revision());
+    registry.register(a).join();
+    BlockingQueue<Integer> batches = new LinkedBlockingQueue<>();
+    // Without empty-list protection: the instance's leaving empties the service.
     DirectorySettings settings = new DirectorySettings(LoadBalancing.ROUND_ROBIN, 0, 0,
-        TimeUnit.SECONDS.toNanos(1), true, TimeUnit.SECONDS.toNanos(5), (directory, changes) -> {});
+        TimeUnit.SECONDS.toNanos(1), false, TimeUnit.SECONDS.toNanos(5), (directory, changes) -> batches.add(changes));
     RegistryCluster cluster = new RegistryCluster(registry, false, connector, settings, null, Map.of());
     try {
-      ClientCall<Object, Object> call = cluster.newCall(method, CallOptions.DEFAULT);
-      call.cancel("changed my mind", null);
-      Status[] closed = new Status[1];
-      call.start(new ClientCall.Listener<>() {
-        @Override
-        public void onClose(Status status, Metadata trailers) {
-          closed[0] = status;
-        }
-      }, new Metadata());
-      assertEquals(Status.Code.CANCELLED, closed[0].code());
-      assertEquals(0, opened.size(), "no connection for a call that never started");
+      cluster.prepare(method.serviceName(), CallOptions.DEFAULT);
+      CountDownLatch ready = new CountDownLatch(1);
+      cluster.directory(method.serviceName()).whenReady(ready::countDown);
+      assertTrue(ready.await(10, TimeUnit.SECONDS), "the first list arrives");
+      Picker.Pick inFlight = start(cluster, method);
+      RecordingConnection connection = (RecordingConnection) inFlight.connection();
+      registry.unregister(a).join();
+      while (cluster.directory(method.serviceName()).size() > 0) {
+        assertNotNull(batches.poll(10, TimeUnit.SECONDS), "the registry's change is applied");
+      }
+      assertTrue(!connection.closed, "an attempt in flight drains on it");
+      inFlight.attemptEnded(Status.OK);
+      connection.closing.get(10, TimeUnit.SECONDS);
+      assertNull(cluster.picker(method, CallOptions.DEFAULT).pick(method, List.of()), "and no new attempt goes there");
     } finally {
       cluster.close();
     }

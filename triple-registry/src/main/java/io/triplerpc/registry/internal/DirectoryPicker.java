@@ -1,0 +1,158 @@
+package io.triplerpc.registry.internal;
+
+import io.triplerpc.CallOptions;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.MethodType;
+import io.triplerpc.Status;
+import io.triplerpc.spi.Connection;
+import io.triplerpc.spi.Connector;
+import io.triplerpc.spi.Picker;
+import java.util.List;
+
+/**
+ * The picker of the calls to one export of a service: each attempt on an instance of its
+ * {@link ServiceDirectory} (another than those tried, while one is in rotation), with the balancers'
+ * and outlier detection's accounting of how it went.
+ */
+final class DirectoryPicker implements Picker {
+
+  private static final Endpoint[] NONE_TRIED = new Endpoint[0];
+
+  private final ServiceDirectory directory;
+  private final Connector connector;
+  private final DirectorySettings settings;
+
+  DirectoryPicker(ServiceDirectory directory, Connector connector, DirectorySettings settings) {
+    this.directory = directory;
+    this.connector = connector;
+    this.settings = settings;
+  }
+
+  @Override
+  public boolean isReady() {
+    return directory.isReady();
+  }
+
+  @Override
+  public void whenReady(Runnable task) {
+    directory.whenReady(task);
+  }
+
+  @Override
+  public long readyWaitNanos() {
+    return settings.initialWaitNanos();
+  }
+
+  @Override
+  public int failoverRetries() {
+    return settings.retries();
+  }
+
+  @Override
+  public Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried) {
+    Endpoint[] endpoints = NONE_TRIED;
+    if (!tried.isEmpty()) {
+      endpoints = new Endpoint[tried.size()];
+      for (int i = 0; i < endpoints.length; i++) {
+        endpoints[i] = ((EndpointPick) tried.get(i)).endpoint;
+      }
+    }
+    Endpoint endpoint = directory.pick(endpoints, endpoints.length);
+    if (endpoint == null) {
+      return null;
+    }
+    // Only a unary call's duration is its latency: a stream lasts as long as the conversation.
+    PeakEwma peakEwma = method.type() == MethodType.UNARY ? directory.peakEwma : null;
+    Connection connection = endpoint.connection(connector);
+    endpoint.callStarted();
+    return new EndpointPick(endpoint, connection, peakEwma);
+  }
+
+  @Override
+  public boolean wasTried(Pick pick, List<Pick> tried) {
+    Endpoint endpoint = ((EndpointPick) pick).endpoint;
+    for (Pick earlier : tried) {
+      if (((EndpointPick) earlier).endpoint == endpoint) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public String noServerReason() {
+    String reason = directory.unavailableReason();
+    if (reason != null) {
+      return reason;
+    }
+    int instances = directory.size();
+    if (instances > 0) {
+      return "No instance of " + directory.describe() + " is in rotation: all " + instances
+          + " are ejected as outliers (or removed)";
+    }
+    return directory.isReady()
+        ? "No instance of " + directory.describe() + " is registered"
+        : "No instance of " + directory.describe() + " is known yet (the registry has not answered)";
+  }
+
+  @Override
+  public String describe() {
+    return directory.describe();
+  }
+
+  /** One attempt on one instance: its call counts as active there until the attempt ends. */
+  private final class EndpointPick implements Pick {
+    final Endpoint endpoint;
+    private final Connection connection;
+    /** The latency estimates the attempt's duration goes to, or null if it is not timed. */
+    private final PeakEwma peakEwma;
+    /** When the attempt started, on the peak-EWMA clock, if timed. */
+    private final long startedAtNanos;
+    private boolean ended;
+
+    EndpointPick(Endpoint endpoint, Connection connection, PeakEwma peakEwma) {
+      this.endpoint = endpoint;
+      this.connection = connection;
+      this.peakEwma = peakEwma;
+      this.startedAtNanos = peakEwma != null ? peakEwma.now() : 0;
+    }
+
+    @Override
+    public Connection connection() {
+      return connection;
+    }
+
+    @Override
+    public CallOptions options(CallOptions options) {
+      return directory.toExportOf(endpoint, options);
+    }
+
+    @Override
+    public boolean sameServer(Pick other) {
+      return other instanceof EndpointPick && ((EndpointPick) other).endpoint == endpoint;
+    }
+
+    @Override
+    public void attemptEnded(Status status) {
+      synchronized (this) {
+        if (ended) {
+          return;
+        }
+        ended = true;
+      }
+      endpoint.callEnded();
+      if (status == null) {
+        return; // Never started.
+      }
+      if (peakEwma != null) {
+        peakEwma.observe(endpoint, startedAtNanos, status.isOk());
+      }
+      endpoint.recordOutcome(status.code());
+      if (status.code() == Status.Code.UNAVAILABLE) {
+        endpoint.markFailed();
+      } else {
+        endpoint.markHealthy();
+      }
+    }
+  }
+}
