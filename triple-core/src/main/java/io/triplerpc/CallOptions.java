@@ -179,7 +179,8 @@ public final class CallOptions {
   /**
    * A copy whose plain Java requests are written in one of {@code serializations} (comma-separated names,
    * such as {@code "fastjson2,hessian2"}, the most preferred first): the interface's own serialization if
-   * listed, else the first listed that the client has; the interface's own if none is. A registry sets it
+   * listed, else the first listed that the client has installed (fastjson2 only with
+   * {@code triple-serialization-fastjson2}); the interface's own if none is. A registry sets it
    * per call from what the chosen provider advertises (Dubbo's {@code prefer.serialization}); null writes
    * the interface's own. Protobuf messages are not affected.
    */

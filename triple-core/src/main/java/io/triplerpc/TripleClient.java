@@ -44,6 +44,9 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
    * A proxy of {@code serviceInterface} whose calls use {@code options}.
    *
    * @throws IllegalArgumentException if the interface is not a {@link TripleService} Triple can call
+   * @throws IllegalStateException if its {@link TripleService#serialization() serialization} is one whose
+   *     artifact is not on the class path ({@code "fastjson2"} without
+   *     {@code io.triplerpc:triple-serialization-fastjson2}); the message names the artifact
    */
   public abstract <T> T proxy(Class<T> serviceInterface, CallOptions options);
 

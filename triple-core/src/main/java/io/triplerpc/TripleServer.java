@@ -109,6 +109,9 @@ public abstract class TripleServer {
      * Serves {@code implementation} as {@code serviceInterface}.
      *
      * @throws IllegalArgumentException if the interface is not a valid {@link TripleService}
+     * @throws IllegalStateException if its {@link TripleService#serialization() serialization} is one whose
+     *     artifact is not on the class path ({@code "fastjson2"} without
+     *     {@code io.triplerpc:triple-serialization-fastjson2}); the message names the artifact
      */
     public abstract <T> Builder addService(Class<T> serviceInterface, T implementation);
 
@@ -124,6 +127,7 @@ public abstract class TripleServer {
      * @param version the service version, empty for none
      * @param group the service group, empty for none
      * @throws IllegalArgumentException as {@link #addService(Class, Object)} does
+     * @throws IllegalStateException as {@link #addService(Class, Object)} does
      */
     public abstract <T> Builder addService(Class<T> serviceInterface, T implementation, String version, String group);
 

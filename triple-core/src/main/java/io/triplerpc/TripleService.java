@@ -53,10 +53,13 @@ public @interface TripleService {
    * wrapper messages Apache Dubbo 3 Triple uses: {@code "hessian2"} (the default, hessian-lite) or
    * {@code "fastjson2"} (fastjson2's binary JSONB), byte for byte as Dubbo 3.3 writes them, so a Dubbo
    * peer interoperates; or {@code "jackson"} (text JSON through Jackson), which only Triple peers read.
-   * Protobuf messages always travel as plain protobuf.
+   * Protobuf messages always travel as plain protobuf. hessian2 and jackson come with {@code triple-core};
+   * fastjson2 needs {@code io.triplerpc:triple-serialization-fastjson2} on the class path, and without it a
+   * server's {@code addService} and a client's {@code proxy} of an interface that names it fail, saying so.
    *
-   * <p>This is what a client sends. A server reads requests in any of the three, whichever the request
-   * names, and answers each caller in the serialization it wrote, as Dubbo 3.2+ providers do.
+   * <p>This is what a client sends. A server reads requests in any that is installed, whichever the request
+   * names, and answers each caller in the serialization it wrote, as Dubbo 3.2+ providers do; a request in
+   * fastjson2 to a server without its artifact fails with {@code UNIMPLEMENTED}, naming the artifact.
    */
   String serialization() default "";
 

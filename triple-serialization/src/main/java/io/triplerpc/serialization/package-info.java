@@ -6,8 +6,8 @@
  * service is exported or referred and reused for every call.
  *
  * <p>Methods whose types are not protobuf messages take another route: their values are serialized one by
- * one by an {@link io.triplerpc.serialization.object.ObjectSerialization} (hessian2, fastjson2 or jackson) and travel in
- * Dubbo's Triple wrapper messages, through the per-method codecs of
+ * one by an {@link io.triplerpc.serialization.object.ObjectSerialization} (hessian2, jackson, or fastjson2 from
+ * its own artifact) and travel in Dubbo's Triple wrapper messages, through the per-method codecs of
  * {@link io.triplerpc.serialization.wrapper.WrapperCodecs}.
  */
 package io.triplerpc.serialization;

@@ -443,6 +443,9 @@ public final class ServiceDescriptor {
       return name.isEmpty() ? ObjectSerializations.defaultSerialization() : ObjectSerializations.named(name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(service.getName() + ": " + e.getMessage(), e);
+    } catch (IllegalStateException e) {
+      // A serialization whose artifact is missing (fastjson2): the message names the artifact to add.
+      throw new IllegalStateException(service.getName() + ": " + e.getMessage(), e);
     }
   }
 

@@ -7,6 +7,7 @@ import io.triplerpc.StatusException;
 import io.triplerpc.serialization.MalformedMessageException;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.object.ClassNotAllowedException;
+import io.triplerpc.serialization.object.SerializationNotInstalledException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +23,8 @@ public final class MessageCodecs {
    * @param what "request" or "response", for the error message
    * @throws StatusException INTERNAL if the bytes do not decode or a compressed message came without
    *     an encoding; RESOURCE_EXHAUSTED if it decompresses past {@code maxSize}; for a value of a class the
-   *     service may not instantiate, INVALID_ARGUMENT (a request) or INTERNAL (a response), naming the class
+   *     service may not instantiate, INVALID_ARGUMENT (a request) or INTERNAL (a response), naming the class;
+   *     for a request in a serialization whose artifact is missing (fastjson2), UNIMPLEMENTED, naming it
    */
   public static <T> T decode(
       MessageCodec<T> codec,
@@ -69,6 +71,12 @@ public final class MessageCodecs {
         // A request naming such a class is the caller's doing; a response naming one is a server (or a
         // man in the middle) sending what this client will not build: a failure here, as any bad response.
         Status status = what.equals("request") ? Status.INVALID_ARGUMENT : Status.INTERNAL;
+        return status.withDescription(cause.getMessage()).withCause(failure).asException();
+      }
+      if (cause instanceof SerializationNotInstalledException) {
+        // A request in a serialization whose artifact this server lacks (fastjson2): the caller did nothing
+        // wrong, the server does not implement it; the description names the artifact to add.
+        Status status = what.equals("request") ? Status.UNIMPLEMENTED : Status.INTERNAL;
         return status.withDescription(cause.getMessage()).withCause(failure).asException();
       }
     }

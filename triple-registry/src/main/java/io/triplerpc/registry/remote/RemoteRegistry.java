@@ -13,7 +13,6 @@ import io.triplerpc.registry.internal.remote.BearerToken;
 import io.triplerpc.registry.internal.remote.ConsumerSide;
 import io.triplerpc.registry.internal.remote.ProviderSide;
 import io.triplerpc.registry.internal.remote.RegistryConnection;
-import io.triplerpc.registry.server.RegistryServer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -28,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link Registry} kept by a {@link RegistryServer}, reached over one Triple connection.
+ * A {@link Registry} kept by a registry server ({@code io.triplerpc.registry.server.RegistryServer}, in
+ * {@code triple-registry-server}), reached over one Triple connection.
  *
  * <pre>{@code
  * try (Registry registry = RemoteRegistry.connect("127.0.0.1", 7070)) {

@@ -30,6 +30,14 @@ class RegistryArchitectureTest {
   }
 
   @Test
+  void theClientSideNeverNeedsTheRegistryServer() {
+    noClasses().should().dependOnClassesThat()
+        .resideInAnyPackage("io.triplerpc.registry.server..", "io.triplerpc.registry.internal.server..")
+        .because("the registry server is triple-registry-server, which providers and consumers do not ship")
+        .check(REGISTRY);
+  }
+
+  @Test
   void noPublicSignatureNamesAnInternalType() {
     ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc.registry").check(REGISTRY);
   }

@@ -23,7 +23,7 @@ import java.lang.reflect.Type;
 /**
  * Text JSON through Jackson ({@code "jackson"}), for services that want a readable wire format between
  * Triple peers. It is not Dubbo 3.3's JSON: Dubbo 3.3.6 has no Jackson serialization, and its JSON-family
- * one is fastjson2's binary JSONB ({@link io.triplerpc.serialization.fastjson2.Fastjson2ObjectSerialization}).
+ * one is fastjson2's binary JSONB (in {@code triple-serialization-fastjson2}).
  * On the wrapper's wire it is named {@code "jackson"}, as the Jackson serialization of dubbo-spi-extensions
  * names its bytes, which this reads (it writes one JSON value per argument and a newline) and which reads
  * this.

@@ -2,6 +2,7 @@ package io.triplerpc.serialization.wrapper;
 
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
+import io.triplerpc.serialization.object.SerializationNotInstalledException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ import java.util.List;
 final class Accepted {
 
   private final ObjectSerialization[] serializations;
-  /** What the codec reads, for error messages: "hessian2 ('hessian4'), fastjson2 ('fastjson2')". */
+  /** What the codec reads, for error messages: "hessian2 ('hessian4'), jackson ('jackson')". */
   private final String description;
 
   private Accepted(List<ObjectSerialization> serializations) {
@@ -84,10 +85,20 @@ final class Accepted {
         + "; it has " + description);
   }
 
-  /** A refusal of {@code serializeType}, naming {@code where} and what it reads. */
+  /**
+   * A refusal of {@code serializeType}, naming {@code where} and what it reads; a
+   * {@link SerializationNotInstalledException} naming the artifact to add if that serialization is one Triple
+   * knows but is not installed (fastjson2 without its artifact).
+   */
   IOException unknown(String where, String what, String serializeType) {
-    return new IOException(where + " reads " + what + " in " + description + ", but the " + what
-        + "'s serializeType is '" + serializeType + "'");
+    String refusal = where + " reads " + what + " in " + description + ", but the " + what
+        + "'s serializeType is '" + serializeType + "'";
+    String artifact = ObjectSerializations.missingArtifact(serializeType);
+    if (artifact != null) {
+      return new SerializationNotInstalledException(
+          refusal + ", which needs " + artifact + " on the class path", artifact);
+    }
+    return new IOException(refusal);
   }
 
   @Override

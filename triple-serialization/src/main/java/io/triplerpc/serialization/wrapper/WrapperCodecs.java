@@ -20,8 +20,8 @@ import java.util.concurrent.CompletionStage;
  * its result and the exceptions it throws travel in the wrapper messages Apache Dubbo 3's Triple uses for
  * non-protobuf interfaces, so a Dubbo peer calls and serves the same method.
  *
- * <p>Every codec reads each installed object serialization (hessian2, fastjson2, jackson), whichever the
- * wrapper's {@code serializeType} names, and writes the method's own unless told another: a server reads
+ * <p>Every codec reads each installed object serialization (hessian2, jackson, fastjson2 where its artifact
+ * is on the class path), whichever the wrapper's {@code serializeType} names, and writes the method's own unless told another: a server reads
  * requests with {@link WrapperCodec#readInSerialization} and answers in the caller's serialization, as
  * Dubbo 3.2+ providers do.
  *

@@ -1,6 +1,7 @@
 package io.triplerpc.serialization.object;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,11 +10,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
+/** What {@code triple-serialization} installs by itself: hessian2 and jackson, and no fastjson2. */
 class ObjectSerializationsTest {
 
   @Test
-  void hessianFastjson2AndJacksonAreInstalled() {
-    assertEquals(List.of("hessian2", "fastjson2", "jackson"),
+  void hessianAndJacksonAreInstalledAndFastjson2IsNot() {
+    assertEquals(List.of("hessian2", "jackson"),
         ObjectSerializations.installed().stream().map(ObjectSerialization::name).collect(Collectors.toList()));
     assertThrows(UnsupportedOperationException.class, () -> ObjectSerializations.installed().clear());
   }
@@ -24,19 +26,26 @@ class ObjectSerializationsTest {
     assertSame(hessian, ObjectSerializations.named("hessian4"));
     assertSame(hessian, ObjectSerializations.named("Hessian2"));
     assertSame(hessian, ObjectSerializations.defaultSerialization());
-    ObjectSerialization fastjson2 = ObjectSerializations.named(ObjectSerializations.FASTJSON2);
-    assertSame(fastjson2, ObjectSerializations.named("FastJson2"));
-    assertEquals("fastjson2", fastjson2.wireName());
     ObjectSerialization jackson = ObjectSerializations.named(ObjectSerializations.JACKSON);
     assertEquals("jackson", jackson.name());
     assertEquals("jackson", jackson.wireName());
   }
 
   @Test
+  void fastjson2WithoutItsArtifactNamesTheArtifactToAdd() {
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> ObjectSerializations.named("FastJson2"));
+    assertTrue(e.getMessage().contains("io.triplerpc:triple-serialization-fastjson2")
+        && e.getMessage().contains("[hessian2, jackson]"), e.getMessage());
+    assertEquals(ObjectSerializations.FASTJSON2_ARTIFACT, ObjectSerializations.missingArtifact("fastjson2"));
+    assertNull(ObjectSerializations.missingArtifact("hessian4"), "installed");
+    assertNull(ObjectSerializations.missingArtifact("kryo"), "no artifact of Triple's has it");
+  }
+
+  @Test
   void anUnknownNameListsWhatIsInstalled() {
     // "json" is no name: Triple's Jackson serialization is not Dubbo's JSON (fastjson2), so it says which it is.
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ObjectSerializations.named("json"));
-    assertTrue(e.getMessage().contains("'json'") && e.getMessage().contains("[hessian2, fastjson2, jackson]"),
-        e.getMessage());
+    assertTrue(e.getMessage().contains("'json'") && e.getMessage().contains("[hessian2, jackson]"), e.getMessage());
   }
 }

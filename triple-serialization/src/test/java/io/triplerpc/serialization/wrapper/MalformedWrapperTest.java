@@ -92,7 +92,10 @@ class MalformedWrapperTest {
     for (String unknown : List.of("json", "protobuf", "kryo")) {
       byte[] bytes = request(serialization, validTotal(serialization).setSerializeType(unknown));
       assertMalformed(codecs.arguments(), bytes, "ShopService.total", "'" + unknown + "'", "hessian2 ('hessian4')",
-          "fastjson2 ('fastjson2')", "jackson ('jackson')");
+          "jackson ('jackson')");
+      for (ObjectSerialization installed : ObjectSerializations.installed()) {
+        assertMalformed(codecs.arguments(), bytes, installed.name() + " ('" + installed.wireName() + "')");
+      }
       byte[] response = TripleResponseWrapper.parseFrom(encodeValue(codecs.result(), BigDecimal.TEN)).toBuilder()
           .setSerializeType(unknown).build().toByteArray();
       assertMalformed(codecs.result(), response, "'" + unknown + "'", serialization.wireName());

@@ -11,7 +11,6 @@ import io.triplerpc.registry.internal.proto.RevokeRequest;
 import io.triplerpc.registry.internal.proto.UnregisterRequest;
 import io.triplerpc.registry.internal.wire.WireFormat;
 import io.triplerpc.registry.remote.RemoteRegistry;
-import io.triplerpc.registry.server.RegistryServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -104,7 +103,7 @@ public final class ProviderSide {
   public CompletableFuture<Void> register(ServiceInstance instance) {
     synchronized (lock) {
       instances.put(key(instance), instance);
-      ensureHeartbeat(defaultHeartbeatNanos(leaseTtl.isZero() ? RegistryServer.DEFAULT_LEASE_TTL : leaseTtl));
+      ensureHeartbeat(defaultHeartbeatNanos(leaseTtl.isZero() ? WireFormat.DEFAULT_LEASE_TTL : leaseTtl));
     }
     return write(() -> connection.calls().register(registerRequest(instance)))
         .whenComplete((lease, error) -> {

@@ -6,11 +6,18 @@ import io.triplerpc.registry.internal.proto.Instance;
 import io.triplerpc.registry.internal.proto.Metadata;
 import io.triplerpc.registry.internal.proto.Service;
 import io.triplerpc.spi.ServerInfo;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Conversions between the registry API's types and the {@code triple.registry.v1} messages. */
 public final class WireFormat {
+
+  /**
+   * The TTL of a lease whose client asks for none: what a registry server grants unless configured otherwise
+   * ({@code RegistryServer.DEFAULT_LEASE_TTL}), and what a client heartbeats against until it learns more.
+   */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(10);
 
   private WireFormat() {}
 

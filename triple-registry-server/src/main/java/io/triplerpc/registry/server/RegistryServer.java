@@ -6,6 +6,7 @@ import io.triplerpc.registry.internal.Durations;
 import io.triplerpc.registry.internal.server.RegistryAccess;
 import io.triplerpc.registry.internal.server.RegistryServiceImpl;
 import io.triplerpc.registry.internal.wire.RegistryService;
+import io.triplerpc.registry.internal.wire.WireFormat;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -63,7 +64,7 @@ public final class RegistryServer {
   /** The port of a registry built without {@link Builder#port}. */
   public static final int DEFAULT_PORT = 7070;
   /** The TTL of a lease whose client asks for none. */
-  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_LEASE_TTL = WireFormat.DEFAULT_LEASE_TTL;
   /** The longest TTL granted, whatever a client asks for. */
   public static final Duration DEFAULT_MAX_LEASE_TTL = Duration.ofMinutes(5);
 
