@@ -30,6 +30,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * One attempt of a call on one server, as {@link RetriableCall} makes it: frames requests on the
@@ -62,7 +63,13 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
   private volatile Status cancelStatus;
   private boolean messageCompression = true;
   /** The single request of a unary or server-streaming call, held so it leaves with END_STREAM. */
-  private ByteBuf heldRequest;
+  private volatile ByteBuf heldRequest;
+  private static final AtomicReferenceFieldUpdater<ClientCallImpl, ByteBuf> HELD =
+      AtomicReferenceFieldUpdater.newUpdater(ClientCallImpl.class, ByteBuf.class, "heldRequest");
+  /** Whether the one request of a call that sends one was sent. */
+  private boolean sentOne;
+  /** Set on the event loop when the stream ended: a request held after it is released, not sent. */
+  private volatile boolean streamEnded;
   private boolean halfClosed;
 
   // Touched only on the call executor.
@@ -276,11 +283,16 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
       observed.messageSent(size - GrpcHeaders.MESSAGE_HEADER_LENGTH);
     }
     if (method.type().clientSendsOneMessage()) {
-      if (heldRequest != null) {
+      if (sentOne) {
         framed.release();
         throw new IllegalStateException(method.type() + " call " + method.fullMethodName() + " sends one request");
       }
+      sentOne = true;
       heldRequest = framed;
+      if (streamEnded) {
+        // The stream ended before the request was held (a failed stream, a reset): nothing will send it.
+        releaseHeld();
+      }
     } else {
       stream.writeMessage(framed, false);
     }
@@ -294,9 +306,8 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
       return;
     }
     halfClosed = true;
-    if (heldRequest != null) {
-      ByteBuf last = heldRequest;
-      heldRequest = null;
+    ByteBuf last = HELD.getAndSet(this, null);
+    if (last != null) {
       stream.writeMessage(last, true);
     } else {
       stream.halfClose();
@@ -308,10 +319,7 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
     if (stream == null) {
       return;
     }
-    if (heldRequest != null) {
-      heldRequest.release();
-      heldRequest = null;
-    }
+    releaseHeld();
     Status status = Status.CANCELLED;
     if (message != null) {
       status = status.withDescription(message);
@@ -326,6 +334,14 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
   @Override
   public boolean isReady() {
     return stream != null && stream.isReady();
+  }
+
+  /** Releases the request held for the half-close, if the half-close did not take it. Any thread. */
+  private void releaseHeld() {
+    ByteBuf held = HELD.getAndSet(this, null);
+    if (held != null) {
+      held.release();
+    }
   }
 
   @Override
@@ -409,6 +425,8 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
    */
   @Override
   public void onUnprocessed(Status status) {
+    streamEnded = true;
+    releaseHeld();
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);
@@ -428,6 +446,9 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
 
   @Override
   public void onClose(Status status, Metadata trailers) {
+    // The call went on without its half-close (it ended first): the request it held will not be sent.
+    streamEnded = true;
+    releaseHeld();
     ScheduledFuture<?> timer = deadlineTimer;
     if (timer != null) {
       timer.cancel(false);

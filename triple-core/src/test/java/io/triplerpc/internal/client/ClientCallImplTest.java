@@ -17,6 +17,7 @@ import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.Status;
 import io.triplerpc.WriteStats;
+import io.triplerpc.internal.RecordingAllocator;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
@@ -48,6 +49,8 @@ class ClientCallImplTest {
 
   private final ManualClock clock = new ManualClock();
   private final ScriptedTransport transport = new ScriptedTransport();
+  /** Every request buffer a call frames: each must be released by the end of the test. */
+  private final RecordingAllocator alloc = new RecordingAllocator(Integer.MAX_VALUE);
   private final RecordingListener listener = new RecordingListener();
   private final TransportConnection connection =
       new TransportConnection(InetSocketAddress.createUnresolved("test", 1), transport, Runnable::run, 4 << 20, null);
@@ -57,6 +60,7 @@ class ClientCallImplTest {
   void close() {
     transport.streams.forEach(RecordingStream::endIfOpen);
     clock.close();
+    alloc.assertAllReleased("after the calls ended");
   }
 
   private ClientCall<StringValue, StringValue> call(MethodDescriptor<StringValue, StringValue> method, CallOptions options) {
@@ -282,6 +286,18 @@ class ClientCallImplTest {
   }
 
   @Test
+  void aRequestHeldForAHalfCloseThatNeverComesIsReleasedWhenTheStreamEnds() {
+    ClientCall<StringValue, StringValue> call = call(UNARY, CallOptions.DEFAULT);
+    call.start(listener, new Metadata());
+    call.sendMessage(text("held until the half-close"));
+    transport.only().listener.onClose(Status.UNAVAILABLE.withDescription("gone"), new Metadata());
+    alloc.assertAllReleased("once the stream ended");
+    call.halfClose();
+    assertEquals(List.of("start headersLater"), transport.only().operations, "nothing written after the end");
+    assertEquals(List.of("close UNAVAILABLE gone"), listener.events);
+  }
+
+  @Test
   void aCallCancelledBeforeItStartsEndsCancelledWithoutAStream() {
     ClientCall<StringValue, StringValue> call = call(UNARY, CallOptions.DEFAULT);
     call.cancel("before start", null);
@@ -322,7 +338,7 @@ class ClientCallImplTest {
 
     @Override
     public ByteBufAllocator alloc() {
-      return ByteBufAllocator.DEFAULT;
+      return alloc;
     }
 
     @Override

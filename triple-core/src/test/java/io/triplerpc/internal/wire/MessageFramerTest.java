@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
 import com.google.protobuf.StringValue;
-import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;
@@ -20,6 +19,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
+import io.triplerpc.internal.RecordingAllocator;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
 import java.io.IOException;
@@ -166,41 +166,6 @@ class MessageFramerTest {
       assertEquals(Status.Code.INTERNAL, e.status().code());
       assertTrue(alloc.buffers.size() > 1, "pieces, not one buffer");
       alloc.assertAllReleased("misstated by " + misstatement);
-    }
-  }
-
-  /** Heap buffers, each recorded; every one after the first is limited to {@code laterMaxCapacity}. */
-  private static final class RecordingAllocator extends AbstractByteBufAllocator {
-    final List<ByteBuf> buffers = new ArrayList<>();
-    private final int laterMaxCapacity;
-
-    RecordingAllocator(int laterMaxCapacity) {
-      super(false);
-      this.laterMaxCapacity = laterMaxCapacity;
-    }
-
-    @Override
-    protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-      int max = buffers.isEmpty() ? maxCapacity : Math.min(maxCapacity, laterMaxCapacity);
-      ByteBuf buffer = Unpooled.buffer(Math.min(initialCapacity, max), max);
-      buffers.add(buffer);
-      return buffer;
-    }
-
-    @Override
-    protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-      throw new AssertionError("this allocator prefers heap buffers");
-    }
-
-    @Override
-    public boolean isDirectBufferPooled() {
-      return false;
-    }
-
-    void assertAllReleased(String where) {
-      for (int i = 0; i < buffers.size(); i++) {
-        assertEquals(0, buffers.get(i).refCnt(), "buffer #" + i + " was not released, " + where);
-      }
     }
   }
 
