@@ -6,10 +6,9 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * Headers or trailers of a call: ordered, multi-valued, with lower-case ASCII keys.
@@ -32,21 +31,44 @@ public final class Metadata {
   private int size;
 
   /**
-   * Received headers not yet converted into {@link #entries}: the last value of one ASCII key as
-   * received, and the conversion of them all; null once converted. Volatile, and converted under the
+   * Received headers not yet converted into {@link #entries} (one ASCII key can be read from them as
+   * they are); null once converted. Volatile, and converted under the
    * lock: a call's received headers may be read first by two threads at once (its service and a
    * transport's log), which the one-thread rule does not forbid for reads.
    */
-  private volatile Function<String, String> receivedValue;
-
-  private Consumer<Metadata> conversion;
+  private volatile ReceivedHeaders received;
 
   public Metadata() {}
 
-  /** Received headers, converted when first needed; transports reach it (io.triplerpc.internal.LazyMetadata). */
-  private Metadata(Function<String, String> receivedValue, Consumer<Metadata> conversion) {
-    this.conversion = conversion;
-    this.receivedValue = receivedValue;
+  private Metadata(ReceivedHeaders received) {
+    this.received = received;
+  }
+
+  /**
+   * Metadata of the headers a transport received, converted when first read (for transports: see
+   * {@link ReceivedHeaders}).
+   */
+  public static Metadata received(ReceivedHeaders headers) {
+    return new Metadata(Objects.requireNonNull(headers, "headers"));
+  }
+
+  /**
+   * A call's headers as a transport received them, still in its own form: the {@link Metadata} that
+   * {@link #received} makes of them converts them when first read, so a call whose headers nobody
+   * reads never pays for the conversion, and a look-up of one ASCII key (the server's version and group
+   * routing) reads them without converting the rest. Implemented by transports; called on whichever
+   * thread first reads the metadata, at most once for {@link #copyTo}.
+   */
+  public interface ReceivedHeaders {
+
+    /**
+     * The last value of application header {@code key} (lower case, not a {@code -bin} key) as received,
+     * or null if there is none or the name is reserved.
+     */
+    String lastValue(String key);
+
+    /** Adds every application header to {@code target}: reserved ones left out, binary ones decoded. */
+    void copyTo(Metadata target);
   }
 
   /** Whether {@code key} names binary values. */
@@ -92,9 +114,9 @@ public final class Metadata {
   /** The last ASCII value of {@code key}, or null. */
   public String get(String key) {
     key = lowerCase(key);
-    Function<String, String> received = receivedValue;
+    ReceivedHeaders received = this.received;
     if (received != null && !isBinaryKey(key)) {
-      String value = received.apply(key);
+      String value = received.lastValue(key);
       if (value == null || isPrintableAscii(value)) {
         return value;
       }
@@ -205,21 +227,21 @@ public final class Metadata {
   }
 
   private void load() {
-    if (receivedValue != null) {
+    if (received != null) {
       convert();
     }
   }
 
   private synchronized void convert() {
-    if (receivedValue == null) {
+    ReceivedHeaders source = received;
+    if (source == null) {
       return;
     }
     Metadata converted = new Metadata();
-    conversion.accept(converted);
+    source.copyTo(converted);
     entries = converted.entries;
     size = converted.size;
-    conversion = null;
-    receivedValue = null;
+    received = null;
   }
 
   private String keyAt(int i) {

@@ -1,10 +1,10 @@
 package io.triplerpc;
 
+import io.triplerpc.internal.client.TripleClientBuilder;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.TargetResolver;
 import java.time.Duration;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 
 /**
@@ -23,9 +23,8 @@ import java.util.concurrent.Executor;
  * }
  * }</pre>
  *
- * <p>The implementation lives in {@code triple-core}'s internal packages and is found with
- * {@link ServiceLoader}, as grpc-java finds its channel providers, so that this API never depends on
- * it.
+ * <p>The implementation lives in {@code triple-core}'s internal packages; {@link #builder()} is the API's
+ * one way in, and the rest of the API never names it.
  */
 public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
 
@@ -34,7 +33,7 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
 
   /** A builder; {@link Builder#address} is required. */
   public static Builder builder() {
-    return Implementations.newClientBuilder();
+    return new TripleClientBuilder();
   }
 
   /** A proxy of {@code serviceInterface} using the client's default call options. */

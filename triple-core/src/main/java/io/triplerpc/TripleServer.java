@@ -1,5 +1,6 @@
 package io.triplerpc;
 
+import io.triplerpc.internal.server.TripleServerBuilder;
 import io.triplerpc.spi.ServerRegistration;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -33,7 +34,7 @@ public abstract class TripleServer {
 
   /** A builder serving on all interfaces at a port chosen by the system, until set. */
   public static Builder builder() {
-    return Implementations.newServerBuilder();
+    return new TripleServerBuilder();
   }
 
   /**

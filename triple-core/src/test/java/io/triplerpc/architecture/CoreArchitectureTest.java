@@ -14,10 +14,14 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import io.triplerpc.TripleClient;
+import io.triplerpc.TripleServer;
 import io.triplerpc.architecture.fixture.CleanApi;
 import io.triplerpc.architecture.fixture.LeakyApi;
 import io.triplerpc.architecture.fixture.internal.Implementation;
+import io.triplerpc.internal.client.TripleClientBuilder;
+import io.triplerpc.internal.server.TripleServerBuilder;
 import io.triplerpc.testing.ArchitectureRules;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,8 +34,10 @@ class CoreArchitectureTest {
   private static final JavaClasses CORE = ArchitectureRules.moduleOf(TripleClient.class);
 
   @Test
-  void theApiNeverDependsOnTheImplementation() {
-    ArchitectureRules.apiNeverDependsOnInternal("io.triplerpc", "io.triplerpc", "io.triplerpc.spi").check(CORE);
+  void theApiReachesTheImplementationOnlyThroughItsBuilders() {
+    ArchitectureRules.apiDependsOnInternalOnlyThroughEntryPoints("io.triplerpc",
+        Map.of(TripleClient.class, TripleClientBuilder.class, TripleServer.class, TripleServerBuilder.class),
+        "io.triplerpc", "io.triplerpc.spi").check(CORE);
   }
 
   @Test
@@ -67,6 +73,23 @@ class CoreArchitectureTest {
     assertTrue(error.getMessage().contains(LeakyApi.class.getName()), error.getMessage());
     assertFalse(error.getMessage().contains(CleanApi.class.getName()), error.getMessage());
     assertDoesNotThrow(() -> rule.check(new ClassFileImporter().importClasses(CleanApi.class, Implementation.class)));
+  }
+
+  @Test
+  void theEntryPointRuleAllowsOnlyTheDependencyItNames() {
+    JavaClasses leaky = new ClassFileImporter().importClasses(LeakyApi.class, CleanApi.class, Implementation.class);
+    ArchRule none = ArchitectureRules.apiDependsOnInternalOnlyThroughEntryPoints(
+        "io.triplerpc.architecture.fixture", Map.of(), "io.triplerpc.architecture.fixture");
+    AssertionError error = assertThrows(AssertionError.class, () -> none.check(leaky));
+    assertTrue(error.getMessage().contains(LeakyApi.class.getName()), error.getMessage());
+    ArchRule named = ArchitectureRules.apiDependsOnInternalOnlyThroughEntryPoints(
+        "io.triplerpc.architecture.fixture", Map.of(LeakyApi.class, Implementation.class),
+        "io.triplerpc.architecture.fixture");
+    assertDoesNotThrow(() -> named.check(leaky));
+    ArchRule other = ArchitectureRules.apiDependsOnInternalOnlyThroughEntryPoints(
+        "io.triplerpc.architecture.fixture", Map.of(CleanApi.class, Implementation.class),
+        "io.triplerpc.architecture.fixture");
+    assertThrows(AssertionError.class, () -> other.check(leaky), "an entry point allows its own class only");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.triplerpc.testing;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
@@ -17,6 +18,7 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /** The architecture rules every module's ArchUnit test states about its own classes. */
@@ -39,6 +41,46 @@ public final class ArchitectureRules {
         .should().dependOnClassesThat().resideInAPackage(root + "..internal..")
         .as("the API (" + String.join(", ", apiPackages) + ") never depends on " + root + "'s internal packages")
         .because("users may rely on the API only, and the implementation must stay free to change");
+  }
+
+  /**
+   * Classes of {@code apiPackages} depend on {@code internal} packages below {@code root} only where an
+   * entry point of the API makes its implementation ({@code TripleClient.builder()} constructing
+   * {@code TripleClientBuilder}): each key of {@code entryPoints} may depend on its value, and on
+   * nothing else internal; every other API class on nothing internal.
+   */
+  public static ArchRule apiDependsOnInternalOnlyThroughEntryPoints(
+      String root, Map<Class<?>, Class<?>> entryPoints, String... apiPackages) {
+    return classes().that().resideInAnyPackage(apiPackages)
+        .should(new ArchCondition<>("depend on " + root + "'s internal packages only through the entry points "
+            + entryPoints) {
+          @Override
+          public void check(JavaClass type, ConditionEvents events) {
+            for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+              JavaClass target = dependency.getTargetClass();
+              JavaClass base = target.isArray() ? target.getBaseComponentType() : target;
+              if (!base.getPackageName().startsWith(root) || !base.getPackageName().contains(".internal")) {
+                continue;
+              }
+              Class<?> origin = reflect(type);
+              Class<?> allowed = origin == null ? null : entryPoints.get(origin);
+              if (allowed == null || !base.isEquivalentTo(allowed)) {
+                events.add(SimpleConditionEvent.violated(type, dependency.getDescription()));
+              }
+            }
+          }
+
+          private Class<?> reflect(JavaClass type) {
+            for (Class<?> entryPoint : entryPoints.keySet()) {
+              if (type.isEquivalentTo(entryPoint)) {
+                return entryPoint;
+              }
+            }
+            return null;
+          }
+        })
+        .because("users may rely on the API only, and the implementation must stay free to change: the API"
+            + " reaches it by one plain call per entry point, never by reflection or a lookup");
   }
 
   /**

@@ -76,7 +76,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private long retryBufferPerCall = 1 << 20;
   private long retryBufferPerClient = 16 << 20;
 
-  /** For {@link java.util.ServiceLoader}; use {@link TripleClient#builder()}. */
+  /** Use {@link TripleClient#builder()}. */
   public TripleClientBuilder() {}
 
   @Override
@@ -387,6 +387,6 @@ public final class TripleClientBuilder extends TripleClient.Builder {
       throw new IllegalStateException("address (or cluster) is required");
     }
     return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
-        interceptors, credentials, deserializationAllowList, methodSettings(), CallObservers.of(observers));
+        interceptors, credentials, deserializationAllowList.copy(), methodSettings(), CallObservers.of(observers));
   }
 }

@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.concurrent.Executor;
 
 /**
@@ -44,7 +45,12 @@ public final class TripleServerBuilder extends TripleServer.Builder {
 
   private String host = "0.0.0.0";
   private int port;
-  private final List<ServerMethodDefinition<?, ?>> definitions = new ArrayList<>();
+  /**
+   * What each {@code addService} and {@code addMethod} serves, in order, made at {@link #build()} with the
+   * allow list as it is then (services added before a later {@code allowDeserialization} get it too).
+   */
+  private final List<Function<DeserializationAllowList, List<ServerMethodDefinition<?, ?>>>> definitions =
+      new ArrayList<>();
   private final List<ServerInterceptor> interceptors = new ArrayList<>();
   private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
   /** Service name → the outer class of the .proto file declaring it ({@link TripleService#protoFile()}). */
@@ -84,7 +90,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private TlsConfig tls = DEFAULTS.tls();
   private boolean plaintextAlongsideTls = DEFAULTS.plaintextAlongsideTls();
 
-  /** For {@link java.util.ServiceLoader}; use {@link TripleServer#builder()}. */
+  /** Use {@link TripleServer#builder()}. */
   public TripleServerBuilder() {}
 
   @Override
@@ -116,14 +122,17 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     Objects.requireNonNull(implementation, "implementation");
     ServiceExports.checkName(Objects.requireNonNull(version, "version"), "version");
     ServiceExports.checkName(Objects.requireNonNull(group, "group"), "group");
+    // Made now too, so that a service that cannot be served fails here, where it is named.
     List<ServerMethodDefinition<?, ?>> added =
         ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
     TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
     if (annotation != null && annotation.protoFile() != void.class && !added.isEmpty()) {
       protoFiles.putIfAbsent(added.get(0).method().serviceName(), annotation.protoFile());
     }
+    definitions.add(allowList -> ServiceAdapters.definitions(serviceInterface, implementation, allowList).stream()
+        .<ServerMethodDefinition<?, ?>>map(definition -> definition.exportedAs(version, group))
+        .toList());
     for (ServerMethodDefinition<?, ?> definition : added) {
-      definitions.add(definition.exportedAs(version, group));
       // A registry lists the interface's methods; generic calls reach them through $invoke, as with Dubbo.
       if (!GenericInvocation.isGeneric(definition.method().methodName())) {
         describe(definition.method(), version, group);
@@ -153,8 +162,9 @@ public final class TripleServerBuilder extends TripleServer.Builder {
 
   @Override
   public <Q, R> TripleServerBuilder addMethod(MethodDescriptor<Q, R> method, ServerCallHandler<Q, R> handler) {
-    definitions.add(new ServerMethodDefinition<>(
-        Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler")));
+    ServerMethodDefinition<Q, R> definition = new ServerMethodDefinition<>(
+        Objects.requireNonNull(method, "method"), Objects.requireNonNull(handler, "handler"));
+    definitions.add(allowList -> List.of(definition));
     describe(method, "", "");
     return this;
   }
@@ -421,7 +431,11 @@ public final class TripleServerBuilder extends TripleServer.Builder {
           + " clients present no certificate, so mutual TLS could be bypassed on the same port;"
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
-    return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), definitions, interceptors,
+    // The server keeps the allow list as it is now: what this builder is told later is not its concern.
+    DeserializationAllowList allowList = deserializationAllowList.copy();
+    List<ServerMethodDefinition<?, ?>> built = new ArrayList<>();
+    definitions.forEach(source -> built.addAll(source.apply(allowList)));
+    return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built, interceptors,
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, CallObservers.of(observers), executor,
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), new LinkedHashMap<>(httpGets));
   }

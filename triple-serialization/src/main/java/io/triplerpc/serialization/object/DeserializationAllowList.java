@@ -148,6 +148,17 @@ public final class DeserializationAllowList {
     return null;
   }
 
+  /**
+   * A list with this one's entries as they are now: what is added to either later leaves the other as it
+   * is (a built client or server keeps the list it was built with).
+   */
+  public synchronized DeserializationAllowList copy() {
+    DeserializationAllowList copy = new DeserializationAllowList();
+    copy.names = names;
+    copy.prefixes = prefixes;
+    return copy;
+  }
+
   /** Whether {@code className} is named here exactly or lies below one of the prefixes. */
   public boolean allows(String className) {
     if (names.contains(className)) {

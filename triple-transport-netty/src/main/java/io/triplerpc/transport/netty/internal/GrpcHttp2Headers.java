@@ -5,8 +5,6 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
-import io.triplerpc.internal.HeaderSource;
-import io.triplerpc.internal.LazyMetadata;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.PercentEncoding;
 import io.triplerpc.internal.wire.StatusDetails;
@@ -60,7 +58,7 @@ public final class GrpcHttp2Headers {
    * read. {@code headers} must not change afterwards.
    */
   public static Metadata lazyMetadata(Http2Headers headers) {
-    return LazyMetadata.of(new ReceivedHeaders(headers));
+    return Metadata.received(new Http2ReceivedHeaders(headers));
   }
 
   /** The application headers of {@code headers}: reserved ones left out, binary ones decoded. */
@@ -92,11 +90,11 @@ public final class GrpcHttp2Headers {
   }
 
   /** A received header block, read in place until the application needs all of it. */
-  private static final class ReceivedHeaders implements HeaderSource {
+  private static final class Http2ReceivedHeaders implements Metadata.ReceivedHeaders {
 
     private final Http2Headers headers;
 
-    ReceivedHeaders(Http2Headers headers) {
+    Http2ReceivedHeaders(Http2Headers headers) {
       this.headers = headers;
     }
 

@@ -166,6 +166,29 @@ class DeserializationSecurityTest {
   }
 
   @Test
+  void builtServersAndClientsKeepTheAllowListTheyWereBuiltWith() throws Exception {
+    Parcel withNote = parcel("bob");
+    withNote.contents = new TrustedNote();
+    TripleServer.Builder serverBuilder = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Mailbox.Hessian.class, IMPL);
+    TripleServer strict = serverBuilder.build().start();
+    serverBuilder.allowDeserialization(TrustedNote.class.getName()); // after build(): not the built server's
+    TripleClient.Builder clientBuilder = TripleClient.builder().address("127.0.0.1", strict.port());
+    try (TripleClient toStrict = clientBuilder.build()) {
+      clientBuilder.allowDeserialization(TrustedNote.class.getName());
+      StatusException refused =
+          assertThrows(StatusException.class, () -> toStrict.proxy(Mailbox.Hessian.class).deliver(withNote));
+      assertEquals(Status.Code.INVALID_ARGUMENT, refused.status().code(), refused.status().toString());
+      StatusException unreadHere =
+          assertThrows(StatusException.class, () -> toStrict.proxy(Mailbox.Hessian.class).open("note"));
+      assertTrue(unreadHere.status().description().startsWith("class " + TrustedNote.class.getName()
+          + " is not allowed"), unreadHere.status().description());
+    } finally {
+      stop(strict);
+    }
+  }
+
+  @Test
   void aResponseNamingAClassTheClientDoesNotAllowFailsTheCall() throws Exception {
     byte[] response = responseWrapper(parcelHolding(GADGET));
     TripleServer scripted = TripleServer.builder().host("127.0.0.1").port(0)

@@ -1,10 +1,9 @@
-package io.triplerpc.internal;
+package io.triplerpc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.triplerpc.Metadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -14,12 +13,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class LazyMetadataTest {
+/** {@link Metadata#received}: a transport's headers, read as they are or converted once when first needed. */
+class ReceivedMetadataTest {
 
   @Test
   void anAsciiLookupReadsTheSourceWithoutConvertingIt() {
     CountingSource source = new CountingSource("version", "1.0", "group", "a", "version", "2.0");
-    Metadata metadata = LazyMetadata.of(source);
+    Metadata metadata = Metadata.received(source);
     assertEquals("2.0", metadata.get("Version"), "the last value, whatever the case of the key");
     assertEquals("a", metadata.get("group"));
     assertNull(metadata.get("absent"));
@@ -29,7 +29,7 @@ class LazyMetadataTest {
   @Test
   void everythingElseConvertsOnceAndSeesTheSameEntries() {
     CountingSource source = new CountingSource("a", "1", "b-bin", "AQI", "a", "2");
-    Metadata metadata = LazyMetadata.of(source);
+    Metadata metadata = Metadata.received(source);
     assertEquals(3, metadata.size());
     assertArrayEquals(new byte[] {1, 2}, metadata.getBinary("b-bin"));
     assertEquals(List.of("1", "2"), metadata.getAll("a"));
@@ -42,17 +42,17 @@ class LazyMetadataTest {
   @Test
   void aLastValueThatPutWouldRefuseGivesTheLastValidOne() {
     CountingSource source = new CountingSource("a", "fine", "a", "tab\there");
-    Metadata metadata = LazyMetadata.of(source);
+    Metadata metadata = Metadata.received(source);
     assertEquals("fine", metadata.get("a"));
     assertEquals(1, source.conversions.get());
   }
 
   @Test
   void mergingReadsBothSides() {
-    Metadata into = LazyMetadata.of(new CountingSource("a", "1"));
-    into.merge(LazyMetadata.of(new CountingSource("b", "2")));
+    Metadata into = Metadata.received(new CountingSource("a", "1"));
+    into.merge(Metadata.received(new CountingSource("b", "2")));
     assertEquals("Metadata(a=1,b=2)", into.toString());
-    Metadata itself = LazyMetadata.of(new CountingSource("x", "1"));
+    Metadata itself = Metadata.received(new CountingSource("x", "1"));
     assertEquals(2, itself.merge(itself).size());
   }
 
@@ -62,7 +62,7 @@ class LazyMetadataTest {
     try {
       for (int round = 0; round < 200; round++) {
         CountingSource source = new CountingSource("a", "1", "b", "2", "c", "3");
-        Metadata metadata = LazyMetadata.of(source);
+        Metadata metadata = Metadata.received(source);
         CyclicBarrier start = new CyclicBarrier(2);
         List<CompletableFuture<Integer>> sizes = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
@@ -86,7 +86,7 @@ class LazyMetadataTest {
   }
 
   /** Name and value pairs, as a transport holds them; binary values base64, as on the wire. */
-  private static final class CountingSource implements HeaderSource {
+  private static final class CountingSource implements Metadata.ReceivedHeaders {
     final AtomicInteger conversions = new AtomicInteger();
     private final String[] pairs;
 
