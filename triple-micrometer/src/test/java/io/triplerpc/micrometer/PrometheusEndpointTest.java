@@ -12,7 +12,6 @@ import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.micrometer.testing.Ping;
-import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.testing.TestCertificates;
 import java.io.InputStream;
 import java.net.URI;
@@ -51,6 +50,8 @@ class PrometheusEndpointTest {
 
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  /** Added after the server's metrics observer: what the tests await. */
+  private final MetricsRecorded afterMetrics = new MetricsRecorded();
   private TripleServer server;
 
   @AfterEach
@@ -66,7 +67,7 @@ class PrometheusEndpointTest {
   private void start(UnaryOperator<TripleServer.Builder> customize) {
     server = customize.apply(TripleServer.builder().host("127.0.0.1").port(0)
         .addService(PingService.class, new PingServiceImpl())
-        .callObserver(TripleMetrics.server(registry))).build().start();
+        .callObserver(TripleMetrics.server(registry)).callObserver(afterMetrics)).build().start();
     TripleMetrics.bind(server, registry);
   }
 
@@ -79,7 +80,7 @@ class PrometheusEndpointTest {
     try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build()) {
       assertEquals("grpc", client.proxy(PingService.class).ping(Ping.newBuilder().setText("grpc").build()).getText());
     }
-    AwaitPeers.until(() -> {
+    afterMetrics.await(() -> {
       Timer served = registry.find("grpc.server.call.duration").tag("triple.protocol", "grpc").timer();
       return served != null && served.count() == 1;
     }, "the server saw the call end");
@@ -103,7 +104,7 @@ class PrometheusEndpointTest {
     pingOverGrpc();
     String json = Curl.runOk("-H", "content-type: application/json", "--data-binary", "{\"text\":\"curl\"}", url("/" + PING));
     assertEquals("{\"text\":\"curl\"}", json, "curl's JSON calls go on");
-    AwaitPeers.until(() -> registry.find("grpc.server.call.duration").tag("triple.protocol", "connect").timer() != null,
+    afterMetrics.await(() -> registry.find("grpc.server.call.duration").tag("triple.protocol", "connect").timer() != null,
         "the server saw the JSON call end");
 
     HttpResponse<String> scrape = get(http1, url("/metrics"), null);
@@ -202,7 +203,7 @@ class PrometheusEndpointTest {
         .tls(TlsConfig.builder().trustCertificates(TestCertificates.caCertificate()).build()).build()) {
       client.proxy(PingService.class).ping(Ping.newBuilder().setText("tls").build());
     }
-    AwaitPeers.until(() -> registry.find("grpc.server.call.duration").timer() != null, "the server saw the call end");
+    afterMetrics.await(() -> registry.find("grpc.server.call.duration").timer() != null, "the server saw the call end");
     SSLContext tls = trusting(TestCertificates.caCertificate());
     for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_2, HttpClient.Version.HTTP_1_1)) {
       HttpClient client = HttpClient.newBuilder().version(version).sslContext(tls).build();

@@ -12,7 +12,6 @@ import io.triplerpc.CallObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.micrometer.testing.Ping;
-import io.triplerpc.testing.AwaitPeers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -38,15 +37,17 @@ class PrometheusIsOptionalTest {
     MeterRegistry registry = new SimpleMeterRegistry();
     CallObserver serverMetrics = app.server(registry);
     CallObserver clientMetrics = app.client(registry);
+    MetricsRecorded afterMetrics = new MetricsRecorded();
     TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(PingService.class, new PingServiceImpl()).callObserver(serverMetrics).build().start();
+        .addService(PingService.class, new PingServiceImpl()).callObserver(serverMetrics).callObserver(afterMetrics)
+        .build().start();
     try {
       app.bind(server, registry);
       try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port())
           .callObserver(clientMetrics).build()) {
         client.proxy(PingService.class).ping(Ping.newBuilder().setText("no prometheus").build());
       }
-      AwaitPeers.until(() -> {
+      afterMetrics.await(() -> {
         Timer served = registry.find("grpc.server.call.duration").timer();
         return served != null && served.count() == 1;
       }, "the server saw the call end");

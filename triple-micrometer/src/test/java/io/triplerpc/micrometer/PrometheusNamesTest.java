@@ -8,7 +8,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.micrometer.testing.Ping;
-import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,9 +21,11 @@ class PrometheusNamesTest {
   @Test
   void aScrapeShowsA66NamesWithPrometheusSuffixes() throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    MetricsRecorded afterMetrics = new MetricsRecorded();
     TripleServer server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(PingService.class, new PingServiceImpl())
         .callObserver(TripleMetrics.server(registry))
+        .callObserver(afterMetrics)
         .build().start();
     try {
       TripleMetrics.bind(server, registry);
@@ -32,7 +33,7 @@ class PrometheusNamesTest {
           .callObserver(TripleMetrics.client(registry)).build()) {
         TripleMetrics.bind(client, registry);
         client.proxy(PingService.class).ping(Ping.newBuilder().setText("scraped").build());
-        AwaitPeers.until(() -> {
+        afterMetrics.await(() -> {
           Timer served = registry.find("grpc.server.call.duration").timer();
           return served != null && served.count() == 1;
         }, "the server call ended");

@@ -25,9 +25,9 @@ import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.internal.server.ServerTransports;
 import io.triplerpc.micrometer.testing.Ping;
 import io.triplerpc.micrometer.testing.Pong;
-import io.triplerpc.testing.AwaitPeers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +47,8 @@ class TripleMetricsTest {
   private static final String PING = SERVICE + "/ping";
 
   private final MeterRegistry registry = new SimpleMeterRegistry();
+  /** Added after each metrics observer, and told when a server's connections change: what the tests await. */
+  private final MetricsRecorded afterMetrics = new MetricsRecorded();
   private final List<AutoCloseable> toClose = new ArrayList<>();
   private TripleServer server;
   private String target;
@@ -54,6 +56,7 @@ class TripleMetricsTest {
   private TripleServer startServer(TripleServer.Builder builder) {
     TripleServer started = builder.host("127.0.0.1").port(0).addService(PingService.class, new PingServiceImpl())
         .build().start();
+    ServerTransports.of(started).onConnectionsChanged(afterMetrics::fire);
     toClose.add(() -> {
       started.shutdownNow();
       started.awaitTermination(Duration.ofSeconds(10));
@@ -69,9 +72,9 @@ class TripleMetricsTest {
 
   /** A server and a client with metrics in {@link #registry}; returns the client's proxy. */
   private PingService start() {
-    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)));
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)).callObserver(afterMetrics));
     target = "127.0.0.1:" + server.port();
-    return client(TripleClient.builder().callObserver(TripleMetrics.client(registry))).proxy(PingService.class);
+    return client(TripleClient.builder().callObserver(TripleMetrics.client(registry)).callObserver(afterMetrics)).proxy(PingService.class);
   }
 
   @AfterEach
@@ -152,7 +155,7 @@ class TripleMetricsTest {
       assertEquals("404", Curl.run("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
           "--data-binary", "{}", "http://127.0.0.1:" + server.port() + path));
     }
-    AwaitPeers.until(() -> serverEndedCount("other") == 3, "three unknown calls ended");
+    afterMetrics.await(() -> serverEndedCount("other") == 3, "three unknown calls ended");
     assertEquals(3, serverStarted("other", "connect").count());
     Timer unimplemented = timer("grpc.server.call.duration", "other", "UNIMPLEMENTED");
     assertEquals("connect", unimplemented.getId().getTag("triple.protocol"));
@@ -173,10 +176,10 @@ class TripleMetricsTest {
   @Test
   void theClientNamesTheMethodsItCallsWhileTheServerSaysOther() {
     start();
-    Unserved unserved = client(TripleClient.builder().callObserver(TripleMetrics.client(registry))).proxy(Unserved.class);
+    Unserved unserved = client(TripleClient.builder().callObserver(TripleMetrics.client(registry)).callObserver(afterMetrics)).proxy(Unserved.class);
     StatusException e = assertThrows(StatusException.class, () -> unserved.ping(ping("anyone there?")));
     assertEquals(Status.Code.UNIMPLEMENTED, e.status().code());
-    AwaitPeers.until(() -> serverEndedCount("other") == 1 && endedCount("grpc.client.call.duration", UNSERVED) == 1,
+    afterMetrics.await(() -> serverEndedCount("other") == 1 && endedCount("grpc.client.call.duration", UNSERVED) == 1,
         "both sides saw the call end");
     assertEquals(1, timer("grpc.server.call.duration", "other", "UNIMPLEMENTED").count());
     assertEquals(1, timer("grpc.client.attempt.duration", UNSERVED, "UNIMPLEMENTED").count());
@@ -187,14 +190,14 @@ class TripleMetricsTest {
   @Test
   void aServersFilterKeepsTheUnknownNamesItAccepts() throws Exception {
     server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.of("app", "shop"),
-        name -> name.startsWith("triple.metrics.test.Unserved/"))));
+        name -> name.startsWith("triple.metrics.test.Unserved/"))).callObserver(afterMetrics));
     target = "127.0.0.1:" + server.port();
     Unserved unserved = client(TripleClient.builder()).proxy(Unserved.class);
     assertThrows(StatusException.class, () -> unserved.ping(ping("kept")));
     assertEquals("404", Curl.run("-o", "/dev/null", "-w", "%{http_code}", "-H", "content-type: application/json",
         "--data-binary", "{}", "http://127.0.0.1:" + server.port() + "/made.up.Name/B"));
     assertEquals("shop", pingOverGrpcAndGetItsTag());
-    AwaitPeers.until(() -> serverEndedCount(UNSERVED) == 1 && serverEndedCount("other") == 1,
+    afterMetrics.await(() -> serverEndedCount(UNSERVED) == 1 && serverEndedCount("other") == 1,
         "the three calls ended");
     assertEquals(1, serverStarted(UNSERVED, "grpc").count());
     assertEquals("UNIMPLEMENTED", registry.get("grpc.server.call.duration").tag("grpc.method", UNSERVED).timer()
@@ -212,12 +215,12 @@ class TripleMetricsTest {
 
   @Test
   void keepingEveryUnknownNameMakesASeriesPerName() throws Exception {
-    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.empty(), name -> true)));
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.empty(), name -> true)).callObserver(afterMetrics));
     for (String path : List.of("/no.such.Service/A", "/made.up.Name/B")) {
       Curl.run("-o", "/dev/null", "-H", "content-type: application/json", "--data-binary", "{}",
           "http://127.0.0.1:" + server.port() + path);
     }
-    AwaitPeers.until(() -> serverEndedCount("no.such.Service/A") == 1 && serverEndedCount("made.up.Name/B") == 1,
+    afterMetrics.await(() -> serverEndedCount("no.such.Service/A") == 1 && serverEndedCount("made.up.Name/B") == 1,
         "both unknown calls ended under their names");
     assertNull(registry.find("grpc.server.call.started").tag("grpc.method", "other").counter());
     assertThrows(NullPointerException.class, () -> TripleMetrics.server(registry, Tags.empty(), null));
@@ -225,14 +228,14 @@ class TripleMetricsTest {
 
   @Test
   void aRetriedCallIsThreeAttemptsAndOneCall() {
-    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)));
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)).callObserver(afterMetrics));
     target = "127.0.0.1:" + server.port();
-    PingService pings = client(TripleClient.builder().callObserver(TripleMetrics.client(registry))
+    PingService pings = client(TripleClient.builder().callObserver(TripleMetrics.client(registry)).callObserver(afterMetrics)
         .retryPolicy(RetryPolicy.builder().maxAttempts(3).initialBackoff(Duration.ofMillis(1))
             .retryableStatusCodes(Status.Code.UNAVAILABLE).build(), SERVICE)).proxy(PingService.class);
     Ping failing = Ping.newBuilder().setFailCode(Status.Code.UNAVAILABLE.value()).build();
     assertThrows(StatusException.class, () -> pings.ping(failing));
-    AwaitPeers.until(() -> timerCount("grpc.client.call.duration", PING, "UNAVAILABLE") == 1
+    afterMetrics.await(() -> timerCount("grpc.client.call.duration", PING, "UNAVAILABLE") == 1
         && timerCount("grpc.client.attempt.duration", PING, "UNAVAILABLE") == 3, "the call and its attempts ended");
     awaitServerEnded(PING, 3);
     assertEquals(3, clientAttemptStarted(PING).count());
@@ -315,28 +318,30 @@ class TripleMetricsTest {
     assertEquals(1, gauge("triple.server.connections"));
     chat.onCompleted();
     chatted.done.get(10, TimeUnit.SECONDS);
-    AwaitPeers.until(() -> gauge("triple.server.calls.active") == 0 && gauge("triple.client.calls.active") == 0,
+    afterMetrics.await(() -> gauge("triple.server.calls.active") == 0 && gauge("triple.client.calls.active") == 0,
         "both sides saw the call end");
 
-    // A write queue counts a drain's writes once they are flushed: the peer may have read them before.
-    AwaitPeers.until(() -> functionCounter("triple.server.write.commands") >= 2, "the reply and the trailers");
-    AwaitPeers.until(() -> functionCounter("triple.client.write.commands") >= 3, "headers, a message, the end");
+    // A write queue counts a drain's writes once they are flushed: the peer may have read them before. The
+    // client's drains ran on the loop that then read the server's answer to them; the server's may still run.
+    ServerTransports.of(server).writesSettled().get(10, TimeUnit.SECONDS);
+    assertTrue(functionCounter("triple.server.write.commands") >= 2, "the reply and the trailers");
+    assertTrue(functionCounter("triple.client.write.commands") >= 3, "headers, a message, the end");
     assertTrue(functionCounter("triple.server.write.flushes") >= 1);
     assertTrue(functionCounter("triple.client.write.flushes") >= 1);
     double written = functionCounter("triple.server.write.commands");
 
     client.close();
-    AwaitPeers.until(() -> gauge("triple.server.connections") == 0, "the connection closed");
+    afterMetrics.await(() -> gauge("triple.server.connections") == 0, "the connection closed");
     assertTrue(functionCounter("triple.server.write.commands") >= written, "a closed connection's writes stay counted");
   }
 
   @Test
   void twoServersInOneRegistryAddUpAndTheirTagsTellThemApart() throws Exception {
     TripleServer first = startServer(TripleServer.builder()
-        .callObserver(TripleMetrics.server(registry, Tags.of("server", "first"))));
-    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)));
+        .callObserver(TripleMetrics.server(registry, Tags.of("server", "first"))).callObserver(afterMetrics));
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)).callObserver(afterMetrics));
     TripleServer second = server;
-    TripleServer third = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)));
+    TripleServer third = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry)).callObserver(afterMetrics));
     TripleMetrics.bind(first, registry, Tags.of("server", "first"));
     TripleMetrics.bind(second, registry, Tags.of("server", "second"));
     for (TripleServer each : List.of(first, second, third)) {
@@ -344,7 +349,7 @@ class TripleMetricsTest {
         client.proxy(PingService.class).ping(ping("x"));
       }
     }
-    AwaitPeers.until(() -> registry.find("grpc.server.call.duration").timers().stream()
+    afterMetrics.await(() -> registry.find("grpc.server.call.duration").timers().stream()
         .mapToLong(Timer::count).sum() == 3, "three calls ended");
     assertEquals(1, registry.get("grpc.server.call.started").tags("server", "first").counter().count());
     assertEquals(2, registry.find("grpc.server.call.started").counters().stream()
@@ -359,9 +364,9 @@ class TripleMetricsTest {
 
   @Test
   void everyMeterCarriesTheTagsItWasGiven() {
-    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.of("app", "shop"))));
+    server = startServer(TripleServer.builder().callObserver(TripleMetrics.server(registry, Tags.of("app", "shop"))).callObserver(afterMetrics));
     target = "127.0.0.1:" + server.port();
-    client(TripleClient.builder().callObserver(TripleMetrics.client(registry, Tags.of("app", "shop"))))
+    client(TripleClient.builder().callObserver(TripleMetrics.client(registry, Tags.of("app", "shop"))).callObserver(afterMetrics))
         .proxy(PingService.class).ping(ping("tagged"));
     awaitEnded(PING, 1);
     for (Meter meter : registry.getMeters()) {
@@ -398,7 +403,7 @@ class TripleMetricsTest {
 
   /** Servers tell observers a call ended after its client may have seen it end. */
   private void awaitServerEnded(String method, int calls) {
-    AwaitPeers.until(() -> serverEndedCount(method) == calls, calls + " calls of " + method + " ended on the server");
+    afterMetrics.await(() -> serverEndedCount(method) == calls, calls + " calls of " + method + " ended on the server");
   }
 
   /**
@@ -407,7 +412,7 @@ class TripleMetricsTest {
    */
   private void awaitEnded(String method, int calls) {
     awaitServerEnded(method, calls);
-    AwaitPeers.until(() -> endedCount("grpc.client.attempt.duration", method) == calls
+    afterMetrics.await(() -> endedCount("grpc.client.attempt.duration", method) == calls
         && endedCount("grpc.client.call.duration", method) == calls, calls + " calls of " + method + " ended on the client");
   }
 

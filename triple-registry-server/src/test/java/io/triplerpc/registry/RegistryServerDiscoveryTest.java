@@ -1,6 +1,7 @@
 package io.triplerpc.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
@@ -8,7 +9,6 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.registry.remote.RemoteRegistry;
 import io.triplerpc.registry.server.RegistryServer;
-import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,14 +19,18 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The whole path over real sockets: providers register with the standalone registry server, a
- * consumer built with a {@code registry://} target finds them, keeps calling while the registry is
- * down, and resyncs when it comes back.
+ * consumer built as a {@code registry://} target builds it (a discovery connecting a
+ * {@link RemoteRegistry} of each client's own) finds them, keeps calling while the registry is down,
+ * and resyncs when it comes back. The consumer's discovery observer says when its instances change.
  */
 class RegistryServerDiscoveryTest {
+
+  private static final String WHOAMI = "triple.test.Whoami";
 
   private final List<RegistryServer> registries = new ArrayList<>();
   private final List<RemoteRegistry> connections = new ArrayList<>();
   private final List<TripleServer> providers = new ArrayList<>();
+  private final RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
   private TripleClient client;
 
   @AfterEach
@@ -63,6 +67,15 @@ class RegistryServerDiscoveryTest {
     return server;
   }
 
+  /**
+   * What {@code registry://127.0.0.1:port} builds, with {@link #seen} told each consumer's instances, and
+   * round robin so that a few calls reach every instance.
+   */
+  private TripleClient.Builder consumer(int registryPort) {
+    return TripleClient.builder().cluster(Discovery.connecting(() -> RemoteRegistry.builder("127.0.0.1", registryPort).build())
+        .observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+  }
+
   /** As {@link #servedBy}, with "UNAVAILABLE" among the names when a call could not reach its server. */
   private static Set<String> servedByOrUnavailable(Whoami whoami, int calls) {
     try {
@@ -88,12 +101,12 @@ class RegistryServerDiscoveryTest {
     RegistryServer registry = registryServer(0, Duration.ZERO);
     int port = registry.port();
     provider("first", port);
-    client = TripleClient.builder().address("registry://127.0.0.1:" + port).build();
+    client = consumer(port).build();
     Whoami whoami = client.proxy(Whoami.class);
     assertEquals(Set.of("first"), servedBy(whoami, 5));
 
     TripleServer second = provider("second", port);
-    AwaitPeers.until(() -> servedBy(whoami, 20).size() == 2, "calls reach both providers");
+    seen.awaitInstances(WHOAMI, 2);
 
     registry.shutdownNow();
     registry.awaitTermination(Duration.ofSeconds(5));
@@ -104,13 +117,15 @@ class RegistryServerDiscoveryTest {
     // heartbeat) before consumers resync.
     registryServer(port, Duration.ofMillis(1500));
     provider("third", port);
-    AwaitPeers.until(() -> servedBy(whoami, 30).contains("third"), "the consumer resyncs and calls the newcomer");
+    seen.awaitInstances(WHOAMI, 3);
+    assertTrue(servedBy(whoami, 30).contains("third"), "the consumer resyncs and calls the newcomer");
 
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
     // The registry pushes the withdrawal after the provider's port may have closed: until it arrives, a
     // call can still pick the second and fail to connect (who is not idempotent, so it is not retried).
-    AwaitPeers.until(() -> servedByOrUnavailable(whoami, 30).equals(Set.of("first", "third")),
+    seen.awaitInstances(WHOAMI, 2);
+    assertEquals(Set.of("first", "third"), servedByOrUnavailable(whoami, 30),
         "the consumer drops the provider that left and calls the other two");
   }
 
@@ -130,22 +145,18 @@ class RegistryServerDiscoveryTest {
     providers.add(early);
 
     registryServer(port, Duration.ZERO);
-    client = TripleClient.builder().address("registry://127.0.0.1:" + port).build();
+    client = consumer(port).build();
     Whoami whoami = client.proxy(Whoami.class);
-    AwaitPeers.until(() -> {
-      try {
-        return "early".equals(whoami.who("test"));
-      } catch (io.triplerpc.StatusException e) {
-        return false;
-      }
-    }, "the provider registers by itself once the registry is up, and the consumer finds it");
+    seen.awaitInstances(WHOAMI, 1);
+    assertEquals("early", whoami.who("test"),
+        "the provider registers by itself once the registry is up, and the consumer finds it");
   }
 
   @Test
   void clientsBuiltFromOneTargetEachHaveTheirOwnRegistryConnection() throws Exception {
     int port = registryServer(0, Duration.ZERO).port();
     provider("first", port);
-    TripleClient.Builder builder = TripleClient.builder().address("registry://127.0.0.1:" + port);
+    TripleClient.Builder builder = consumer(port);
     TripleClient one = builder.build();
     client = builder.build();
     Whoami first = one.proxy(Whoami.class);
@@ -155,7 +166,9 @@ class RegistryServerDiscoveryTest {
 
     one.close();
     provider("later", port);
-    AwaitPeers.until(() -> servedBy(second, 20).contains("later"),
+    // Both clients told the observer of one instance; only the one left open can tell it of two.
+    seen.awaitInstances(WHOAMI, 2);
+    assertTrue(servedBy(second, 20).contains("later"),
         "the client left open still hears the registry after the other one closed");
   }
 }

@@ -14,9 +14,9 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
 import io.triplerpc.spi.ServerInfo;
-import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.testing.FaultProxy;
 import io.triplerpc.testing.ManualClock;
+import io.triplerpc.testing.Signal;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +52,8 @@ class ClusterFaultsTest {
   private final ManualClock clock = new ManualClock();
   private final List<Instance> instances = new ArrayList<>();
   private final List<TripleClient> clients = new ArrayList<>();
+  /** Fired when an instance holds a call, when a held call ends, and when a call {@link #heldBy} sent completes. */
+  private final Signal progress = new Signal();
   private final MetadataInfo metadata = MetadataInfo.of(APP,
       List.of(new ServerInfo.Service("triple.test.Faulty", List.of("name"), "hessian2", "", "")));
 
@@ -94,7 +96,9 @@ class ClusterFaultsTest {
       ServerContext context = ServerContext.current();
       previousAttempts.add(String.valueOf(context.requestHeaders().get("grpc-previous-rpc-attempts")));
       if (holding) {
+        context.addEndListener(status -> progress.fire());
         held.add(context);
+        progress.fire();
         return new CompletableFuture<>();
       }
       return CompletableFuture.completedFuture(name);
@@ -102,27 +106,35 @@ class ClusterFaultsTest {
   }
 
   private Faulty consumer(TripleClient.Builder builder, Discovery.Builder discovery) throws Exception {
-    TripleClient client = builder.cluster(discovery.loadBalancing(LoadBalancing.ROUND_ROBIN).retries(0).build())
+    RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
+    TripleClient client = builder.cluster(discovery.observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).retries(0).build())
         .build();
     clients.add(client);
     Faulty faulty = client.proxy(Faulty.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
-    for (Instance instance : instances) {
-      AwaitPeers.until(() -> {
-        int before = instance.calls.get();
-        faulty.name("warm-up").join();
-        return instance.calls.get() > before;
-      }, instance.name + " is called");
+    // The first call waits for the instances; once all are in use, round robin gives each one of the
+    // first calls.
+    List<Integer> before = instances.stream().map(instance -> instance.calls.get()).toList();
+    faulty.name("warm-up").join();
+    seen.awaitInstances("triple.test.Faulty", instances.size());
+    for (int i = 1; i < instances.size(); i++) {
+      faulty.name("warm-up").join();
+    }
+    for (int i = 0; i < instances.size(); i++) {
+      // Once, or twice where a hedging policy sent a warm-up call's second attempt there too.
+      assertTrue(instances.get(i).calls.get() > before.get(i), instances.get(i).name + " is called");
     }
     return faulty;
   }
 
-  /** Calls until one call reaches {@code instance} (which holds it) and returns that call. */
-  private static CompletableFuture<String> heldBy(Faulty faulty, Instance instance) throws InterruptedException {
+  /** Calls, one after another, until one call reaches {@code instance} (which holds it) and returns that call. */
+  private CompletableFuture<String> heldBy(Faulty faulty, Instance instance) {
     int before = instance.held.size();
     List<CompletableFuture<String>> sent = new ArrayList<>();
-    AwaitPeers.until(() -> {
+    progress.await(() -> {
       if (sent.isEmpty() || sent.get(sent.size() - 1).isDone()) {
-        sent.add(faulty.name("test"));
+        CompletableFuture<String> call = faulty.name("test");
+        sent.add(call);
+        call.whenComplete((name, failure) -> progress.fire());
       }
       return instance.held.size() > before;
     }, instance.name + " holds a call");
@@ -179,7 +191,7 @@ class ClusterFaultsTest {
       assertEquals("fast", hedged.name("test").get(10, TimeUnit.SECONDS));
     }
     assertTrue(slow.held.size() >= 2, "round robin sent calls to the slow instance first: " + slow.held.size());
-    AwaitPeers.until(() -> slow.held.stream().allMatch(ServerContext::isCancelled),
+    progress.await(() -> slow.held.stream().allMatch(ServerContext::isCancelled),
         "every attempt the slow instance holds is cancelled once the hedge won");
 
     // Blackholed: the slow instance's attempts vanish in the proxy, and the hedges still answer.
@@ -190,7 +202,7 @@ class ClusterFaultsTest {
     }
     assertEquals(before, slow.proxy.bytesForwarded(FaultProxy.Direction.UPSTREAM), "nothing reached the slow instance");
     slow.proxy.pass();
-    AwaitPeers.until(() -> slow.held.stream().allMatch(ServerContext::isCancelled),
+    progress.await(() -> slow.held.stream().allMatch(ServerContext::isCancelled),
         "once the link heals, the attempts that were held arrive cancelled");
   }
 

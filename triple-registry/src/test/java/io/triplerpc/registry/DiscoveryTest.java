@@ -8,9 +8,11 @@ import io.triplerpc.StatusException;
 import io.triplerpc.Status;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.AwaitPeers;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,6 +22,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,9 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** Providers register in a registry, consumers find them, over real loopback connections. */
 class DiscoveryTest {
 
+  private static final String WHOAMI = "triple.test.Whoami";
+
   private final InProcessRegistry registry = new InProcessRegistry();
   private final List<TripleServer> servers = new ArrayList<>();
   private final List<TripleClient> clients = new ArrayList<>();
+  /** Told the instances calls are spread over, each time they change: what the tests await. */
+  private final RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -68,11 +75,11 @@ class DiscoveryTest {
   @Test
   void consumerFindsProviderThenSpreadsCallsWhenASecondJoins() throws Exception {
     provider("first", registry);
-    Whoami whoami = consumer(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+    Whoami whoami = consumer(Discovery.using(registry).observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
     assertEquals(Map.of("first", 10), tally(whoami, 10));
 
     provider("second", registry);
-    AwaitPeers.until(() -> tally(whoami, 2).size() == 2, "the second provider is called");
+    seen.awaitInstances(WHOAMI, 2);
     Map<String, Integer> spread = tally(whoami, 100);
     assertEquals(Set.of("first", "second"), spread.keySet());
     assertEquals(50, spread.get("first"), "round robin alternates: " + spread);
@@ -82,12 +89,12 @@ class DiscoveryTest {
   void providerShutdownUnregistersBeforeDraining() throws Exception {
     TripleServer first = provider("first", registry);
     provider("second", registry);
-    Whoami whoami = consumer(Discovery.using(registry).build());
-    AwaitPeers.until(() -> tally(whoami, 20).size() == 2, "both providers are called");
+    Whoami whoami = consumer(Discovery.using(registry).observer(seen).build());
+    seen.awaitInstances(WHOAMI, 2);
 
     first.shutdown();
     first.awaitTermination(Duration.ofSeconds(5));
-    AwaitPeers.until(() -> tally(whoami, 1).equals(Map.of("second", 1)), "only the second is called");
+    seen.awaitInstances(WHOAMI, 1);
     assertEquals(Map.of("second", 50), tally(whoami, 50));
   }
 
@@ -179,18 +186,13 @@ class DiscoveryTest {
 
   @Test
   void consumerStartedBeforeItsProviderFindsItOnceItRegisters() throws Exception {
-    Whoami whoami = consumer(Discovery.using(registry).build());
+    Whoami whoami = consumer(Discovery.using(registry).observer(seen).build());
     StatusException early = assertThrows(StatusException.class, () -> whoami.who("test"));
     assertEquals(Status.Code.UNAVAILABLE, early.status().code());
 
     provider("late", registry);
-    AwaitPeers.until(() -> {
-      try {
-        return "late".equals(whoami.who("test"));
-      } catch (StatusException e) {
-        return false;
-      }
-    }, "the consumer finds the provider that registered after it started");
+    seen.awaitInstances(WHOAMI, 1);
+    assertEquals("late", whoami.who("test"), "the consumer finds the provider that registered after it started");
   }
 
   @Test
@@ -203,16 +205,13 @@ class DiscoveryTest {
         .addService(Whoami.class, Whoami.named("unregistered"))
         .registration(Registration.to(new UnreachableRegistry()).application("whoami-app")
             .timeout(Duration.ofSeconds(2)).required(true).build());
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> builder.build().start());
+    TripleServer server = builder.build();
+    IllegalStateException e = assertThrows(IllegalStateException.class, server::start);
     assertTrue(e.getMessage().contains("Could not publish the metadata of whoami-app"), e.getMessage());
-    int released = port;
-    AwaitPeers.until(() -> {
-      try (ServerSocket again = new ServerSocket(released, 50, java.net.InetAddress.getLoopbackAddress())) {
-        return true;
-      } catch (java.io.IOException bound) {
-        return false;
-      }
-    }, "the port is released");
+    assertTrue(server.awaitTermination(Duration.ofSeconds(10)), "the half-started server stops");
+    try (ServerSocket again = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
+      assertEquals(port, again.getLocalPort(), "the port is released");
+    }
   }
 
   @Test
@@ -304,12 +303,13 @@ class DiscoveryTest {
           .registration(Registration.to(registry).application("whoami-app").build()).build().start());
     }
     TripleClient client = TripleClient.builder()
-        .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build())
+        .cluster(Discovery.using(registry).observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).build())
         .tls(io.triplerpc.TlsConfig.builder().trustCertificates(io.triplerpc.testing.TestCertificates.caCertificate()).build())
         .build();
     clients.add(client);
     Whoami whoami = client.proxy(Whoami.class);
-    AwaitPeers.until(() -> tally(whoami, 10).size() == 2, "both TLS providers answer");
+    seen.awaitInstances(WHOAMI, 2);
+    assertEquals(Map.of("tls-a", 5, "tls-b", 5), tally(whoami, 10), "both TLS providers answer");
   }
 
   @Test
@@ -350,15 +350,30 @@ class DiscoveryTest {
         .address("static://127.0.0.1:" + a.port() + ",127.0.0.1:" + b.port()).build();
     clients.add(client);
     Whoami whoami = client.proxy(Whoami.class);
-    AwaitPeers.until(() -> tally(whoami, 20).size() == 2, "both addresses are called");
+    // Random balancing over addresses known from the start: nothing to wait for, only calls to make.
+    Set<String> answered = new java.util.HashSet<>();
+    for (int i = 0; i < 200 && answered.size() < 2; i++) {
+      answered.add(whoami.who("test"));
+    }
+    assertEquals(Set.of("a", "b"), answered, "both addresses are called");
   }
 
   @Test
   void restartedConsumerUsesItsSnapshotWhileTheRegistryIsDown(@TempDir Path snapshots) throws Exception {
     provider("snapshotted", registry);
-    Whoami first = consumer(Discovery.using(registry).snapshotDirectory(snapshots, Duration.ofMillis(10)).build());
-    assertEquals("snapshotted", first.who("test"));
-    AwaitPeers.until(() -> completeSnapshot(snapshots), "the snapshot files are written, with the revision's metadata");
+    try (WatchService written = snapshots.getFileSystem().newWatchService()) {
+      snapshots.register(written, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+      Whoami first = consumer(Discovery.using(registry).snapshotDirectory(snapshots, Duration.ofMillis(10)).build());
+      assertEquals("snapshotted", first.who("test"));
+      // Each file the snapshot writer creates or moves into place is an event of the directory's watch.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (!completeSnapshot(snapshots)) {
+        WatchKey changed = written.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        assertTrue(changed != null, "the snapshot files are written, with the revision's metadata");
+        changed.pollEvents();
+        changed.reset();
+      }
+    }
 
     Registry down = new UnreachableRegistry();
     Whoami restarted = consumer(Discovery.using(down).snapshotDirectory(snapshots).build());

@@ -8,10 +8,10 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.testing.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -80,22 +80,28 @@ class OutlierDetectionTest {
     return OutlierDetection.builder().interval(INTERVAL).baseEjectionTime(BASE);
   }
 
-  /** A round-robin consumer with {@code detection}, once it has reached each of {@code instances}. */
+  /**
+   * A round-robin consumer with {@code detection}, once it has reached each of {@code instances} (every
+   * instance registered) with one call.
+   */
   private Whoami consumer(OutlierDetection detection, Instance... instances) throws Exception {
+    RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
     TripleClient client = TripleClient.builder()
-        .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).retries(0)
+        .cluster(Discovery.using(registry).observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).retries(0)
             .outlierDetection(detection)
             .outlierClock(clock.scheduler(), clock::nanoTime)
             .build())
         .build();
     clients.add(client);
     Whoami whoami = client.proxy(Whoami.class);
-    for (Instance instance : instances) {
-      AwaitPeers.until(() -> {
-        int before = instance.calls.get();
-        call(whoami, 1);
-        return instance.calls.get() > before;
-      }, instance.name + " is called");
+    // The first call waits for the instances; once all are in use, round robin gives each one of the
+    // first calls.
+    List<Integer> before = Arrays.stream(instances).map(instance -> instance.calls.get()).toList();
+    call(whoami, 1);
+    seen.awaitInstances("triple.test.Whoami", instances.length);
+    call(whoami, instances.length - 1);
+    for (int i = 0; i < instances.length; i++) {
+      assertEquals(before.get(i) + 1, instances[i].calls.get(), instances[i].name + " is called once");
     }
     return whoami;
   }

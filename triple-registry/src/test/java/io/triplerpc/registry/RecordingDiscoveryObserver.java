@@ -70,6 +70,22 @@ public final class RecordingDiscoveryObserver implements DiscoveryObserver {
     return List.copyOf(sizes.get(export));
   }
 
+  /**
+   * Returns once the latest size reported for {@code export} is {@code instances}: calls are spread over
+   * that many instances now (discovery reports after each change is in use).
+   */
+  public synchronized void awaitSize(String export, int instances) throws InterruptedException {
+    awaitUntil(() -> {
+      List<Integer> reported = sizes.getOrDefault(export, List.of());
+      return !reported.isEmpty() && reported.get(reported.size() - 1) == instances;
+    }, () -> instances + " instances of " + export + "; reported: " + sizes);
+  }
+
+  /** {@link #awaitSize(String, int)} for the export of {@code service} with no version or group. */
+  public void awaitInstances(String service, int instances) throws InterruptedException {
+    awaitSize(export(service, "", ""), instances);
+  }
+
   /** The sizes reported for {@code export} so far, without waiting. */
   public synchronized List<Integer> sizesNow(String export) {
     return List.copyOf(sizes.getOrDefault(export, List.of()));

@@ -9,7 +9,6 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +25,13 @@ import org.junit.jupiter.api.Test;
  */
 class ServiceExportsDiscoveryTest {
 
+  private static final String WHOAMI = "triple.test.Whoami";
+
   private final InProcessRegistry registry = new InProcessRegistry();
   private final List<TripleServer> servers = new ArrayList<>();
   private final List<TripleClient> clients = new ArrayList<>();
+  /** Told each consumer's instances as they change: what the tests await. */
+  private final RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -51,7 +54,7 @@ class ServiceExportsDiscoveryTest {
 
   private Whoami consumer(String version, String group) {
     TripleClient client = TripleClient.builder()
-        .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.ROUND_ROBIN).build()).build();
+        .cluster(Discovery.using(registry).observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).build()).build();
     clients.add(client);
     return client.proxy(Whoami.class, CallOptions.DEFAULT.withServiceVersion(version).withServiceGroup(group));
   }
@@ -71,11 +74,11 @@ class ServiceExportsDiscoveryTest {
     provider("app", new String[] {"1.0.0", "g1", "c-v1"}, new String[] {"2.0.0", "", "c-v2"});
 
     Whoami v1 = consumer("1.0.0", "g1");
-    AwaitPeers.until(() -> tally(v1, 10).size() == 2, "both instances serving 1.0.0/g1 are called");
+    seen.awaitSize(RecordingDiscoveryObserver.export(WHOAMI, "1.0.0", "g1"), 2);
     assertEquals(Set.of("a-v1", "c-v1"), tally(v1, 60).keySet(), "never the instance serving only 2.0.0");
 
     Whoami v2 = consumer("2.0.0", "");
-    AwaitPeers.until(() -> tally(v2, 10).size() == 2, "both instances serving 2.0.0 are called");
+    seen.awaitSize(RecordingDiscoveryObserver.export(WHOAMI, "2.0.0", ""), 2);
     assertEquals(Set.of("b-v2", "c-v2"), tally(v2, 60).keySet());
   }
 
@@ -94,7 +97,7 @@ class ServiceExportsDiscoveryTest {
     provider("app", new String[] {"", "", "a-plain"}, new String[] {"1.0.0", "g1", "a-v1"});
     provider("app", new String[] {"2.0.0", "", "b-v2"});
     Whoami any = consumer("*", "*");
-    AwaitPeers.until(() -> tally(any, 10).size() == 2, "instances of both exports are called");
+    seen.awaitSize(RecordingDiscoveryObserver.export(WHOAMI, "*", "*"), 2);
     assertEquals(Map.of("a-plain", 30, "b-v2", 30), tally(any, 60), "the first export each instance lists");
 
     // Without the export named, the first instance would answer from its default export, a-plain.

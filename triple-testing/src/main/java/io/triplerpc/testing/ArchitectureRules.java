@@ -16,7 +16,12 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,5 +128,76 @@ public final class ArchitectureRules {
           }
         })
         .because("internal types may change at any time; a public signature that names one makes it API");
+  }
+
+  /**
+   * Test classes that poll with {@link AwaitPeers} start another process (a call of
+   * {@code ProcessBuilder.start} or {@code Runtime.exec}), themselves or through a class of their own
+   * test sources that they use, directly or not: polling is for peers in other processes only, and
+   * in-process code under test is awaited on its own signal ({@link Signal}, a latch, a future).
+   * Applied to the test classes of the module {@code anyTestClass} belongs to (see {@link #moduleOf}).
+   *
+   * @param pending names of test classes let off for now; each caller says why beside it
+   */
+  public static ArchRule awaitPeersOnlyWhereAProcessStarts(Class<?> anyTestClass, String... pending) {
+    Path testSources = where(anyTestClass.getProtectionDomain().getCodeSource().getLocation().toString());
+    Set<String> exempt = Set.of(pending);
+    return classes().should(new ArchCondition<>("start another process wherever they poll with AwaitPeers") {
+      @Override
+      public void check(JavaClass type, ConditionEvents events) {
+        if (!calls(type, AwaitPeers.class.getName(), "until") || exempt.contains(outermost(type).getName())) {
+          return;
+        }
+        if (!startsAProcess(type, testSources)) {
+          events.add(SimpleConditionEvent.violated(type, type.getName() + " polls with AwaitPeers but starts no"
+              + " process: await the code under test's own signal instead (Signal, a latch, a future)"));
+        }
+      }
+    }).because("polling an in-process peer waits for time, not for the event, and slows every build");
+  }
+
+  /** The file a {@code file:} URI names, or null for another scheme (a class in a jar). */
+  private static Path where(String uri) {
+    return uri.startsWith("file:") ? Path.of(URI.create(uri)).normalize() : null;
+  }
+
+  private static JavaClass outermost(JavaClass type) {
+    JavaClass outer = type;
+    while (outer.getEnclosingClass().isPresent()) {
+      outer = outer.getEnclosingClass().get();
+    }
+    return outer;
+  }
+
+  private static boolean calls(JavaClass type, String owner, String... methods) {
+    Set<String> names = Set.of(methods);
+    return type.getMethodCallsFromSelf().stream()
+        .anyMatch(call -> call.getTargetOwner().getName().equals(owner) && names.contains(call.getName()));
+  }
+
+  /** Whether {@code start}, or a class of the same test sources it reaches, starts a process. */
+  private static boolean startsAProcess(JavaClass start, Path testSources) {
+    Set<JavaClass> seen = new HashSet<>();
+    Deque<JavaClass> next = new ArrayDeque<>(List.of(start));
+    while (!next.isEmpty()) {
+      JavaClass type = next.poll();
+      if (!seen.add(type)) {
+        continue;
+      }
+      if (calls(type, ProcessBuilder.class.getName(), "start", "startPipeline")
+          || calls(type, Runtime.class.getName(), "exec")) {
+        return true;
+      }
+      for (Dependency dependency : type.getDirectDependenciesFromSelf()) {
+        JavaClass target = dependency.getTargetClass();
+        boolean sameSources = target.getSource()
+            .map(source -> where(source.getUri().toString()))
+            .map(file -> file != null && file.startsWith(testSources)).orElse(false);
+        if (sameSources) {
+          next.add(target);
+        }
+      }
+    }
+    return false;
   }
 }

@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waits for state that a real other process or socket changes without telling this test (a
- * registry server pushing to a consumer, a ZooKeeper watch firing) by looking again every few
- * milliseconds, up to a generous limit. Only for such peers: code under test that can signal is
- * awaited on a latch or future, and time-dependent code runs on a {@link ManualClock}. The one place
- * checkstyle lets test code sleep.
+ * Waits for state that a peer in another operating-system process changes without telling this test
+ * (a Dubbo provider in its own JVM registering in ZooKeeper, a grpc-go or h2spec process, a
+ * {@code java} subprocess) by looking again every few milliseconds, up to a generous limit. Only for
+ * such peers, and only in test classes that start the process: code in this JVM, even behind a
+ * socket (a Triple server, a registry, Curator's {@code TestingServer}, a {@link FaultProxy}), is
+ * awaited on its own signal ({@link Signal}, a latch or a future), and time-dependent code runs on a
+ * {@link ManualClock}. {@link ArchitectureRules#awaitPeersOnlyWhereAProcessStarts} holds each module's
+ * tests to this. The one place checkstyle lets test code sleep.
  */
 public final class AwaitPeers {
 

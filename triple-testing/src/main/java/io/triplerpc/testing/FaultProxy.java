@@ -84,6 +84,8 @@ public final class FaultProxy implements AutoCloseable {
   private final AtomicLong bytesUpstream = new AtomicLong();
   private final AtomicLong bytesDownstream = new AtomicLong();
   private final AtomicLong bytesDropped = new AtomicLong();
+  /** Fired when bytes are dropped and when a connection is forgotten: what the await methods wait on. */
+  private final Signal changed = new Signal();
 
   /** Client to target; read by each connection on every read. */
   private volatile Link upstream = Link.PASS;
@@ -252,12 +254,19 @@ public final class FaultProxy implements AutoCloseable {
     return bytesUpstream.get() + bytesDownstream.get();
   }
 
-  /**
-   * Bytes thrown away by {@link #drop()}, both ways: a test awaits this to know the proxy has read
-   * what it sent into the blackhole.
-   */
+  /** Bytes thrown away by {@link #drop()}, both ways; see {@link #awaitBytesDropped}. */
   public long bytesDropped() {
     return bytesDropped.get();
+  }
+
+  /** Returns once {@link #bytesDropped()} is {@code bytes}: the proxy has read them into the blackhole. */
+  public void awaitBytesDropped(long bytes) {
+    changed.await(() -> bytesDropped.get() == bytes, "the proxy has dropped " + bytes + " bytes");
+  }
+
+  /** Returns once {@link #openConnections()} is {@code count}: the proxy has forgotten the others. */
+  public void awaitOpenConnections(int count) {
+    changed.await(() -> relays.size() == count, "the proxy has " + count + " connections open");
   }
 
   /** {@link #bytesForwarded()} in one direction (or both). */
@@ -416,6 +425,7 @@ public final class FaultProxy implements AutoCloseable {
       from.sourceClosed();
       if (!client.isActive() && !server.isActive()) {
         relays.remove(this);
+        changed.fire();
       }
     }
 
@@ -498,6 +508,7 @@ public final class FaultProxy implements AutoCloseable {
         if (link.drop || sink == null || !sink.isActive()) {
           if (link.drop) {
             bytesDropped.addAndGet(bytes.readableBytes());
+            changed.fire();
           }
           bytes.release();
           return;

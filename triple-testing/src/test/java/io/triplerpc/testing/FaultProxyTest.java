@@ -72,7 +72,7 @@ class FaultProxyTest {
     proxy.drop();
     send(link.client, "lost");
     send(link.server, "gone");
-    AwaitPeers.until(() -> proxy.bytesDropped() == 8, "the proxy has read both writes into the blackhole");
+    proxy.awaitBytesDropped(8);
 
     proxy.pass();
     send(link.client, "kept");
@@ -90,7 +90,7 @@ class FaultProxyTest {
     send(link.client, "lost");
     send(link.server, "down");
     assertEquals("down", receive(link.client, 4));
-    AwaitPeers.until(() -> proxy.bytesDropped() == 4, "the proxy has dropped the upstream write");
+    proxy.awaitBytesDropped(4);
     proxy.pass(Direction.UPSTREAM);
     send(link.client, "up");
     assertEquals("up", receive(link.server, 2));
@@ -130,7 +130,7 @@ class FaultProxyTest {
     assertEquals(1, proxy.reset());
     assertThrows(SocketException.class, () -> link.client.getInputStream().read(), "client read after reset");
     assertThrows(SocketException.class, () -> link.server.getInputStream().read(), "server read after reset");
-    AwaitPeers.until(() -> proxy.openConnections() == 0, "the proxy forgets the reset connection");
+    proxy.awaitOpenConnections(0);
   }
 
   @Test
@@ -155,7 +155,7 @@ class FaultProxyTest {
     assertEquals("reply", receive(link.client, 5));
     link.server.close();
     assertEquals(-1, link.client.getInputStream().read());
-    AwaitPeers.until(() -> proxy.openConnections() == 0, "the proxy forgets the closed connection");
+    proxy.awaitOpenConnections(0);
   }
 
   @Test

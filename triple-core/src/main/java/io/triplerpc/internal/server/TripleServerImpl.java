@@ -209,6 +209,11 @@ final class TripleServerImpl extends TripleServer {
     }
   }
 
+  /** The transport, once started; null before. See {@link ServerTransports#of}. */
+  ServerTransport transport() {
+    return transport;
+  }
+
   @Override
   public HealthStatusManager health() {
     return health;

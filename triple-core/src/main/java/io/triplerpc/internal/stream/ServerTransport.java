@@ -20,6 +20,20 @@ public interface ServerTransport {
   WriteStats writeStats();
 
   /**
+   * Calls {@code listener} after each change of {@link #openConnections()}, and after each closed
+   * connection's writes moved into the closed ones' {@link #writeStats()}: the signal a test awaits
+   * instead of asking again and again. The listener must be quick; any thread.
+   */
+  void onConnectionsChanged(Runnable listener);
+
+  /**
+   * Completes once every connection open now has finished the tasks its event loop had queued or was
+   * running, its write queue's drains among them: from then on {@link #writeStats()} counts every write a
+   * peer has read. For tests; never blocks.
+   */
+  CompletableFuture<Void> writesSettled();
+
+  /**
    * Stops accepting connections and sends GOAWAY on every open one, so no new streams start; streams
    * in flight go on. Each connection closes when its last stream ends. Never blocks.
    */

@@ -57,4 +57,9 @@ class MicrometerArchitectureTest {
   void noPublicSignatureNamesAnInternalType() {
     ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc.micrometer").check(METRICS);
   }
+
+  @Test
+  void onlyTestsThatStartAnotherProcessPoll() {
+    ArchitectureRules.awaitPeersOnlyWhereAProcessStarts(getClass()).check(ArchitectureRules.moduleOf(getClass()));
+  }
 }

@@ -9,8 +9,9 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.registry.Discovery;
+import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.registry.Registration;
-import io.triplerpc.testing.AwaitPeers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +40,8 @@ class DubboDiscoveryTest {
   private final List<TripleServer> servers = new ArrayList<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private TripleClient client;
+  /** Fired on each push the consumer applies: the tests check what calls see again after each. */
+  private final DiscoveryPushes pushes = new DiscoveryPushes();
 
   @BeforeEach
   void start() throws Exception {
@@ -84,7 +87,11 @@ class DubboDiscoveryTest {
 
   private Hello consumer(CallOptions options) {
     if (client == null) {
-      client = TripleClient.builder().address("zookeeper://" + zooKeeper.getConnectString() + "/dubbo").build();
+      // What zookeeper://host:port/dubbo builds, told to pushes, and round robin so that a few calls
+      // reach every instance.
+      client = TripleClient.builder().cluster(Discovery.connecting(
+          () -> ZooKeeperRegistry.builder(zooKeeper.getConnectString()).rootPath("/dubbo").build())
+          .observer(pushes).loadBalancing(LoadBalancing.ROUND_ROBIN).build()).build();
     }
     return client.proxy(Hello.class, options.withTimeout(Duration.ofSeconds(5)));
   }
@@ -117,17 +124,17 @@ class DubboDiscoveryTest {
     assertEquals(Set.of("first"), servedBy(hello, 5));
 
     TripleServer second = provider("second", registry());
-    AwaitPeers.until(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
+    pushes.await(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
 
     KillSession.kill(first.client().getZookeeperClient().getZooKeeper());
     for (int i = 0; i < 20; i++) {
       hello.hello("during expiry");
     }
-    AwaitPeers.until(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
+    pushes.await(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
 
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
-    AwaitPeers.until(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
+    pushes.await(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
   }
 
   @Test
@@ -159,7 +166,7 @@ class DubboDiscoveryTest {
     assertEquals(Set.of("v1-g1"), servedBy(v1, 10));
     assertEquals(Set.of("v2-g1"), servedBy(v2, 10));
     assertEquals(Set.of("plain"), servedBy(plain, 10));
-    AwaitPeers.until(() -> servedBy(anyInG1, 20).size() == 2, "'*' reaches both versions of g1");
+    pushes.await(() -> servedBy(anyInG1, 20).size() == 2, "'*' reaches both versions of g1");
     assertEquals(Set.of("v1-g1", "v2-g1"), servedBy(anyInG1, 20));
   }
 
@@ -179,13 +186,13 @@ class DubboDiscoveryTest {
     provider("triple", registry(), "mixed-app", "", "");
 
     Hello hello = consumer(CallOptions.DEFAULT);
-    AwaitPeers.until(() -> servedBy(hello, 20).size() == 2, "calls reach the Dubbo and the Triple instance");
+    pushes.await(() -> servedBy(hello, 20).size() == 2, "calls reach the Dubbo and the Triple instance");
     assertEquals(1, dubboInstance.metadataCalls.get(), "the Dubbo revision's metadata is fetched once");
     assertEquals("mixed-app", new String(dubbo.getData().forPath("/dubbo/mapping/triple.test.zk.Hello"),
         StandardCharsets.UTF_8), "already mapped: left as it was");
 
     // The Dubbo process dies: its session ends and consumers drop it.
     dubbo.close();
-    AwaitPeers.until(() -> servedByOrUnavailable(hello, 20).equals(Set.of("triple")), "only the Triple instance");
+    pushes.await(() -> servedByOrUnavailable(hello, 20).equals(Set.of("triple")), "only the Triple instance");
   }
 }

@@ -8,8 +8,8 @@ import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.registry.Discovery;
+import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.registry.Registration;
-import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +33,8 @@ class ZooKeeperDiscoveryTest {
   private final List<ZooKeeperRegistry> registries = new ArrayList<>();
   private final List<TripleServer> servers = new ArrayList<>();
   private TripleClient client;
+  /** Fired on each push the consumer applies: the tests check what calls see again after each. */
+  private final DiscoveryPushes pushes = new DiscoveryPushes();
 
   @BeforeEach
   void start() throws Exception {
@@ -92,12 +94,14 @@ class ZooKeeperDiscoveryTest {
   void consumerFindsProvidersThroughZooKeeperAndSurvivesASessionExpiry() throws Exception {
     ZooKeeperRegistry first = registry();
     provider("first", first);
-    client = TripleClient.builder().address("zookeeper://" + zooKeeper.getConnectString()).build();
+    // What zookeeper://host:port builds, told to pushes, and round robin so that a few calls reach every instance.
+    client = TripleClient.builder().cluster(Discovery.connecting(() -> ZooKeeperRegistry.builder(zooKeeper.getConnectString()).build())
+        .observer(pushes).loadBalancing(LoadBalancing.ROUND_ROBIN).build()).build();
     Hello hello = client.proxy(Hello.class);
     assertEquals(Set.of("first"), servedBy(hello, 5));
 
     TripleServer second = provider("second", registry());
-    AwaitPeers.until(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
+    pushes.await(() -> servedBy(hello, 20).size() == 2, "calls reach both providers");
 
     // The first provider's session expires: its instance znode goes, then comes back in its new
     // session. Calls go on meanwhile (the second provider, and the first once it is back).
@@ -105,13 +109,13 @@ class ZooKeeperDiscoveryTest {
     for (int i = 0; i < 50; i++) {
       hello.hello("during expiry");
     }
-    AwaitPeers.until(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
+    pushes.await(() -> servedBy(hello, 20).contains("first"), "the first provider is called again");
 
     second.shutdown();
     second.awaitTermination(Duration.ofSeconds(5));
     // The withdrawal reaches the consumer through a ZooKeeper watch, after the port may have closed:
     // until then a call can still pick the second and fail to connect (Hello is not idempotent).
-    AwaitPeers.until(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
+    pushes.await(() -> servedByOrUnavailable(hello, 20).equals(Set.of("first")), "only the first is called");
   }
 
   @Test
@@ -127,7 +131,8 @@ class ZooKeeperDiscoveryTest {
       ZooKeeperRegistry consumerRegistry =
           ZooKeeperRegistry.builder(ensemble.getConnectString()).sessionTimeout(session).build();
       registries.add(consumerRegistry);
-      client = TripleClient.builder().cluster(Discovery.using(consumerRegistry).build()).build();
+      client = TripleClient.builder().cluster(Discovery.using(consumerRegistry).observer(pushes)
+          .loadBalancing(LoadBalancing.ROUND_ROBIN).build()).build();
       Hello hello = client.proxy(Hello.class);
       assertEquals(Set.of("first"), servedBy(hello, 5));
 
@@ -138,7 +143,7 @@ class ZooKeeperDiscoveryTest {
       assertEquals(Set.of("first"), servedBy(hello, 20));
 
       provider("second", providerRegistry);
-      AwaitPeers.until(() -> servedBy(hello, 20).size() == 2, "the consumer sees a provider registered after the loss");
+      pushes.await(() -> servedBy(hello, 20).size() == 2, "the consumer sees a provider registered after the loss");
     }
   }
 }

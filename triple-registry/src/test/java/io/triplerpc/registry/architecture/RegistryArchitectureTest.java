@@ -41,4 +41,9 @@ class RegistryArchitectureTest {
   void noPublicSignatureNamesAnInternalType() {
     ArchitectureRules.publicSignaturesNameNoInternalType("io.triplerpc.registry").check(REGISTRY);
   }
+
+  @Test
+  void onlyTestsThatStartAnotherProcessPoll() {
+    ArchitectureRules.awaitPeersOnlyWhereAProcessStarts(getClass()).check(ArchitectureRules.moduleOf(getClass()));
+  }
 }

@@ -10,9 +10,13 @@ import io.triplerpc.registry.remote.RemoteRegistry;
 import io.triplerpc.registry.server.RegistryServer;
 import io.triplerpc.spring.boot.app.Greeter;
 import io.triplerpc.spring.boot.app.GreeterApplication;
-import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.micrometer.DiscoveryMetrics;
+import io.triplerpc.registry.DiscoveryObserver;
+import io.triplerpc.testing.Signal;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +62,40 @@ class RegistryDiscoveryTest {
     Discovering discovering() {
       return new Discovering();
     }
+
+    /** Discovery's meters, as the starter makes them when no observer is given, told through a signal. */
+    @Bean
+    SignallingObserver discoveryObserver(MeterRegistry meters) {
+      return new SignallingObserver(DiscoveryMetrics.observer(meters));
+    }
+  }
+
+  /** Tells discovery's reports to {@code metrics}, then fires: the test awaits the instances found. */
+  static final class SignallingObserver implements DiscoveryObserver {
+    private final DiscoveryObserver metrics;
+    private final Map<String, Integer> instances = new ConcurrentHashMap<>();
+    private final Signal reported = new Signal();
+
+    SignallingObserver(DiscoveryObserver metrics) {
+      this.metrics = metrics;
+    }
+
+    @Override
+    public void instancesChanged(String service, String version, String group, int count) {
+      metrics.instancesChanged(service, version, group, count);
+      instances.put(service, count);
+      reported.fire();
+    }
+
+    @Override
+    public void pushApplied(String application, long lagNanos) {
+      metrics.pushApplied(application, lagNanos);
+    }
+
+    void awaitInstances(String service, int count) {
+      reported.await(() -> Integer.valueOf(count).equals(instances.get(service)),
+          count + " instances of " + service + "; reported: " + instances);
+    }
   }
 
   static class Discovering {
@@ -67,6 +105,9 @@ class RegistryDiscoveryTest {
 
   @Autowired
   private Discovering discovering;
+
+  @Autowired
+  private SignallingObserver discoveryObserver;
 
   @Autowired
   private HealthEndpoint health;
@@ -91,8 +132,9 @@ class RegistryDiscoveryTest {
       assertEquals(Set.of("greeter-app"), observer.applications("test.Greeter").get(10, TimeUnit.SECONDS));
     }
     // The consumer was made before the server registered; its discovery looks the service up again
-    // (250 ms, doubling) until an application serves it.
-    AwaitPeers.until(() -> greets(discovering.greeter), "the consumer's discovery finds greeter-app");
+    // (250 ms, doubling) until an application serves it, then reports its instance.
+    greets(discovering.greeter); // names the service to discovery, if the reference has not yet
+    discoveryObserver.awaitInstances("test.Greeter", 1);
     assertEquals("Hello, registry", discovering.greeter.greet("registry"));
     assertEquals(1.0, meters.get("triple.registry.instances").tag("triple.service", "test.Greeter").gauge().value(),
         "discovery's meters");

@@ -23,4 +23,9 @@ class ZooKeeperArchitectureTest {
             + " they are enough")
         .check(ZOOKEEPER);
   }
+
+  @Test
+  void onlyTestsThatStartAnotherProcessPoll() {
+    ArchitectureRules.awaitPeersOnlyWhereAProcessStarts(getClass()).check(ArchitectureRules.moduleOf(getClass()));
+  }
 }

@@ -70,4 +70,9 @@ class StarterArchitectureTest {
         .because("spring-boot-health (Actuator) is optional")
         .check(STARTER);
   }
+
+  @Test
+  void onlyTestsThatStartAnotherProcessPoll() {
+    ArchitectureRules.awaitPeersOnlyWhereAProcessStarts(getClass()).check(ArchitectureRules.moduleOf(getClass()));
+  }
 }

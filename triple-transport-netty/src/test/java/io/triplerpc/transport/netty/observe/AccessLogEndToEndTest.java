@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.AccessLog;
+import io.triplerpc.CallObserver;
+import io.triplerpc.ObservedCall;
 import io.triplerpc.RetryPolicy;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.testing.Signal;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;
 import io.triplerpc.transport.netty.testing.EchoRequest;
@@ -31,19 +33,26 @@ class AccessLogEndToEndTest {
 
   private final List<String> serverLines = Collections.synchronizedList(new ArrayList<>());
   private final List<String> clientLines = Collections.synchronizedList(new ArrayList<>());
+  /** Fired after each line either side logs, and after each call the server saw end. */
+  private final Signal logged = new Signal();
   private TripleServer server;
   private TripleClient client;
 
   private EchoService start(TripleServer.Builder serverBuilder, TripleClient.Builder clientBuilder) {
     server = serverBuilder.host("127.0.0.1").port(0).addService(EchoService.class, new EchoServiceImpl())
         .build().start();
-    client = clientBuilder.address("127.0.0.1", server.port()).callObserver(AccessLog.observer(clientLines::add))
+    client = clientBuilder.address("127.0.0.1", server.port()).callObserver(AccessLog.observer(line -> log(clientLines, line)))
         .build();
     return client.proxy(EchoService.class);
   }
 
   private EchoService start() {
-    return start(TripleServer.builder().callObserver(AccessLog.observer(serverLines::add)), TripleClient.builder());
+    return start(TripleServer.builder().callObserver(AccessLog.observer(line -> log(serverLines, line))), TripleClient.builder());
+  }
+
+  private void log(List<String> lines, String line) {
+    lines.add(line);
+    logged.fire();
   }
 
   @AfterEach
@@ -62,7 +71,7 @@ class AccessLogEndToEndTest {
     EchoService echo = start();
     EchoRequest request = EchoRequest.newBuilder().setMessage("hello").build();
     echo.echo(request);
-    AwaitPeers.until(() -> serverLines.size() == 1 && clientLines.size() == 1, "a line on each side");
+    logged.await(() -> serverLines.size() == 1 && clientLines.size() == 1, "a line on each side");
     String served = serverLines.get(0);
     int size = request.getSerializedSize();
     assertTrue(Pattern.matches("call=server protocol=grpc method=triple\\.test\\.EchoService/echo status=OK"
@@ -78,12 +87,12 @@ class AccessLogEndToEndTest {
 
   @Test
   void aRetriedCallWritesALinePerAttemptAndTheServerOnePerCall() {
-    EchoService echo = start(TripleServer.builder().callObserver(AccessLog.observer(serverLines::add)),
+    EchoService echo = start(TripleServer.builder().callObserver(AccessLog.observer(line -> log(serverLines, line))),
         TripleClient.builder().retryPolicy(RetryPolicy.builder().maxAttempts(3).initialBackoff(Duration.ofMillis(1))
             .retryableStatusCodes(Status.Code.UNAVAILABLE).build(), "triple.test.EchoService"));
     assertThrows(StatusException.class, () -> echo.echo(
         EchoRequest.newBuilder().setMessage("down").setFailCode(Status.Code.UNAVAILABLE.value()).build()));
-    AwaitPeers.until(() -> clientLines.size() == 3 && serverLines.size() == 3, "three attempts, three calls");
+    logged.await(() -> clientLines.size() == 3 && serverLines.size() == 3, "three attempts, three calls");
     List<String> attempts;
     synchronized (clientLines) {
       attempts = clientLines.stream().map(line -> value(line, "attempt") + " " + value(line, "status")).sorted().toList();
@@ -99,7 +108,7 @@ class AccessLogEndToEndTest {
         .redirectErrorStream(true).start();
     curl.getInputStream().readAllBytes();
     assertTrue(curl.waitFor(20, TimeUnit.SECONDS));
-    AwaitPeers.until(() -> serverLines.size() == 1, "the refused call's line");
+    logged.await(() -> serverLines.size() == 1, "the refused call's line");
     String line = serverLines.get(0);
     assertEquals("connect", value(line, "protocol"), line);
     assertEquals("UNIMPLEMENTED", value(line, "status"), line);
@@ -113,10 +122,16 @@ class AccessLogEndToEndTest {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      EchoService echo = start(TripleServer.builder().callObserver(AccessLog.observer()), TripleClient.builder());
+      // Observers run in order: once the second sees the call end, the first has logged it.
+      EchoService echo = start(TripleServer.builder().callObserver(AccessLog.observer()).callObserver(new CallObserver() {
+        @Override
+        public void ended(ObservedCall call) {
+          logged.fire();
+        }
+      }), TripleClient.builder());
       echo.echo(EchoRequest.newBuilder().setMessage("logged").build());
       // slf4j-simple, on the test class path, writes INFO to System.err as it is when it writes.
-      AwaitPeers.until(() -> captured.toString(StandardCharsets.UTF_8).contains("call=server"), "the logged line");
+      logged.await(() -> captured.toString(StandardCharsets.UTF_8).contains("call=server"), "the logged line");
     } finally {
       System.setErr(original);
     }

@@ -16,7 +16,7 @@ import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.testing.Signal;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;
 import io.triplerpc.transport.netty.testing.EchoRequest;
@@ -40,21 +40,24 @@ import org.junit.jupiter.api.Test;
  */
 class CallObserverTest {
 
-  /** Keeps what it is told, in order. */
+  /** Keeps what it is told, in order, and fires {@link #told} after each. */
   static final class Recorder implements CallObserver {
     final List<ObservedCall> started = Collections.synchronizedList(new ArrayList<>());
     final List<ObservedCall> ended = Collections.synchronizedList(new ArrayList<>());
+    final Signal told = new Signal();
 
     @Override
     public void started(ObservedCall call) {
       assertNull(call.status(), "not ended yet");
       started.add(call);
+      told.fire();
     }
 
     @Override
     public void ended(ObservedCall call) {
       assertNotNull(call.status());
       ended.add(call);
+      told.fire();
     }
 
     List<ObservedCall> ended(ObservedCall.Kind kind) {
@@ -64,7 +67,7 @@ class CallObserverTest {
     }
 
     ObservedCall awaitOne(ObservedCall.Kind kind) throws InterruptedException {
-      AwaitPeers.until(() -> ended(kind).size() == 1, "one " + kind + " ended");
+      told.await(() -> ended(kind).size() == 1, "one " + kind + " ended");
       return ended(kind).get(0);
     }
   }
@@ -223,11 +226,11 @@ class CallObserverTest {
         "triple.test.EchoService"));
     assertThrows(StatusException.class,
         () -> echo.echo(EchoRequest.newBuilder().setMessage("down").setFailCode(Status.Code.UNAVAILABLE.value()).build()));
-    AwaitPeers.until(() -> onClient.ended(ObservedCall.Kind.CLIENT_ATTEMPT).size() == 3, "three attempts");
+    onClient.told.await(() -> onClient.ended(ObservedCall.Kind.CLIENT_ATTEMPT).size() == 3, "three attempts");
     assertEquals(List.of(0, 1, 2), onClient.ended(ObservedCall.Kind.CLIENT_ATTEMPT).stream()
         .map(ObservedCall::previousAttempts).sorted().toList());
     assertEquals(Status.Code.UNAVAILABLE, onClient.awaitOne(ObservedCall.Kind.CLIENT_CALL).status().code());
-    AwaitPeers.until(() -> onServer.ended(ObservedCall.Kind.SERVER_CALL).size() == 3, "three calls on the server");
+    onServer.told.await(() -> onServer.ended(ObservedCall.Kind.SERVER_CALL).size() == 3, "three calls on the server");
   }
 
   @Test
@@ -236,11 +239,11 @@ class CallObserverTest {
         TripleClient.builder());
     CompletableFuture<EchoResponse> holding =
         CompletableFuture.supplyAsync(() -> echo.echo(EchoRequest.newBuilder().setMessage("hold").setDelayMillis(5_000).build()));
-    AwaitPeers.until(() -> onServer.started.size() == 1, "the first call runs");
+    onServer.told.await(() -> onServer.started.size() == 1, "the first call runs");
     StatusException refused = assertThrows(StatusException.class,
         () -> echo.echo(EchoRequest.newBuilder().setMessage("more").build()));
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.status().code());
-    AwaitPeers.until(() -> !onServer.ended(ObservedCall.Kind.SERVER_CALL).isEmpty(), "the refusal is seen");
+    onServer.told.await(() -> !onServer.ended(ObservedCall.Kind.SERVER_CALL).isEmpty(), "the refusal is seen");
     assertEquals(Status.Code.RESOURCE_EXHAUSTED, onServer.ended(ObservedCall.Kind.SERVER_CALL).get(0).status().code());
     client.close();
     holding.handle((r, t) -> null).get(10, TimeUnit.SECONDS);

@@ -12,7 +12,7 @@ import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
-import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.testing.Signal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +46,8 @@ class AdaptiveConcurrencyLimitTest {
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger mostRunning = new AtomicInteger();
   private final AtomicInteger reached = new AtomicInteger();
+  /** Fired when the service is reached and when a call's future completes. */
+  private final Signal progress = new Signal();
   private TripleServer server;
   private TripleClient client;
 
@@ -59,7 +61,9 @@ class AdaptiveConcurrencyLimitTest {
       public CompletableFuture<String> hold(String id) {
         reached.incrementAndGet();
         mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
-        return holdOf(id).whenComplete((value, failure) -> running.decrementAndGet());
+        CompletableFuture<String> held = holdOf(id).whenComplete((value, failure) -> running.decrementAndGet());
+        progress.fire();
+        return held;
       }
 
       @Override
@@ -90,9 +94,11 @@ class AdaptiveConcurrencyLimitTest {
   private List<CompletableFuture<String>> overload(Overloaded service, int calls) throws InterruptedException {
     List<CompletableFuture<String>> sent = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
-      sent.add(service.hold(Integer.toString(i)));
+      CompletableFuture<String> call = service.hold(Integer.toString(i));
+      call.whenComplete((value, failure) -> progress.fire());
+      sent.add(call);
     }
-    AwaitPeers.until(() -> sent.stream().filter(CompletableFuture::isDone).count() + reached.get() == calls,
+    progress.await(() -> sent.stream().filter(CompletableFuture::isDone).count() + reached.get() == calls,
         "every call refused or taken");
     return sent;
   }

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
-import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.testing.Signal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,6 +44,10 @@ class ConcurrencyLimitTest {
 
   private final Map<String, CompletableFuture<String>> holds = new ConcurrentHashMap<>();
   private final Set<String> asked = ConcurrentHashMap.newKeySet();
+  /** The holds whose calls ended on the server, slot given back (end listeners run after the limit's release). */
+  private final Set<String> ended = ConcurrentHashMap.newKeySet();
+  /** Fired when a hold reaches the service and when its call ends. */
+  private final Signal onServer = new Signal();
   private TripleServer server;
   private TripleClient client;
 
@@ -57,6 +62,11 @@ class ConcurrencyLimitTest {
           @Override
           public CompletableFuture<String> hold(String id) {
             asked.add(id);
+            ServerContext.current().addEndListener(status -> {
+              ended.add(id);
+              onServer.fire();
+            });
+            onServer.fire();
             return holdOf(id);
           }
 
@@ -81,7 +91,7 @@ class ConcurrencyLimitTest {
 
   private CompletableFuture<String> held(Busy busy, String id) throws InterruptedException {
     CompletableFuture<String> call = busy.hold(id);
-    AwaitPeers.until(() -> asked.contains(id), "the server holds " + id);
+    onServer.await(() -> asked.contains(id), "the server holds " + id);
     return call;
   }
 
@@ -116,9 +126,9 @@ class ConcurrencyLimitTest {
     leaving.close();
     Busy again = client.proxy(Busy.class);
     holdOf("c").complete("c");
-    // Once the server saw the cancellations, an admitted call answers at once.
-    AwaitPeers.until(() -> again.hold("c").handle((value, failure) -> failure == null).join(),
-        "a slot freed by the cancelled calls is used");
+    // Once the server ended the cancelled calls, their slots are back: the next call is admitted.
+    onServer.await(() -> ended.containsAll(Set.of("a", "b")), "the server ended the cancelled calls");
+    assertEquals("c", again.hold("c").get(10, TimeUnit.SECONDS), "a slot freed by the cancelled calls is used");
   }
 
   @Test

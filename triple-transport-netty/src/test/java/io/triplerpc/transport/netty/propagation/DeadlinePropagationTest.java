@@ -16,6 +16,7 @@ import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.testing.Signal;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -63,6 +64,8 @@ class DeadlinePropagationTest {
   /** The holds the leaf's service was asked for. */
   private static final java.util.Set<String> asked = ConcurrentHashMap.newKeySet();
   private static final Map<String, CompletableFuture<String>> children = new ConcurrentHashMap<>();
+  /** Fired when the leaf is asked for a hold and when the middle starts one. */
+  private static final Signal started = new Signal();
   private static final BlockingQueue<String> leafCancellations = new LinkedBlockingQueue<>();
   private static final ExecutorService pool = Executors.newFixedThreadPool(2);
   private static TripleServer leafServer;
@@ -100,6 +103,7 @@ class DeadlinePropagationTest {
           @Override
           public CompletableFuture<String> hold(String id) {
             asked.add(id);
+            started.fire();
             return holdOf(id);
           }
         }).build().start();
@@ -130,6 +134,7 @@ class DeadlinePropagationTest {
           @Override
           public String fireAndForget(String id, boolean propagate) {
             children.put(id, (propagate ? leaf : leafOptedOut).hold(id));
+            started.fire();
             return "started";
           }
         }).build().start();
@@ -219,11 +224,11 @@ class DeadlinePropagationTest {
 
   /** Waits until the leaf's hold of {@code id} was asked for (the leaf's service ran). */
   private static void awaitHeld(String id) throws InterruptedException {
-    io.triplerpc.testing.AwaitPeers.until(() -> asked.contains(id), "the leaf holds " + id);
+    started.await(() -> asked.contains(id), "the leaf holds " + id);
   }
 
   private static CompletableFuture<String> awaitChild(String id) throws InterruptedException {
-    io.triplerpc.testing.AwaitPeers.until(() -> children.containsKey(id), "the middle started " + id);
+    started.await(() -> children.containsKey(id), "the middle started " + id);
     return children.get(id);
   }
 }

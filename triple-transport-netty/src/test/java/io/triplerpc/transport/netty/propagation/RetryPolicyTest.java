@@ -2,6 +2,7 @@ package io.triplerpc.transport.netty.propagation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.RetryPolicy;
 import io.triplerpc.ServerContext;
@@ -10,10 +11,10 @@ import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
-import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.testing.FaultProxy;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,16 +123,22 @@ class RetryPolicyTest {
   @Test
   void aCallCutByAConnectionResetGoesAgainOnANewConnection() throws Exception {
     AtomicInteger seen = new AtomicInteger();
+    CountDownLatch firstAttempt = new CountDownLatch(1);
     TripleServer slowServer = TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(Slow.class, value -> seen.incrementAndGet() == 1 ? new CompletableFuture<>()
-            : CompletableFuture.completedFuture("again: " + value))
+        .addService(Slow.class, value -> {
+          if (seen.incrementAndGet() == 1) {
+            firstAttempt.countDown();
+            return new CompletableFuture<>();
+          }
+          return CompletableFuture.completedFuture("again: " + value);
+        })
         .build().start();
     try (FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", slowServer.port()));
         TripleClient throughProxy = TripleClient.builder().address("127.0.0.1", proxy.port())
             .retryPolicy(RetryPolicy.builder().initialBackoff(Duration.ofMillis(5)).build(), "triple.test.Slow")
             .build()) {
       CompletableFuture<String> call = throughProxy.proxy(Slow.class).once("x");
-      AwaitPeers.until(() -> seen.get() == 1, "the first attempt reached the server");
+      assertTrue(firstAttempt.await(10, TimeUnit.SECONDS), "the first attempt reached the server");
       proxy.reset();
       assertEquals("again: x", call.get(20, TimeUnit.SECONDS), "the reset attempt failed UNAVAILABLE and went again");
       assertEquals(2, proxy.connectionsAccepted());

@@ -11,7 +11,6 @@ import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
-import io.triplerpc.testing.AwaitPeers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -149,7 +148,10 @@ class ServiceConfigTest {
     assertEquals(2, calls.get());
     assertEquals(List.of("1", "null"), previousAttempts.stream().sorted().toList());
     ServerContext first = firstHedgedAttempt.get(10, TimeUnit.SECONDS);
-    AwaitPeers.until(first::isCancelled, "the server saw the first attempt cancelled");
+    CompletableFuture<Status> firstEnded = new CompletableFuture<>();
+    first.addEndListener(firstEnded::complete);
+    Status ended = firstEnded.get(10, TimeUnit.SECONDS);
+    assertTrue(first.isCancelled(), "the server saw the first attempt cancelled: " + ended);
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -38,6 +39,8 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private final Map<TlsConfig, SslContext> sslContexts = new IdentityHashMap<>();
   /** The keepalive time of this client's connections, shared so that too_many_pings slows them all. */
   private KeepAliveTime keepAliveTime;
+  /** Completed once {@link #close()} has let go of the event loops (or found none to let go of). */
+  private final CompletableFuture<Void> loopsReleased = new CompletableFuture<>();
 
   @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
@@ -73,6 +76,7 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
     }
     closed = true;
     if (group == null) {
+      loopsReleased.complete(null);
       return;
     }
     EventLoopGroup closing = group;
@@ -85,10 +89,19 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
         } else {
           closing.shutdownGracefully(0, 5, TimeUnit.SECONDS);
         }
+        loopsReleased.complete(null);
       }
     };
     // The timer first: with no connection left, the listener stops the loops at once.
     closing.schedule(stop, CLOSE_GRACE_SECONDS, TimeUnit.SECONDS);
     connections.newCloseFuture().addListener(allClosed -> stop.run());
+  }
+
+  /**
+   * Completes once {@link #close()} has released the shared event loops or begun stopping this client's
+   * own: the signal a test awaits instead of asking {@link SharedEventLoops#users()} again and again.
+   */
+  CompletableFuture<Void> loopsReleased() {
+    return loopsReleased;
   }
 }

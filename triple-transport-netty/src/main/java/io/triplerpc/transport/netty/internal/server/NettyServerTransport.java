@@ -44,10 +44,13 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -76,6 +79,8 @@ final class NettyServerTransport implements ServerTransport {
   private final Set<WriteQueue> openQueues = new HashSet<>();
   /** What the queues of closed connections wrote: commands, flushes. Guarded by {@link #openQueues}. */
   private final long[] closedQueues = new long[2];
+  /** Told after each change of the open connections and of the closed ones' counts. */
+  private final List<Runnable> connectionListeners = new CopyOnWriteArrayList<>();
   private volatile Channel serverChannel;
   private volatile boolean shuttingDown;
 
@@ -109,6 +114,9 @@ final class NettyServerTransport implements ServerTransport {
           @Override
           protected void initChannel(Channel channel) {
             transport.connections.add(channel);
+            // Added after the group's own listener: the group has let go of the channel when it runs.
+            channel.closeFuture().addListener(closed -> transport.connectionsChanged());
+            transport.connectionsChanged();
             transport.initConnection(channel, listener, options);
           }
         });
@@ -338,6 +346,28 @@ final class NettyServerTransport implements ServerTransport {
         closedQueues[1] += queue.flushes();
       }
     }
+    connectionsChanged();
+  }
+
+  private void connectionsChanged() {
+    for (Runnable listener : connectionListeners) {
+      listener.run();
+    }
+  }
+
+  @Override
+  public void onConnectionsChanged(Runnable listener) {
+    connectionListeners.add(Objects.requireNonNull(listener, "listener"));
+  }
+
+  @Override
+  public CompletableFuture<Void> writesSettled() {
+    List<CompletableFuture<Void>> loops = new ArrayList<>();
+    for (Channel connection : connections) {
+      // The loop runs tasks one at a time, in order: this one runs after any drain in progress.
+      loops.add(CompletableFuture.runAsync(() -> {}, connection.eventLoop()));
+    }
+    return CompletableFuture.allOf(loops.toArray(new CompletableFuture<?>[0]));
   }
 
   @Override

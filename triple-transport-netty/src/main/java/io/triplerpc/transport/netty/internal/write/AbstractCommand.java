@@ -3,10 +3,14 @@ package io.triplerpc.transport.netty.internal.write;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelPromise;
 
-/** A command for one stream that carries no buffer. */
+/**
+ * A command for one stream: it listens to its own promise and reports a failed write to the stream.
+ * Commands that carry a buffer extend {@link AbstractBufferCommand}.
+ */
 abstract class AbstractCommand implements QueuedCommand {
 
   private final StreamHandle stream;
+  /** Set once, by the queue, on the event loop just before the command is written; null until then. */
   private ChannelPromise promise;
 
   AbstractCommand(StreamHandle stream) {
@@ -44,10 +48,5 @@ abstract class AbstractCommand implements QueuedCommand {
   @Override
   public void fail(Throwable cause) {
     stream.writeFailed(cause);
-  }
-
-  /** The stream, for subclasses that fail differently. */
-  final StreamHandle handle() {
-    return stream;
   }
 }

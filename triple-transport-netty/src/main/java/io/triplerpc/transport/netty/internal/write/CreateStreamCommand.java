@@ -18,12 +18,12 @@ public final class CreateStreamCommand extends AbstractCommand {
 
   @Override
   void written() {
-    handle().headersWritten();
+    stream().headersWritten();
   }
 
   /** The connection closed before the stream was created: nothing of it was sent. */
   @Override
   public void fail(Throwable cause) {
-    handle().neverSent(cause);
+    stream().neverSent(cause);
   }
 }

@@ -2,7 +2,9 @@ package io.triplerpc.transport.netty.internal.write;
 
 /**
  * What a command needs to know of the stream it is for; implemented by client and server streams so
- * both sides share the commands without a package cycle. Called on the event loop only.
+ * both sides share the commands without a package cycle. Called on the event loop only; except that
+ * once the event loop has terminated, {@link WriteQueue} fails what it still holds on Netty's global
+ * executor (the loop owns nothing any more by then).
  */
 public interface StreamHandle {
 

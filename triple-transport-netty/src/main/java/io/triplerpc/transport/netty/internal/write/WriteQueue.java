@@ -1,6 +1,8 @@
 package io.triplerpc.transport.netty.internal.write;
 
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.internal.Ablations;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -13,6 +15,11 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  *
  * <p>Commands wait, in order, until the connection is {@linkplain #markReady() ready} (HTTP/2
  * preface sent), or are failed once it has {@linkplain #markFailed failed}.
+ *
+ * <p>Commands are failed on the event loop, or, once the event loop has shut down and refuses the
+ * drain, on Netty's global executor after the loop has terminated: never on the thread that
+ * enqueued, so a stream's callbacks never run inside its caller, and never while the loop may still
+ * touch the streams it owns.
  */
 public final class WriteQueue {
 
@@ -21,7 +28,10 @@ public final class WriteQueue {
 
   private final Channel channel;
   private final MpscUnboundedArrayQueue<QueuedCommand> queue = new MpscUnboundedArrayQueue<>(256);
-  /** True while a drain task is scheduled or running; set by whoever schedules it. */
+  /**
+   * True while a drain (or, after the event loop refused one, a failing) is scheduled or running: whoever
+   * sets it is the queue's one consumer until it clears it.
+   */
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final Runnable drainTask = this::drain;
 
@@ -49,12 +59,27 @@ public final class WriteQueue {
   /** Makes sure a drain runs soon on the event loop. */
   public void scheduleDrain() {
     if (scheduled.compareAndSet(false, true)) {
+      EventLoop loop = channel.eventLoop();
       try {
-        channel.eventLoop().execute(drainTask);
-      } catch (RejectedExecutionException e) {
-        scheduled.set(false);
-        failAll(e);
+        loop.execute(drainTask);
+      } catch (RejectedExecutionException refused) {
+        // The loop is shutting down (our loops' task queues are unbounded, so nothing else refuses) and
+        // will never drain again, but its last tasks may still touch the streams it owns. Keep the queue
+        // marked scheduled, so no one else polls it, and fail what waits once the loop has terminated.
+        loop.terminationFuture().addListener(
+            terminated -> GlobalEventExecutor.INSTANCE.execute(() -> failRefused(refused)));
       }
+    }
+  }
+
+  /** Fails what waits after the event loop refused to drain and terminated. Netty's global executor. */
+  private void failRefused(RejectedExecutionException refused) {
+    Throwable failed = failure;
+    failAll(failed != null ? failed : refused);
+    scheduled.set(false);
+    // A command may have been queued after the last poll and before scheduled was cleared.
+    if (!queue.isEmpty()) {
+      scheduleDrain();
     }
   }
 

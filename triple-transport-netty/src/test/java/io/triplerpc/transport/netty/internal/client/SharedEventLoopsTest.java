@@ -14,7 +14,6 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;
 import io.triplerpc.transport.netty.testing.EchoRequest;
@@ -60,8 +59,8 @@ class SharedEventLoopsTest {
     first.close();
     first.close();
     // No connection was ever open: the share goes as soon as the close future's listener runs, and once.
-    AwaitPeers.until(() -> SharedEventLoops.users() == before + 1, "the first client let go");
-    assertEquals(before + 1, SharedEventLoops.users());
+    first.loopsReleased().get(10, TimeUnit.SECONDS);
+    assertEquals(before + 1, SharedEventLoops.users(), "the first client let go");
     assertFalse(shared.isShuttingDown(), "the second client still runs on them");
     NettyClientTransportFactory closedEarly = new NettyClientTransportFactory();
     closedEarly.close();
@@ -70,7 +69,8 @@ class SharedEventLoopsTest {
 
     c.shutdown();
     second.close();
-    AwaitPeers.until(() -> SharedEventLoops.users() == before, "the second client let go");
+    second.loopsReleased().get(10, TimeUnit.SECONDS);
+    assertEquals(before, SharedEventLoops.users(), "the second client let go");
     if (before == 0) {
       assertTrue(shared.isShuttingDown(), "the last client to close stops the loops");
       assertTrue(shared.awaitTermination(10, TimeUnit.SECONDS));
@@ -78,7 +78,7 @@ class SharedEventLoopsTest {
   }
 
   @Test
-  void aClientWithThreadsOfItsOwnDoesNotShare() {
+  void aClientWithThreadsOfItsOwnDoesNotShare() throws Exception {
     int before = SharedEventLoops.users();
     NettyClientTransportFactory own = new NettyClientTransportFactory();
     NettyClientTransportFactory shared = new NettyClientTransportFactory();
@@ -93,8 +93,10 @@ class SharedEventLoopsTest {
       own.close();
       shared.close();
     }
-    AwaitPeers.until(() -> loopsOf(mine).isShuttingDown(), "its own loops stop with it");
-    AwaitPeers.until(() -> SharedEventLoops.users() == before, "the other client let go");
+    own.loopsReleased().get(10, TimeUnit.SECONDS);
+    assertTrue(loopsOf(mine).isShuttingDown(), "its own loops stop with it");
+    shared.loopsReleased().get(10, TimeUnit.SECONDS);
+    assertEquals(before, SharedEventLoops.users(), "the other client let go");
   }
 
   @Test

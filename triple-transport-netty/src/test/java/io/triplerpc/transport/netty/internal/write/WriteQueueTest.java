@@ -9,12 +9,18 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.DefaultEventLoop;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.local.LocalChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Status;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -130,6 +136,38 @@ class WriteQueueTest {
     assertSame(recorder.failWrites, stream.failures.get(0));
   }
 
+  @Test
+  void commandsTheTerminatedLoopRefusesFailAfterItOnAnotherThreadAndReleaseTheirBuffers() throws Exception {
+    DefaultEventLoop loop = new DefaultEventLoop();
+    LocalChannel registered = new LocalChannel();
+    loop.register(registered).get(10, TimeUnit.SECONDS);
+    loop.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+    assertTrue(loop.terminationFuture().await(10, TimeUnit.SECONDS), "the loop terminates");
+    WriteQueue refused = new WriteQueue(registered);
+    CountDownLatch failed = new CountDownLatch(2);
+    Stream stream = new Stream(7) {
+      @Override
+      public void writeFailed(Throwable cause) {
+        threads.add(Thread.currentThread());
+        super.writeFailed(cause);
+        failed.countDown();
+      }
+    };
+    ByteBuf first = Unpooled.buffer().writeBytes(new byte[] {1});
+    ByteBuf second = Unpooled.buffer().writeBytes(new byte[] {2});
+
+    refused.enqueue(new SendDataCommand(stream, first, false), true);
+    refused.enqueue(new SendDataCommand(stream, second, true), true);
+
+    assertTrue(failed.await(10, TimeUnit.SECONDS), "both commands fail");
+    assertEquals(0, first.refCnt(), "the first message is released");
+    assertEquals(0, second.refCnt(), "the second message is released");
+    assertEquals(2, stream.failures.size());
+    assertTrue(stream.failures.stream().allMatch(RejectedExecutionException.class::isInstance), stream.failures::toString);
+    assertTrue(stream.threads.stream().noneMatch(Thread.currentThread()::equals),
+        "never on the thread that enqueued: " + stream.threads);
+  }
+
   /** Records each command written and each flush, and completes (or fails) the writes. */
   private static final class Recorder extends ChannelOutboundHandlerAdapter {
 
@@ -159,11 +197,12 @@ class WriteQueueTest {
     }
   }
 
-  /** A stream that records how its commands failed. */
-  private static final class Stream implements StreamHandle {
+  /** A stream that records how its commands failed, and on which threads. */
+  private static class Stream implements StreamHandle {
 
     final int id;
-    final List<Throwable> failures = new ArrayList<>();
+    final List<Throwable> failures = new CopyOnWriteArrayList<>();
+    final List<Thread> threads = new CopyOnWriteArrayList<>();
 
     Stream(int id) {
       this.id = id;
