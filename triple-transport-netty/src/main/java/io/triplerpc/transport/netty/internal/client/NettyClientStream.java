@@ -11,7 +11,6 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
-import io.triplerpc.internal.Ablations;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.wire.MessageDeframer;
@@ -24,12 +23,12 @@ import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
- * event loop owns everything in {@link TransportState}.
+ * The client side of one call on one HTTP/2 stream: its lifecycle (creation, flow control, demand,
+ * cancellation, close), whatever the protocol; its {@link ClientFraming} knows how the protocol frames
+ * it. The calling thread queues commands; the event loop owns everything in {@link TransportState}.
  */
 final class NettyClientStream implements ClientStream, StreamHandle {
 
@@ -56,9 +55,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   // Caller thread, before start.
   private int initialRequest;
   private boolean started;
-
-  /** Completed once the stream exists or is closed; only with {@link Ablations#WAIT_FOR_STREAM}. */
-  private final CompletableFuture<Void> createdForAblation = Ablations.WAIT_FOR_STREAM ? new CompletableFuture<>() : null;
 
   /** This stream's part of its connection's backlog; event loop only. */
   private long backlogBytes;
@@ -101,11 +97,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     started = true;
     state.listener = listener;
     state.requested = initialRequest;
-    if (createdForAblation != null && !eventLoop.inEventLoop()) {
-      writeQueue.enqueue(new CreateStreamCommand(this, headers), true);
-      createdForAblation.join();
-      return;
-    }
     writeQueue.enqueue(new CreateStreamCommand(this, headers), headersNow);
   }
 
@@ -260,9 +251,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     void created(int id, Http2LocalFlowController flowController, Channel channel, NettyClientHandler handler) {
       this.id = id;
       this.handler = handler;
-      if (createdForAblation != null) {
-        createdForAblation.complete(null);
-      }
       this.window = new InboundWindow(flowController, channel);
       this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc(), framing.endFrameFlag());
       if (requested > 0) {
@@ -407,9 +395,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
     /** The call is over: what the deframer and the framing hold goes. */
     private void releaseInbound() {
-      if (createdForAblation != null) {
-        createdForAblation.complete(null);
-      }
       if (deframer != null) {
         deframer.close();
       }
