@@ -153,11 +153,14 @@ final class WebProtocol implements ServerProtocol {
       return written;
     }
 
+    /**
+     * The exchange writes on the event loop only: the queue writes what waits at once, so that an
+     * answer made while a read is handled goes out before the read's next frame is (a frame that the
+     * answer's end makes a stream error); its flush lets DATA out of the flow controller.
+     */
     @Override
     public void flush() {
-      // The queue flushes once it has written what waits; the connection handler's flush lets DATA
-      // out of the flow controller.
-      connection.writeQueue().scheduleDrain();
+      connection.writeQueue().drainNow();
     }
 
     @Override
@@ -168,7 +171,8 @@ final class WebProtocol implements ServerProtocol {
 
     @Override
     public void abandon() {
-      connection.writeQueue().enqueue(new ResetStreamCommand(this, Http2Error.CANCEL.code()), true);
+      connection.writeQueue().enqueue(new ResetStreamCommand(this, Http2Error.CANCEL.code()), false);
+      connection.writeQueue().drainNow();
     }
 
     // StreamHandle: what the commands need of the exchange. Their outcome reaches the call through
