@@ -9,7 +9,8 @@ package io.triplerpc.internal;
  *   <li>{@code -Dio.triplerpc.ablation.flushPerCommand=true}: the write queue flushes after every
  *       command instead of every {@code FLUSH_EVERY} commands and once at the end of a drain.
  *   <li>{@code -Dio.triplerpc.ablation.waitForStream=true}: starting a client call waits until the
- *       event loop has created its HTTP/2 stream and sent its headers, as a {@code sync()} would.
+ *       event loop has created its HTTP/2 stream and sent its headers, as a {@code sync()} would;
+ *       applied by the benchmark's own transport factory, not by the transport.
  *   <li>{@code -Dio.triplerpc.ablation.callbackPool=true}: blocking unary calls complete on the
  *       client's callback executor and hand the response to the waiting caller, instead of the caller
  *       running its own response events (ThreadlessExecutor).

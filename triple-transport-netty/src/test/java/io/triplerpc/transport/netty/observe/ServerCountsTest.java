@@ -3,6 +3,7 @@ package io.triplerpc.transport.netty.observe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.WriteStats;
@@ -93,6 +94,23 @@ class ServerCountsTest {
       client.proxy(EchoService.class).echo(EchoRequest.newBuilder().setMessage("again").build());
       transport(server).writesSettled().get(10, TimeUnit.SECONDS);
       assertTrue(server.writeStats().commands() > closed.commands(), "the new connection's writes add up");
+    }
+  }
+
+  @Test
+  void webCallsOnHttp2AreWrittenAsCommandsOfTheConnectionsQueue() {
+    server = TripleServer.builder().host("127.0.0.1").port(0).addService(EchoService.class, new EchoServiceImpl())
+        .build().start();
+    long commands = 0;
+    for (ClientProtocol protocol : new ClientProtocol[] {ClientProtocol.CONNECT, ClientProtocol.GRPC_WEB}) {
+      try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).protocol(protocol)
+          .build()) {
+        client.proxy(EchoService.class).echo(EchoRequest.newBuilder().setMessage(protocol.name()).build());
+        long before = commands;
+        // The head and the body at least (gRPC-Web's body carries its trailers).
+        AwaitPeers.until(() -> server.writeStats().commands() >= before + 2, protocol + "'s response counted");
+        commands = server.writeStats().commands();
+      }
     }
   }
 }

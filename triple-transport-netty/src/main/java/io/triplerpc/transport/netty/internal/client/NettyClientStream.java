@@ -1,31 +1,20 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.StreamBufferingEncoder;
-import io.netty.util.AsciiString;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
-import io.triplerpc.internal.Ablations;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
-import io.triplerpc.internal.wire.ConnectWire;
-import io.triplerpc.internal.wire.GrpcHeaders;
-import io.triplerpc.internal.wire.GrpcTimeout;
-import io.triplerpc.internal.wire.HttpStatusMapping;
 import io.triplerpc.internal.wire.MessageDeframer;
 import io.triplerpc.internal.wire.MessageEncoding;
-import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.InboundWindow;
 import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
@@ -34,39 +23,14 @@ import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.StreamHandle;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The client side of one gRPC call on one HTTP/2 stream. The calling thread queues commands; the
- * event loop owns everything in {@link TransportState}.
+ * The client side of one call on one HTTP/2 stream: its lifecycle (creation, flow control, demand,
+ * cancellation, close), whatever the protocol; its {@link ClientFraming} knows how the protocol frames
+ * it. The calling thread queues commands; the event loop owns everything in {@link TransportState}.
  */
 final class NettyClientStream implements ClientStream, StreamHandle {
-
-  private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web");
-
-  private static final AsciiString APPLICATION_CONNECT = AsciiString.cached("application/connect+");
-
-  /** Whether {@code contentType} is Connect streaming's: {@code application/connect+codec}. */
-  private static boolean isConnectStreamContentType(CharSequence contentType) {
-    return contentType != null && contentType.length() > APPLICATION_CONNECT.length()
-        && AsciiString.regionMatches(contentType, true, 0, APPLICATION_CONNECT, 0, APPLICATION_CONNECT.length());
-  }
-
-  /** Whether {@code contentType} is gRPC-Web's binary one: {@code application/grpc-web}, optionally {@code +proto}. */
-  private static boolean isGrpcWebContentType(CharSequence contentType) {
-    if (contentType == null || contentType.length() < APPLICATION_GRPC_WEB.length()
-        || !AsciiString.regionMatches(contentType, true, 0, APPLICATION_GRPC_WEB, 0, APPLICATION_GRPC_WEB.length())) {
-      return false;
-    }
-    return contentType.length() == APPLICATION_GRPC_WEB.length() || contentType.charAt(APPLICATION_GRPC_WEB.length()) == '+'
-        || contentType.charAt(APPLICATION_GRPC_WEB.length()) == ';';
-  }
-
 
   /** The connection the stream is on. */
   private final ClientConnection connection;
@@ -74,10 +38,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   private final EventLoop eventLoop;
   private final Http2Headers headers;
   private final int maxInboundMessageSize;
-  /** How the call is framed: gRPC, gRPC-Web, Connect unary or streaming. */
-  private final ClientWire wire;
-  /** How request messages are compressed, or null. */
-  private final MessageEncoding requestEncoding;
+  /** How the call is framed: gRPC, gRPC-Web, Connect unary or streaming; chosen once, for the stream's life. */
+  private final ClientFraming framing;
   private final OutboundReadiness readiness = new OutboundReadiness();
   /** When the call's deadline passes on the event loop's ticker; meaningless without {@link #hasDeadline}. */
   private final long deadlineTicks;
@@ -94,9 +56,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   private int initialRequest;
   private boolean started;
 
-  /** Completed once the stream exists or is closed; only with {@link Ablations#WAIT_FOR_STREAM}. */
-  private final CompletableFuture<Void> createdForAblation = Ablations.WAIT_FOR_STREAM ? new CompletableFuture<>() : null;
-
   /** This stream's part of its connection's backlog; event loop only. */
   private long backlogBytes;
   /** Whether the stream closed and its part left the backlog; event loop only. */
@@ -105,21 +64,15 @@ final class NettyClientStream implements ClientStream, StreamHandle {
   /** Set by start (caller thread), read on the event loop after the create command. */
   private final TransportState state = new TransportState();
 
-  NettyClientStream(ClientConnection connection, Http2Headers headers, int maxInboundMessageSize,
-      ClientWire wire, MessageEncoding requestEncoding) {
-    this(connection, headers, maxInboundMessageSize, wire, requestEncoding, 0);
-  }
-
   /** @param timeoutNanos the deadline {@code headers} announce, 0 for none */
   NettyClientStream(ClientConnection connection, Http2Headers headers, int maxInboundMessageSize,
-      ClientWire wire, MessageEncoding requestEncoding, long timeoutNanos) {
+      ClientFraming framing, long timeoutNanos) {
     this.connection = connection;
     this.writeQueue = connection.writeQueue();
     this.eventLoop = connection.eventLoop();
     this.headers = headers;
     this.maxInboundMessageSize = maxInboundMessageSize;
-    this.wire = wire;
-    this.requestEncoding = requestEncoding;
+    this.framing = framing;
     this.hasDeadline = timeoutNanos > 0;
     this.deadlineTicks = hasDeadline ? eventLoop.ticker().nanoTime() + timeoutNanos : 0;
   }
@@ -136,12 +89,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
    * the headers are encoded.
    */
   void announceRemainingTime() {
-    long left = Math.max(1, deadlineTicks - eventLoop.ticker().nanoTime());
-    if (wire.isConnect()) {
-      headers.set(ConnectWire.CONNECT_TIMEOUT_MS, Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
-    } else {
-      headers.set(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(left));
-    }
+    framing.announceTimeout(headers, Math.max(1, deadlineTicks - eventLoop.ticker().nanoTime()));
   }
 
   @Override
@@ -149,11 +97,6 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     started = true;
     state.listener = listener;
     state.requested = initialRequest;
-    if (createdForAblation != null && !eventLoop.inEventLoop()) {
-      writeQueue.enqueue(new CreateStreamCommand(this, headers), true);
-      createdForAblation.join();
-      return;
-    }
     writeQueue.enqueue(new CreateStreamCommand(this, headers), headersNow);
   }
 
@@ -181,33 +124,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
 
   @Override
   public void writeMessage(ByteBuf framed, boolean endOfStream) {
-    if (wire == ClientWire.CONNECT_UNARY) {
-      framed = unframed(framed);
-    }
-    readiness.queued(framed.readableBytes());
-    writeQueue.enqueue(new SendDataCommand(this, framed, endOfStream), true);
-  }
-
-  /**
-   * A Connect unary request's body: the message without its prefix, compressed as its
-   * {@code content-encoding} said even if the call turned message compression off.
-   */
-  private ByteBuf unframed(ByteBuf framed) {
-    boolean compressed = (framed.getByte(framed.readerIndex()) & 1) != 0;
-    framed.skipBytes(GrpcHeaders.MESSAGE_HEADER_LENGTH);
-    if (compressed || requestEncoding == null) {
-      return framed;
-    }
-    ByteBuf body = framed.alloc().buffer(framed.readableBytes());
-    try (java.io.OutputStream out = requestEncoding.compress(new io.netty.buffer.ByteBufOutputStream(body))) {
-      out.write(ByteBufUtil.getBytes(framed));
-    } catch (IOException e) {
-      body.release();
-      throw new java.io.UncheckedIOException(e);
-    } finally {
-      framed.release();
-    }
-    return body;
+    ByteBuf body = framing.requestBody(framed);
+    readiness.queued(body.readableBytes());
+    writeQueue.enqueue(new SendDataCommand(this, body, endOfStream), true);
   }
 
   @Override
@@ -303,8 +222,11 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     return state;
   }
 
-  /** Everything the event loop owns; touched on the event loop only. */
-  final class TransportState implements MessageDeframer.Sink {
+  /**
+   * Everything the event loop owns; touched on the event loop only. The framing reads the response;
+   * this state delivers what it makes of it, in order and as the reader asks.
+   */
+  final class TransportState implements MessageDeframer.Sink, ClientFraming.CallEvents {
 
     private ClientStreamListener listener;
     private int id = -1;
@@ -316,18 +238,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     private boolean headersWritten;
     /** The handler of the stream's connection, once created; it knows why the server ended it. */
     private NettyClientHandler handler;
-    /** The response's encoding, for the compressed end frame or Connect unary body. */
-    private MessageEncoding responseEncoding;
-    /** Whether the whole body arrived, for a wire whose trailers are in it (gRPC-Web, Connect streaming). */
+    /** Whether the whole body, end frame included, went to the deframer (gRPC-Web, Connect streaming). */
     private boolean bodyEnded;
-    /** Connect unary: the response's headers and trailers, its HTTP status, and its body while it arrives. */
-    private ConnectResponses.UnaryMetadata unaryMetadata;
-    private int unaryHttpStatus;
-    private ByteBuf unaryBody = Unpooled.EMPTY_BUFFER;
-    /** gRPC-Web: a status in the response headers, which make a trailers-only response if no trailer frame comes. */
-    private Status headerStatus;
-    private Metadata headerMetadata;
-    /** The status the server sent, delivered once every message before it was delivered. */
+    /** How the server ended the call, delivered once every message before it was delivered. */
     private Status trailerStatus;
     private Metadata trailers;
     private boolean closed;
@@ -338,11 +251,8 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     void created(int id, Http2LocalFlowController flowController, Channel channel, NettyClientHandler handler) {
       this.id = id;
       this.handler = handler;
-      if (createdForAblation != null) {
-        createdForAblation.complete(null);
-      }
       this.window = new InboundWindow(flowController, channel);
-      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc(), wire.endFrameFlag());
+      this.deframer = new MessageDeframer(this, maxInboundMessageSize, channel.alloc(), framing.endFrameFlag());
       if (requested > 0) {
         deframer.request(requested);
         endDelivery();
@@ -379,199 +289,9 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       if (closed) {
         return;
       }
-      if (wire == ClientWire.CONNECT_UNARY) {
-        unaryHeadersRead(headers, endOfStream);
-        return;
-      }
-      if (!headersReceived) {
-        headersReceived = true;
-        Status problem = checkResponseHeaders(headers, endOfStream);
-        if (problem != null) {
-          cancelWithStatus(problem);
-          return;
-        }
-        if (endOfStream) {
-          trailersRead(headers);
-          return;
-        }
-        MessageEncoding encoding;
-        try {
-          encoding = MessageEncoding.forName(headers.get(
-              wire == ClientWire.CONNECT_STREAM ? ConnectWire.CONNECT_CONTENT_ENCODING : GrpcHeaders.GRPC_ENCODING));
-        } catch (IllegalArgumentException e) {
-          cancelWithStatus(Status.INTERNAL.withDescription("Server responded with " + e.getMessage()));
-          return;
-        }
-        responseEncoding = encoding;
-        Metadata metadata = GrpcHttp2Headers.lazyMetadata(headers);
-        if (wire == ClientWire.GRPC_WEB) {
-          headerStatus = GrpcHttp2Headers.statusOf(headers);
-          headerMetadata = metadata;
-        }
-        listener.onHeaders(metadata, encoding);
-        return;
-      }
-      if (!endOfStream) {
-        cancelWithStatus(Status.INTERNAL.withDescription("Server sent a second header block without END_STREAM"));
-        return;
-      }
-      trailersRead(headers);
-    }
-
-    private Status checkResponseHeaders(Http2Headers headers, boolean endOfStream) {
-      CharSequence httpStatus = headers.status();
-      int code;
-      try {
-        code = httpStatus == null ? -1 : Integer.parseInt(httpStatus.toString());
-      } catch (NumberFormatException e) {
-        code = -1;
-      }
-      if (code != 200) {
-        Status grpc = endOfStream ? GrpcHttp2Headers.statusOf(headers) : null;
-        // A trailers-only gRPC answer tells how the call ended in its grpc-status, whatever the HTTP
-        // status (grpc-java reads it so; Apache Dubbo 3.3 sends every error as 500 with grpc-status).
-        // Without grpc-status, or in another content type, the HTTP status is all there is.
-        if (grpc != null && (code == -1
-            || wire == ClientWire.GRPC && GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE)))) {
-          return null;
-        }
-        Status status = code == -1
-            ? Status.INTERNAL.withDescription("Response has no valid :status: " + httpStatus)
-            : HttpStatusMapping.statusForHttp(code);
-        return status.augmentDescription("content-type: " + headers.get(GrpcHeaders.CONTENT_TYPE));
-      }
-      CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
-      boolean expected = wire == ClientWire.GRPC_WEB ? isGrpcWebContentType(contentType)
-          : wire == ClientWire.CONNECT_STREAM ? isConnectStreamContentType(contentType)
-          : GrpcHeaders.isGrpcContentType(contentType);
-      if (!expected) {
-        return Status.UNKNOWN.withDescription("Response is not " + wire + ": content-type " + contentType);
-      }
-      return null;
-    }
-
-    /** Connect streaming's end-of-stream message: the error, if any, and the trailers. */
-    private void connectEndRead(String json) {
-      ConnectResponses.End end;
-      try {
-        end = ConnectResponses.endOfStream(json.getBytes(StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        endDelivery();
-        cancelWithStatus(Status.INTERNAL.withDescription("Malformed Connect end-of-stream message: " + e.getMessage()));
-        return;
-      }
-      trailerStatus = end.status();
-      trailers = end.trailers();
-      endDelivery();
-      close(trailerStatus, trailers);
-    }
-
-    /**
-     * The head of a Connect unary response: 200 with the message to come, or an error whose JSON comes
-     * as the body (or, without one, whose HTTP status says it).
-     */
-    private void unaryHeadersRead(Http2Headers headers, boolean endOfStream) {
-      if (headersReceived) {
-        // HTTP trailers after the body: nothing in them matters but the end.
-        if (endOfStream) {
-          unaryEnded();
-        }
-        return;
-      }
+      boolean first = !headersReceived;
       headersReceived = true;
-      unaryMetadata = ConnectResponses.split(headers);
-      CharSequence status = headers.status();
-      try {
-        unaryHttpStatus = status == null ? -1 : Integer.parseInt(status.toString());
-      } catch (NumberFormatException e) {
-        unaryHttpStatus = -1;
-      }
-      try {
-        responseEncoding = MessageEncoding.forName(headers.get(ConnectWire.CONTENT_ENCODING));
-      } catch (IllegalArgumentException e) {
-        cancelWithStatus(Status.INTERNAL.withDescription("Server responded with " + e.getMessage()));
-        return;
-      }
-      if (unaryHttpStatus == 200) {
-        CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
-        if (ConnectWire.unaryCodecOf(contentType) == null) {
-          cancelWithStatus(Status.UNKNOWN.withDescription("Response is not Connect unary: content-type " + contentType));
-          return;
-        }
-        listener.onHeaders(unaryMetadata.headers(), responseEncoding);
-      }
-      unaryBody = Unpooled.EMPTY_BUFFER;
-      if (endOfStream) {
-        unaryEnded();
-      }
-    }
-
-    /** Body of a Connect unary response: kept whole (acknowledged as it comes, bounded by the limit). */
-    private void unaryDataRead(ByteBuf data, boolean endOfStream) {
-      int size = data.readableBytes();
-      window.consumed(size);
-      window.flushUpdate();
-      if (unaryBody.readableBytes() + (long) size > maxInboundMessageSize) {
-        data.release();
-        cancelWithStatus(Status.RESOURCE_EXHAUSTED.withDescription(
-            "Response message exceeds maximum size " + maxInboundMessageSize));
-        return;
-      }
-      if (!unaryBody.isReadable()) {
-        unaryBody.release();
-        unaryBody = data;
-      } else {
-        CompositeByteBuf body = unaryBody instanceof CompositeByteBuf ? (CompositeByteBuf) unaryBody
-            : data.alloc().compositeBuffer(Integer.MAX_VALUE).addComponent(true, unaryBody);
-        body.addComponent(true, data);
-        unaryBody = body;
-      }
-      if (endOfStream) {
-        unaryEnded();
-      }
-    }
-
-    /** The whole Connect unary response is in: its message and trailers, or its error. */
-    private void unaryEnded() {
-      ByteBuf body = unaryBody;
-      unaryBody = Unpooled.EMPTY_BUFFER;
-      if (unaryHttpStatus == 200) {
-        trailerStatus = Status.OK;
-        trailers = unaryMetadata.trailers();
-        onMessage(body, responseEncoding != null);
-        endDelivery();
-        close(trailerStatus, trailers);
-        return;
-      }
-      byte[] json;
-      try (InputStream in = responseEncoding == null ? new ByteBufInputStream(body)
-          : responseEncoding.decompress(new ByteBufInputStream(body))) {
-        json = in.readNBytes(maxInboundMessageSize);
-      } catch (IOException e) {
-        json = new byte[0];
-      } finally {
-        body.release();
-      }
-      // An error carries the response's headers and trailers alike, as Connect's errors do.
-      Metadata metadata = unaryMetadata.headers().merge(unaryMetadata.trailers());
-      trailerStatus = ConnectResponses.unaryError(unaryHttpStatus, json);
-      trailers = metadata;
-      close(trailerStatus, metadata);
-    }
-
-    private void trailersRead(Http2Headers headers) {
-      Status status = GrpcHttp2Headers.statusOf(headers);
-      if (status == null) {
-        status = Status.UNKNOWN.withDescription("Server ended the call without grpc-status");
-      }
-      trailerStatus = status;
-      trailers = GrpcHttp2Headers.lazyMetadata(headers);
-      if (deframer == null) {
-        close(trailerStatus, trailers);
-        return;
-      }
-      deframer.deframe(Unpooled.EMPTY_BUFFER, true);
-      endDelivery();
+      framing.headersRead(headers, first, endOfStream, this);
     }
 
     /** DATA arrived; the bytes are acknowledged to flow control as messages are delivered. */
@@ -585,21 +305,7 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         cancelWithStatus(Status.INTERNAL.withDescription("Server sent DATA before response headers"));
         return;
       }
-      // gRPC-Web's trailers are the body's last frame: the deframer sees the end of the stream.
-      if (wire == ClientWire.CONNECT_UNARY) {
-        unaryDataRead(data, endOfStream);
-        return;
-      }
-      if (endOfStream && wire.endFrameFlag() != 0) {
-        // The trailers are in the body: they come out of the deframer after the messages before them,
-        // which may wait for the reader's demand after the HTTP/2 stream has closed.
-        bodyEnded = true;
-      }
-      deframer.deframe(data, wire.endFrameFlag() != 0 && endOfStream);
-      endDelivery();
-      if (endOfStream && !closed && wire.endFrameFlag() == 0) {
-        cancelWithStatus(Status.INTERNAL.withDescription("Server ended the stream on DATA, without trailers"));
-      }
+      framing.dataRead(data, endOfStream, this);
     }
 
     /**
@@ -669,37 +375,30 @@ final class NettyClientStream implements ClientStream, StreamHandle {
         return;
       }
       closed = true;
-      if (createdForAblation != null) {
-        createdForAblation.complete(null);
-      }
-      if (deframer != null) {
-        deframer.close();
-      }
+      releaseInbound();
       if (listener != null) {
         listener.onUnprocessed(status);
       }
     }
 
-    void close(Status status, Metadata trailers) {
+    @Override
+    public void close(Status status, Metadata trailers) {
       if (closed) {
         return;
       }
       closed = true;
-      if (createdForAblation != null) {
-        createdForAblation.complete(null);
-      }
-      if (deframer != null) {
-        deframer.close();
-      }
+      releaseInbound();
       if (listener != null) {
         listener.onClose(status, trailers);
       }
     }
 
-    @Override
-    public void onMessage(ByteBuf payload, boolean compressed) {
-      messagesPending = true;
-      listener.onMessage(payload, compressed);
+    /** The call is over: what the deframer and the framing hold goes. */
+    private void releaseInbound() {
+      if (deframer != null) {
+        deframer.close();
+      }
+      framing.release();
     }
 
     /** After every call into the deframer: the messages it delivered go over as one batch. */
@@ -710,6 +409,72 @@ final class NettyClientStream implements ClientStream, StreamHandle {
       }
     }
 
+    // ClientFraming.CallEvents: what the framing makes of the response.
+
+    @Override
+    public void headers(Metadata headers, MessageEncoding responseEncoding) {
+      listener.onHeaders(headers, responseEncoding);
+    }
+
+    @Override
+    public void framed(ByteBuf data, boolean endOfBody) {
+      if (endOfBody) {
+        // The end is in the body: it comes out of the deframer after the messages before it, which
+        // may wait for the reader's demand after the HTTP/2 stream has closed.
+        bodyEnded = true;
+      }
+      deframer.deframe(data, endOfBody);
+      endDelivery();
+    }
+
+    @Override
+    public void message(ByteBuf payload, boolean compressed) {
+      onMessage(payload, compressed);
+    }
+
+    @Override
+    public void consumed(int bytes) {
+      window.consumed(bytes);
+      window.flushUpdate();
+    }
+
+    @Override
+    public void trailers(Status status, Metadata trailers) {
+      trailerStatus = status;
+      this.trailers = trailers;
+      if (deframer == null) {
+        close(status, trailers);
+        return;
+      }
+      deframer.deframe(Unpooled.EMPTY_BUFFER, true);
+      endDelivery();
+    }
+
+    @Override
+    public void end(Status status, Metadata trailers) {
+      trailerStatus = status;
+      this.trailers = trailers;
+      endDelivery();
+      close(status, trailers);
+    }
+
+    @Override
+    public void fail(Status status) {
+      if (closed) {
+        return;
+      }
+      endDelivery();
+      cancelWithStatus(status);
+    }
+
+    // MessageDeframer.Sink: what the deframer makes of the body.
+
+    @Override
+    public void onMessage(ByteBuf payload, boolean compressed) {
+      messagesPending = true;
+      listener.onMessage(payload, compressed);
+    }
+
     @Override
     public void onBytesConsumed(int bytes) {
       window.consumed(bytes);
@@ -718,67 +483,15 @@ final class NettyClientStream implements ClientStream, StreamHandle {
     @Override
     public void onEndOfStream() {
       if (trailerStatus == null) {
-        // The body ended without its end frame. gRPC-Web: a status in the headers made them
-        // trailers-only, with an empty body.
-        if (headerStatus != null) {
-          close(headerStatus, headerMetadata);
-        } else {
-          close(Status.INTERNAL.withDescription("Server ended the " + wire + " response without "
-              + (wire == ClientWire.CONNECT_STREAM ? "its end-of-stream message" : "trailers")), new Metadata());
-        }
+        framing.endedWithoutTrailers(this);
         return;
       }
       close(trailerStatus, trailers);
     }
 
-    /** gRPC-Web's trailers, the body's last frame: {@code name: value} lines. */
     @Override
     public void onEndFrame(ByteBuf payload, boolean compressed) {
-      Http2Headers block = new DefaultHttp2Headers(false);
-      try {
-        String text;
-        if (compressed) {
-          if (responseEncoding == null) {
-            endDelivery();
-            cancelWithStatus(Status.INTERNAL.withDescription("Compressed gRPC-Web trailers without grpc-encoding"));
-            return;
-          }
-          try (InputStream in = responseEncoding.decompress(new ByteBufInputStream(payload))) {
-            text = new String(in.readNBytes(maxInboundMessageSize), StandardCharsets.UTF_8);
-          } catch (IOException e) {
-            endDelivery();
-            cancelWithStatus(Status.INTERNAL.withDescription("Could not decompress the gRPC-Web trailers: " + e));
-            return;
-          }
-        } else {
-          text = payload.toString(StandardCharsets.UTF_8);
-        }
-        if (wire == ClientWire.CONNECT_STREAM) {
-          connectEndRead(text);
-          return;
-        }
-        for (String line : text.split("\r\n")) {
-          if (line.isEmpty()) {
-            continue;
-          }
-          int colon = line.indexOf(':');
-          if (colon <= 0) {
-            endDelivery();
-            cancelWithStatus(Status.INTERNAL.withDescription("Malformed gRPC-Web trailer line: " + line));
-            return;
-          }
-          block.add(AsciiString.of(line.substring(0, colon).trim().toLowerCase(Locale.ROOT)),
-              line.substring(colon + 1).trim());
-        }
-      } finally {
-        payload.release();
-      }
-      Status status = GrpcHttp2Headers.statusOf(block);
-      trailerStatus = status != null ? status
-          : Status.INTERNAL.withDescription("Server ended the gRPC-Web response without grpc-status");
-      trailers = GrpcHttp2Headers.toMetadata(block);
-      endDelivery();
-      close(trailerStatus, trailers);
+      framing.endFrameRead(payload, compressed, this);
     }
 
     @Override

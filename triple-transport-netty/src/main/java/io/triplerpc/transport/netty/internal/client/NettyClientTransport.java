@@ -18,9 +18,7 @@ import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.internal.wire.ConnectWire;
 import io.triplerpc.internal.wire.GrpcHeaders;
-import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.Tls;
@@ -30,12 +28,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** The client transport to one address: N lazily opened connections, used round robin. */
 public final class NettyClientTransport implements ClientTransport {
-
-  private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web+proto");
-  private static final AsciiString X_GRPC_WEB = AsciiString.cached("x-grpc-web");
-  private static final AsciiString ONE = AsciiString.cached("1");
-
-  private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
 
   private final ConnectionSlot[] slots;
   private final AtomicInteger nextSlot = new AtomicInteger();
@@ -77,13 +69,12 @@ public final class NettyClientTransport implements ClientTransport {
     } catch (StatusException e) {
       return new FailedClientStream(e.status());
     }
-    ClientWire wire = ClientWire.of(protocol, method.type());
+    ClientFraming framing = ClientFraming.of(protocol, method.type(), maxInboundMessageSize, requestEncoding);
     return new NettyClientStream(
         connection,
-        requestHeaders(scheme, authority, method.path(), wire, headers, timeoutNanos, requestEncoding),
+        requestHeaders(scheme, authority, method.path(), framing, headers, timeoutNanos, requestEncoding),
         maxInboundMessageSize,
-        wire,
-        requestEncoding,
+        framing,
         timeoutNanos);
   }
 
@@ -93,56 +84,18 @@ public final class NettyClientTransport implements ClientTransport {
    */
   public static Http2Headers grpcRequestHeaders(
       AsciiString scheme, AsciiString authority, CharSequence path, Metadata metadata, long timeoutNanos) {
-    return requestHeaders(scheme, authority, path, ClientWire.GRPC, metadata, timeoutNanos, null);
+    return requestHeaders(scheme, authority, path, GrpcClientFraming.INSTANCE, metadata, timeoutNanos, null);
   }
 
   private static Http2Headers requestHeaders(AsciiString scheme, AsciiString authority, CharSequence path,
-      ClientWire wire, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
+      ClientFraming framing, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
     Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
         .method(GrpcHeaders.POST)
         .scheme(scheme)
         .path(path)
         .authority(authority);
     headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
-    switch (wire) {
-      case GRPC_WEB:
-        headers.add(GrpcHeaders.CONTENT_TYPE, APPLICATION_GRPC_WEB);
-        headers.add(X_GRPC_WEB, ONE);
-        break;
-      case CONNECT_UNARY:
-        headers.add(GrpcHeaders.CONTENT_TYPE, ConnectWire.APPLICATION_PROTO);
-        headers.add(ConnectWire.CONNECT_PROTOCOL_VERSION, ONE);
-        headers.add(ConnectWire.ACCEPT_ENCODING, ACCEPT_ENCODING);
-        if (encoding != null) {
-          headers.add(ConnectWire.CONTENT_ENCODING, encoding.wireName());
-        }
-        break;
-      case CONNECT_STREAM:
-        headers.add(GrpcHeaders.CONTENT_TYPE, ConnectWire.APPLICATION_CONNECT_PROTO);
-        headers.add(ConnectWire.CONNECT_PROTOCOL_VERSION, ONE);
-        headers.add(ConnectWire.CONNECT_ACCEPT_ENCODING, ACCEPT_ENCODING);
-        if (encoding != null) {
-          headers.add(ConnectWire.CONNECT_CONTENT_ENCODING, encoding.wireName());
-        }
-        break;
-      default:
-        headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
-        headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
-    }
-    if (wire.isConnect()) {
-      if (timeoutNanos > 0) {
-        headers.add(ConnectWire.CONNECT_TIMEOUT_MS,
-            Long.toString(Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(timeoutNanos))));
-      }
-    } else {
-      headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, ACCEPT_ENCODING);
-      if (timeoutNanos > 0) {
-        headers.add(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
-      }
-      if (encoding != null) {
-        headers.add(GrpcHeaders.GRPC_ENCODING, encoding.wireName());
-      }
-    }
+    framing.addRequestHeaders(headers, timeoutNanos, encoding);
     GrpcHttp2Headers.addMetadata(headers, metadata);
     return headers;
   }

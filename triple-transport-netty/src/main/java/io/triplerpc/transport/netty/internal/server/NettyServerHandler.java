@@ -31,7 +31,10 @@ import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
+import io.triplerpc.transport.netty.internal.write.ResetStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendBodyCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
+import io.triplerpc.transport.netty.internal.write.SendHeadCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
@@ -411,7 +414,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** Every command this connection accepts; anything else is refused (its promise fails). */
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-    // A gRPC call's commands; an HTTP unary call writes its one response from its event-loop task.
+    // A gRPC call's commands.
     if (msg instanceof SendDataCommand) {
       grpc.sendData(ctx, (SendDataCommand) msg, promise);
     } else if (msg instanceof SendHeadersCommand) {
@@ -420,6 +423,14 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       grpc.sendResponse(ctx, (SendResponseCommand) msg, promise);
     } else if (msg instanceof CancelStreamCommand) {
       grpc.cancelStream(ctx, (CancelStreamCommand) msg, promise);
+      // A web call's (Connect, gRPC-Web): an HTTP response's head and body, or a reset.
+    } else if (msg instanceof SendBodyCommand) {
+      web.sendBody(ctx, (SendBodyCommand) msg, promise);
+    } else if (msg instanceof SendHeadCommand) {
+      web.sendHead(ctx, (SendHeadCommand) msg, promise);
+    } else if (msg instanceof ResetStreamCommand) {
+      web.resetStream(ctx, (ResetStreamCommand) msg, promise);
+      // The connection's.
     } else if (msg instanceof SendPingCommand) {
       encoder().writePing(ctx, false, ((SendPingCommand) msg).data(), promise);
     } else if (msg instanceof GracefulCloseCommand) {

@@ -15,11 +15,16 @@ import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.transport.netty.internal.InboundWindow;
+import io.triplerpc.transport.netty.internal.write.ResetStreamCommand;
+import io.triplerpc.transport.netty.internal.write.SendBodyCommand;
+import io.triplerpc.transport.netty.internal.write.SendHeadCommand;
+import io.triplerpc.transport.netty.internal.write.StreamHandle;
 
 /**
  * The web protocols (Connect unary and streaming, gRPC-Web, and so curl) on a server connection's
- * HTTP/2 streams: each stream becomes an {@link Http2Exchange} whose call {@link WebCalls} opens.
- * Event loop only.
+ * HTTP/2 streams: each stream becomes an {@link Http2Exchange} whose call {@link WebCalls} opens. The
+ * exchange's writes are commands on the connection's write queue ({@link SendHeadCommand},
+ * {@link SendBodyCommand}, {@link ResetStreamCommand}), which the connection runs here. Event loop only.
  */
 final class WebProtocol implements ServerProtocol {
 
@@ -58,8 +63,50 @@ final class WebProtocol implements ServerProtocol {
     }
   }
 
+  /** Writes a response head: HEADERS, and at the end of the response, the client is told to stop sending. */
+  void sendHead(ChannelHandlerContext ctx, SendHeadCommand command, ChannelPromise promise) {
+    int streamId = command.stream().id();
+    connection.encoder().writeHeaders(ctx, streamId, command.head(), 0, command.endOfStream(), promise);
+    if (command.endOfStream()) {
+      connection.stopClientSending(ctx, streamId);
+    }
+  }
+
+  /**
+   * Writes part of a response body, counted in the connection's backlog until it is sent; a client that
+   * does not read gets this stream reset, then loses its connection, as gRPC's do.
+   */
+  void sendBody(ChannelHandlerContext ctx, SendBodyCommand command, ChannelPromise promise) {
+    Http2Exchange exchange = (Http2Exchange) command.stream();
+    int size = command.content().readableBytes();
+    if (!exchange.backlogSettled) {
+      exchange.backlogBytes += size;
+      connection.backlog().queued(size);
+      promise.addListener(future -> {
+        if (future.isSuccess() && !exchange.backlogSettled) {
+          exchange.backlogBytes -= size;
+          connection.backlog().sent(size);
+        }
+      });
+    }
+    connection.encoder().writeData(ctx, exchange.streamId, command.content(), 0, command.endOfStream(), promise);
+    if (command.endOfStream()) {
+      connection.stopClientSending(ctx, exchange.streamId);
+    }
+    connection.enforceBacklog(ctx, exchange.streamId, status -> {
+      if (exchange.call != null) {
+        exchange.call.lost(status);
+      }
+    });
+  }
+
+  /** Resets an exchange whose response cannot be finished. */
+  void resetStream(ChannelHandlerContext ctx, ResetStreamCommand command, ChannelPromise promise) {
+    connection.encoder().writeRstStream(ctx, command.stream().id(), command.errorCode(), promise);
+  }
+
   /** One web call's HTTP/2 stream. */
-  private final class Http2Exchange implements HttpExchange, ServerExchange {
+  private final class Http2Exchange implements HttpExchange, ServerExchange, StreamHandle {
 
     private final ChannelHandlerContext ctx;
     private final int streamId;
@@ -92,45 +139,28 @@ final class WebProtocol implements ServerProtocol {
       return ctx.alloc();
     }
 
+    // HttpExchange: the call's writes, as commands on the connection's queue; run by sendHead and the rest.
+
     @Override
     public void writeHead(Http2Headers head, boolean endOfResponse) {
-      connection.encoder().writeHeaders(ctx, streamId, head, 0, endOfResponse, ctx.newPromise());
-      if (endOfResponse) {
-        connection.stopClientSending(ctx, streamId);
-      }
+      connection.writeQueue().enqueue(new SendHeadCommand(this, head, endOfResponse), false);
     }
 
     @Override
     public ChannelFuture writeBody(ByteBuf data, boolean endOfResponse) {
-      int size = data.readableBytes();
       ChannelPromise written = ctx.newPromise();
-      if (!backlogSettled) {
-        backlogBytes += size;
-        connection.backlog().queued(size);
-        written.addListener(future -> {
-          if (future.isSuccess() && !backlogSettled) {
-            backlogBytes -= size;
-            connection.backlog().sent(size);
-          }
-        });
-      }
-      connection.encoder().writeData(ctx, streamId, data, 0, endOfResponse, written);
-      if (endOfResponse) {
-        connection.stopClientSending(ctx, streamId);
-      }
-      // A client that does not read gets this stream reset, then loses its connection, as gRPC's do.
-      connection.enforceBacklog(ctx, streamId, status -> {
-        if (call != null) {
-          call.lost(status);
-        }
-      });
+      connection.writeQueue().enqueue(new SendBodyCommand(this, data, endOfResponse, written), false);
       return written;
     }
 
+    /**
+     * The exchange writes on the event loop only: the queue writes what waits at once, so that an
+     * answer made while a read is handled goes out before the read's next frame is (a frame that the
+     * answer's end makes a stream error); its flush lets DATA out of the flow controller.
+     */
     @Override
     public void flush() {
-      // The connection handler's flush: DATA waits in the flow controller until it runs.
-      connection.flush(ctx);
+      connection.writeQueue().drainNow();
     }
 
     @Override
@@ -141,9 +171,23 @@ final class WebProtocol implements ServerProtocol {
 
     @Override
     public void abandon() {
-      connection.encoder().writeRstStream(ctx, streamId, Http2Error.CANCEL.code(), ctx.newPromise());
-      connection.flush(ctx);
+      connection.writeQueue().enqueue(new ResetStreamCommand(this, Http2Error.CANCEL.code()), false);
+      connection.writeQueue().drainNow();
     }
+
+    // StreamHandle: what the commands need of the exchange. Their outcome reaches the call through
+    // the body's promises, so the rest is a no-op.
+
+    @Override
+    public int id() {
+      return streamId;
+    }
+
+    @Override
+    public void onDataSent(int bytes) {}
+
+    @Override
+    public void writeFailed(Throwable cause) {}
 
     // ServerExchange: the stream's frames.
 

@@ -22,8 +22,8 @@ import java.util.concurrent.ScheduledExecutorService;
  *
  * <p>The service thread calls {@link #writeHeaders}, {@link #writeMessage}, {@link #close} and
  * {@link #cancel}, one at a time; each becomes a task on the event loop, which owns everything else.
- * The web protocols are not the hot path: a task per write keeps this class simple, where gRPC's
- * streams batch their writes through the connection's write queue.
+ * The web protocols are not the hot path: a task per write keeps this class simple. On HTTP/2 the
+ * exchange turns each write into a command on the connection's write queue, as gRPC's streams do.
  */
 final class WebServerStream implements ServerStream, MessageDeframer.Sink {
 

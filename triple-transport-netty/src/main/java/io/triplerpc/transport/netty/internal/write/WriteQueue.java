@@ -83,6 +83,16 @@ public final class WriteQueue {
     }
   }
 
+  /**
+   * Writes what waits now, on the event loop that calls it, rather than in a task: for an answer made
+   * while a read is handled, which must reach the connection before the next frame of that read does.
+   */
+  public void drainNow() {
+    if (!queue.isEmpty()) {
+      drain();
+    }
+  }
+
   /** The connection is up: write what waits. Called on the event loop. */
   public void markReady() {
     ready = true;

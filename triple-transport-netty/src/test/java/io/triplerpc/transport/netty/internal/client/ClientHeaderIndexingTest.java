@@ -38,7 +38,7 @@ class ClientHeaderIndexingTest {
             .set("traceparent", traceparent)
             .set(GrpcHeaders.GRPC_TIMEOUT, timeout)
             .set("x-tenant", "the-same-on-every-call");
-        NettyClientStream stream = connection.startCall(headers, listener, ClientWire.GRPC, 0);
+        NettyClientStream stream = connection.startCall(headers, listener, GrpcClientFraming.INSTANCE, 0);
         List<Frame> frames = connection.server.frames(HEADERS);
         assertEquals(1, frames.size());
         Http2Headers received = connection.server.headers(frames.get(0));

@@ -119,7 +119,7 @@ class ClientStreamLifecycleTest {
 
   @Test
   void grpcWebTrailersInTheBodyWaitForTheReaderAfterTheStreamClosed() {
-    NettyClientStream stream = connection.startCall("/test.Echo/Stream", listener, ClientWire.GRPC_WEB);
+    NettyClientStream stream = connection.startCall("/test.Echo/Stream", listener, new GrpcWebClientFraming(4 << 20));
     stream.writeMessage(framed("ping"), true);
     connection.server.runPendingTasks();
     int id = connection.server.frames().get(0).streamId();
@@ -221,7 +221,7 @@ class ClientStreamLifecycleTest {
     connection.server.runPendingTasks();
     connection.server.frames();
     connection.startCall("/a.B/First", listener);
-    NettyClientStream waiting = connection.startCall("/a.B/Second", listener, ClientWire.GRPC, TimeUnit.SECONDS.toNanos(10));
+    NettyClientStream waiting = connection.startCall("/a.B/Second", listener, GrpcClientFraming.INSTANCE, TimeUnit.SECONDS.toNanos(10));
     List<Frame> sent = connection.server.frames(HEADERS);
     assertEquals(1, sent.size(), "the second call waits for the first's slot");
     connection.server.headers(sent.get(0)); // HPACK: every block is decoded, in order

@@ -75,26 +75,26 @@ final class EmbeddedClientConnection implements AutoCloseable {
 
   /** Starts a gRPC call of {@code path} as core would, its headers sent at once, and runs the queue. */
   NettyClientStream startCall(String path, ClientStreamListener listener) {
-    return startCall(path, listener, ClientWire.GRPC);
+    return startCall(path, listener, GrpcClientFraming.INSTANCE);
   }
 
-  /** Starts a call of {@code path} framed as {@code wire}. */
-  NettyClientStream startCall(String path, ClientStreamListener listener, ClientWire wire) {
-    return startCall(path, listener, wire, 0);
+  /** Starts a call of {@code path} framed by {@code framing}. */
+  NettyClientStream startCall(String path, ClientStreamListener listener, ClientFraming framing) {
+    return startCall(path, listener, framing, 0);
   }
 
   /** Starts a gRPC call of {@code path} with a deadline {@code timeoutNanos} away, announced as grpc-timeout. */
-  NettyClientStream startCall(String path, ClientStreamListener listener, ClientWire wire, long timeoutNanos) {
+  NettyClientStream startCall(String path, ClientStreamListener listener, ClientFraming framing, long timeoutNanos) {
     Http2Headers headers = new DefaultHttp2Headers().method("POST").scheme("http").path(path).authority("127.0.0.1:1");
     if (timeoutNanos > 0) {
       headers.set(GrpcHeaders.GRPC_TIMEOUT, GrpcTimeout.encode(timeoutNanos));
     }
-    return startCall(headers, listener, wire, timeoutNanos);
+    return startCall(headers, listener, framing, timeoutNanos);
   }
 
   /** Starts a call with {@code headers} as its request headers. */
-  NettyClientStream startCall(Http2Headers headers, ClientStreamListener listener, ClientWire wire, long timeoutNanos) {
-    NettyClientStream stream = new NettyClientStream(connection, headers, 4 << 20, wire, null, timeoutNanos);
+  NettyClientStream startCall(Http2Headers headers, ClientStreamListener listener, ClientFraming framing, long timeoutNanos) {
+    NettyClientStream stream = new NettyClientStream(connection, headers, 4 << 20, framing, timeoutNanos);
     stream.start(listener, true);
     server.runPendingTasks();
     return stream;
