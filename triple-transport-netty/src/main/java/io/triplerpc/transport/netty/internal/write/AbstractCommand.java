@@ -36,7 +36,7 @@ abstract class AbstractCommand implements QueuedCommand {
   @Override
   public final void operationComplete(ChannelFuture future) {
     if (!future.isSuccess()) {
-      stream.writeFailed(future.cause());
+      failed(future.cause());
     } else {
       written();
     }
@@ -45,8 +45,16 @@ abstract class AbstractCommand implements QueuedCommand {
   /** The command's frames were written to the socket whole. Event loop. */
   void written() {}
 
+  /**
+   * The command's write failed, or it never ran: the stream hears of it, unless the command reports
+   * failures another way.
+   */
+  void failed(Throwable cause) {
+    stream.writeFailed(cause);
+  }
+
   @Override
   public void fail(Throwable cause) {
-    stream.writeFailed(cause);
+    failed(cause);
   }
 }
