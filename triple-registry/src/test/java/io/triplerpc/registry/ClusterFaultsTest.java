@@ -111,12 +111,12 @@ class ClusterFaultsTest {
         .build();
     clients.add(client);
     Faulty faulty = client.proxy(Faulty.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
-    // The first call waits for the instances; once all are in use, round robin gives each one of the
-    // first calls.
+    // The first call waits for the instances (it may find only some of them in use); once all are, round
+    // robin gives each one of the next calls, as many as there are instances.
     List<Integer> before = instances.stream().map(instance -> instance.calls.get()).toList();
     faulty.name("warm-up").join();
     seen.awaitInstances("triple.test.Faulty", instances.size());
-    for (int i = 1; i < instances.size(); i++) {
+    for (int i = 0; i < instances.size(); i++) {
       faulty.name("warm-up").join();
     }
     for (int i = 0; i < instances.size(); i++) {
