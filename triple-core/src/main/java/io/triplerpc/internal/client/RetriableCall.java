@@ -71,8 +71,15 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   private Metadata headers;
   /** Attempts running: one, or several while hedging. */
   private final List<Attempt> live = new ArrayList<>(2);
-  /** Every pick so far, oldest first. */
-  private final List<Pick> tried = new ArrayList<>(2);
+  /** How many picks the call made. */
+  private int picks;
+  /** The first pick, once made. */
+  private Pick firstPick;
+  /**
+   * Every pick so far, oldest first, once there are two: most calls make one attempt, and keep no list
+   * for it.
+   */
+  private List<Pick> morePicks;
   /** The attempt whose events reach the listener, once one answered or the call committed to it. */
   private Attempt winner;
   /** Attempts started, transparent retries aside. */
@@ -219,7 +226,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   private Status startAttempt(boolean transparent) {
     Pick pick;
     try {
-      pick = picker.pick(method, tried);
+      pick = picker.pick(method, tried());
     } catch (RuntimeException e) {
       pick = null;
     }
@@ -231,7 +238,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
   private Status startAttempt(Pick pick, boolean transparent) {
     int previous = transparent ? Math.max(0, attempts - 1) : attempts++;
-    tried.add(pick);
+    recordPick(pick);
     CallOptions attemptOptions = pick.options(options);
     if (options.timeoutNanos() > 0) {
       long left = timeLeftNanos();
@@ -240,7 +247,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
       }
     }
     Metadata attemptHeaders = headers;
-    if (tried.size() > 1) {
+    if (picks > 1) {
       // The first attempt may have added the export's names and credentials to the caller's headers:
       // each attempt names its own.
       attemptHeaders = new Metadata().merge(headers);
@@ -259,7 +266,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
     } catch (RuntimeException | Error e) {
       live.remove(attempt);
       pick.attemptEnded(null);
-      if (tried.size() == 1) {
+      if (picks == 1) {
         closed = true;
         commit();
         throw e;
@@ -274,7 +281,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
       call.request(requested);
     }
     // The first attempt of a call that waited for its servers counts what was kept meanwhile.
-    boolean count = tried.size() == 1 && !committed && budgeted;
+    boolean count = picks == 1 && !committed && budgeted;
     if (keptRequest != null) {
       long size = call.send(keptRequest);
       if (count) {
@@ -299,6 +306,24 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
       scheduleHedge(hedgingPolicy.hedgingDelay().toNanos());
     }
     return null;
+  }
+
+  /** The call's picks so far, oldest first. Under the lock. */
+  private List<Pick> tried() {
+    return picks == 0 ? List.of() : picks == 1 ? List.of(firstPick) : morePicks;
+  }
+
+  private void recordPick(Pick pick) {
+    if (picks == 0) {
+      firstPick = pick;
+    } else {
+      if (morePicks == null) {
+        morePicks = new ArrayList<>(4);
+        morePicks.add(firstPick);
+      }
+      morePicks.add(pick);
+    }
+    picks++;
   }
 
   private long timeLeftNanos() {
@@ -637,14 +662,14 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
     if (failsOver && status.code() == Status.Code.UNAVAILABLE && attempts < maxAttempts && timeLeftAfter(0)) {
       Pick next;
       try {
-        next = picker.pick(method, tried);
+        next = picker.pick(method, tried());
       } catch (RuntimeException e) {
         next = null;
       }
       if (next == null) {
         return false;
       }
-      if (picker.wasTried(next, tried)) {
+      if (picker.wasTried(next, tried())) {
         next.attemptEnded(null);
         return false;
       }
