@@ -94,17 +94,17 @@ public abstract class TripleServer {
   /** Waits at most {@code timeout} for a complete shutdown; returns whether it happened. */
   public abstract boolean awaitTermination(Duration timeout) throws InterruptedException;
 
-  /** Builds a {@link TripleServer}. Not thread-safe. */
-  public abstract static class Builder {
-
-    /** For the implementation. */
-    protected Builder() {}
+  /**
+   * Builds a {@link TripleServer}; the settings it shares with a client's builder are
+   * {@link TransportBuilder}'s. Not thread-safe.
+   */
+  public interface Builder extends TransportBuilder<Builder> {
 
     /** The port; 0 (the default) lets the system choose, see {@link TripleServer#port()}. */
-    public abstract Builder port(int port);
+    Builder port(int port);
 
     /** The interface to bind, such as {@code 127.0.0.1}; all interfaces by default. */
-    public abstract Builder host(String host);
+    Builder host(String host);
 
     /**
      * Serves {@code implementation} as {@code serviceInterface}.
@@ -114,7 +114,7 @@ public abstract class TripleServer {
      *     artifact is not on the class path ({@code "fastjson2"} without
      *     {@code io.triplerpc:triple-serialization-fastjson2}); the message names the artifact
      */
-    public abstract <T> Builder addService(Class<T> serviceInterface, T implementation);
+    <T> Builder addService(Class<T> serviceInterface, T implementation);
 
     /**
      * Serves {@code implementation} as {@code serviceInterface} in the export named by {@code version} and
@@ -130,38 +130,25 @@ public abstract class TripleServer {
      * @throws IllegalArgumentException as {@link #addService(Class, Object)} does
      * @throws IllegalStateException as {@link #addService(Class, Object)} does
      */
-    public abstract <T> Builder addService(Class<T> serviceInterface, T implementation, String version, String group);
-
-    /**
-     * Lets requests of this server's plain Java (hessian2, fastjson2, jackson) services hold values of these
-     * classes too:
-     * exact class names, or package prefixes ending with a dot. By default a request may hold only classes
-     * its service's signatures reach and a few JDK value types; see
-     * {@link io.triplerpc.serialization.object.AllowedClasses}. Applies to every service of this builder,
-     * whenever added; adds to what {@code META-INF/triple/serialize.allowlist} and
-     * {@code -Dtriple.serialization.allow} allow.
-     *
-     * @throws IllegalArgumentException if an entry is not a class name or a prefix of two or more levels
-     */
-    public abstract Builder allowDeserialization(String... classNamesOrPackagePrefixes);
+    <T> Builder addService(Class<T> serviceInterface, T implementation, String version, String group);
 
     /** Serves one method with a hand-written handler. */
-    public abstract <Q, R> Builder addMethod(MethodDescriptor<Q, R> method, ServerCallHandler<Q, R> handler);
+    <Q, R> Builder addMethod(MethodDescriptor<Q, R> method, ServerCallHandler<Q, R> handler);
 
     /**
      * Announces the server in a registry: {@code registration} is told once the port is bound, and
      * again when a shutdown begins, before calls drain.
      */
-    public abstract Builder registration(ServerRegistration registration);
+    Builder registration(ServerRegistration registration);
 
     /** Interceptors for every call, the first one outermost. */
-    public abstract Builder intercept(ServerInterceptor... interceptors);
+    Builder intercept(ServerInterceptor... interceptors);
 
     /**
      * Authenticates and authorizes every call before its interceptors and service see it (health and
      * reflection included, unless the policy opens them); anyone may call anything without one.
      */
-    public abstract Builder accessPolicy(AccessPolicy policy);
+    Builder accessPolicy(AccessPolicy policy);
 
     /**
      * Lets at most {@code limit} calls of each method of {@code serviceOrMethod} ({@code pkg.Service} for
@@ -172,26 +159,20 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if {@code limit} is not positive or the name is malformed
      */
-    public abstract Builder maxConcurrentCalls(String serviceOrMethod, int limit);
+    Builder maxConcurrentCalls(String serviceOrMethod, int limit);
 
     /**
      * Limits the unary calls in flight on this server to a number that adapts to their latency (see
      * {@link AdaptiveConcurrencyLimit}); a call past it fails at once with {@link Status#RESOURCE_EXHAUSTED}
      * (HTTP 429). Streaming calls, whose length says nothing of load, are not counted. Off by default.
      */
-    public abstract Builder adaptiveConcurrencyLimit(AdaptiveConcurrencyLimit limit);
-
-    /**
-     * Adds an observer of every call this server receives, served or refused: its method, protocol,
-     * status, duration and message sizes (for metrics and access logs). None by default, and then no cost.
-     */
-    public abstract Builder callObserver(CallObserver observer);
+    Builder adaptiveConcurrencyLimit(AdaptiveConcurrencyLimit limit);
 
     /**
      * Lets pages of the policy's origins call the server from browsers (Connect, gRPC-Web): preflights
      * answered, CORS headers on responses. None by default: browsers keep other origins out.
      */
-    public abstract Builder cors(CorsPolicy policy);
+    Builder cors(CorsPolicy policy);
 
     /**
      * Answers HTTP GET and HEAD requests of exactly {@code path} (a query after it is handed over) with
@@ -211,16 +192,7 @@ public abstract class TripleServer {
      *     server serves a method at ({@code /pkg.Service/Method}), which {@link #build()} refuses
      * @throws IllegalArgumentException if {@code path} is malformed or already has a handler
      */
-    public abstract Builder httpGet(String path, HttpGetHandler handler);
-
-    /**
-     * Where service methods run (each call's events in order, one at a time). By default a pool of
-     * the server's own daemon threads: while services keep finishing, one fewer than there are cores
-     * run (at least one), taking queued calls without a thread wake-up each; a service that blocks for more than a
-     * millisecond is replaced by a new thread, so blocking services, even ones that call this same
-     * server and wait, never hold up the calls behind them.
-     */
-    public abstract Builder executor(Executor executor);
+    Builder httpGet(String path, HttpGetHandler handler);
 
     /**
      * Runs service methods on the transport's event loop, without a hand-off to another thread, as
@@ -228,49 +200,17 @@ public abstract class TripleServer {
      * blocking calls, waits or slow work). A service that blocks stalls every call on the connections
      * of its event loop, and a blocking call to a server on the same event loop never returns.
      */
-    public abstract Builder directExecutor();
-
-    /** Largest request message accepted; 4 MiB by default. Larger ones fail with RESOURCE_EXHAUSTED. */
-    public abstract Builder maxInboundMessageSize(int bytes);
-
-    /** Largest request header block accepted; 8 KiB by default. */
-    public abstract Builder maxHeaderListSize(int bytes);
+    Builder directExecutor();
 
     /** Streams a client may have open on one connection; 1000 by default. */
-    public abstract Builder maxConcurrentStreams(int streams);
-
-    /**
-     * The HTTP/2 flow-control window each stream and the connection start with; 1 MiB by default. It
-     * grows up to {@link #maxWindowSize} as the connection's bandwidth-delay product asks.
-     */
-    public abstract Builder initialWindowSize(int bytes);
-
-    /**
-     * The largest the flow-control windows grow to: to twice the bytes a client sends in one round
-     * trip, measured with PINGs, as grpc-java and grpc-go do; 8 MiB by default. At most
-     * {@link #initialWindowSize} for windows that never grow. Each connection may hold this many
-     * bytes its calls have not read.
-     */
-    public abstract Builder maxWindowSize(int bytes);
-
-    /** Event loop threads; 0 (the default) for one per core. */
-    public abstract Builder ioThreads(int threads);
+    Builder maxConcurrentStreams(int streams);
 
     /**
      * How long a graceful shutdown waits for the client's answer to the PING sent with its first
      * GOAWAY before it sends the second (the one that names the last stream processed) anyway; the
      * answer, when it comes first, shows every stream the client sent before is in. 1 s by default.
      */
-    public abstract Builder drainGrace(Duration grace);
-
-    /**
-     * Serves TLS only (ALPN {@code h2} for gRPC, {@code http/1.1} for curl and browsers), with the
-     * certificate of {@code tls}: a connection that does not start with a TLS handshake is closed
-     * before any of its requests reaches a service, unless {@link #plaintextAlongsideTls} opts in.
-     *
-     * @throws IllegalArgumentException if {@code tls} has neither a certificate nor an SSLContext
-     */
-    public abstract Builder tls(TlsConfig tls);
+    Builder drainGrace(Duration grace);
 
     /**
      * With {@link #tls}: whether cleartext connections (HTTP/2 and HTTP/1.1) are served on the same
@@ -278,59 +218,7 @@ public abstract class TripleServer {
      * test servers: a cleartext client skips every guarantee TLS gives, so {@link #build()} refuses
      * this together with {@link TlsConfig.ClientAuth#REQUIRE}.
      */
-    public abstract Builder plaintextAlongsideTls(boolean enabled);
-
-    /**
-     * HTTP/2 control frames (PING and SETTINGS acknowledgements, RST_STREAM) a connection may hold
-     * that its socket has not taken yet, as for a client that sends PINGs and never reads
-     * (CVE-2019-9512, CVE-2019-9515); past it, the connection closes (the GOAWAY ENHANCE_YOUR_CALM it
-     * queues waits behind what the client does not read). 10,000 by default, as Netty's HTTP/2
-     * builder, grpc-java's server and Go; 0 for no limit.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public abstract Builder maxQueuedControlFrames(int frames);
-
-    /**
-     * RST_STREAM frames a connection may send per {@code window}: a client that makes the server reset
-     * streams faster (MadeYouReset, CVE-2025-55163) gets GOAWAY ENHANCE_YOUR_CALM and the connection
-     * closes. 200 per 30 s by default, as Netty's HTTP/2 builder; 0 for no limit. Resets the server
-     * receives are not counted: a client that resets more than half of its streams within a second of
-     * opening them (rapid reset, CVE-2023-44487), judged from its 500th stream on, loses the connection
-     * the same way, as with Envoy, so that a client whose calls time out under load, or who cancels the
-     * losers of hedged calls, keeps it however many it resets.
-     *
-     * @param window whole seconds, at least 1
-     * @throws IllegalArgumentException if {@code frames} is negative or {@code window} out of range
-     */
-    public abstract Builder maxRstFramesPerWindow(int frames, Duration window);
-
-    /**
-     * Empty DATA frames without END_STREAM a client may send in a row, which no valid client does and
-     * which cost the server a read each; one more than the limit gets GOAWAY ENHANCE_YOUR_CALM and
-     * the connection closes. 2 by default, as Netty's HTTP/2 builder; 0 for no limit.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public abstract Builder maxConsecutiveEmptyDataFrames(int frames);
-
-    /**
-     * Sends a PING when nothing has been read from a connection for {@code time}, and closes the
-     * connection if the client then stays silent for {@link #keepAliveTimeout}: a client that vanished
-     * (a dropped NAT entry, a pulled cable) costs its connection and calls no longer than that. 2 hours by
-     * default, as in grpc-java; {@code ChronoUnit.FOREVER.getDuration()} turns it off.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public abstract Builder keepAliveTime(Duration time);
-
-    /**
-     * How long a keepalive PING may go without anything read from the client before the connection is
-     * closed (its calls are cancelled). 20 s by default, as in grpc-java.
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public abstract Builder keepAliveTimeout(Duration timeout);
+    Builder plaintextAlongsideTls(boolean enabled);
 
     /**
      * The shortest interval between a client's PINGs that the server lets pass. A client that pings
@@ -341,13 +229,13 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if negative
      */
-    public abstract Builder permitKeepAliveTime(Duration time);
+    Builder permitKeepAliveTime(Duration time);
 
     /**
      * Whether a client may ping at {@link #permitKeepAliveTime} on a connection without calls. False by
      * default, as in grpc-java: such a connection may be pinged once per two hours.
      */
-    public abstract Builder permitKeepAliveWithoutCalls(boolean permitted);
+    Builder permitKeepAliveWithoutCalls(boolean permitted);
 
     /**
      * Closes a connection that has had no calls for {@code idle}: GOAWAY (debug data "max_idle"), so
@@ -355,7 +243,7 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if not positive
      */
-    public abstract Builder maxConnectionIdle(Duration idle);
+    Builder maxConnectionIdle(Duration idle);
 
     /**
      * Closes a connection gracefully once it has lived for {@code age}, give or take 10% so that the
@@ -365,7 +253,7 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if not positive
      */
-    public abstract Builder maxConnectionAge(Duration age);
+    Builder maxConnectionAge(Duration age);
 
     /**
      * How long the calls in flight on a connection closed for its {@link #maxConnectionAge} may still
@@ -374,7 +262,7 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if negative
      */
-    public abstract Builder maxConnectionAgeGrace(Duration grace);
+    Builder maxConnectionAgeGrace(Duration grace);
 
     /**
      * How long a new connection has to choose its protocol (a TLS handshake, then the HTTP/2 preface
@@ -383,7 +271,7 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if not positive
      */
-    public abstract Builder handshakeTimeout(Duration timeout);
+    Builder handshakeTimeout(Duration timeout);
 
     /**
      * HTTP/1.1 read timeouts: how long a request's line and headers may take to arrive once its first
@@ -394,21 +282,7 @@ public abstract class TripleServer {
      *
      * @throws IllegalArgumentException if either is not positive
      */
-    public abstract Builder httpReadTimeouts(Duration headers, Duration bodyIdle);
-
-    /**
-     * Response bytes a connection may hold that its client has not taken: messages waiting for the
-     * client's flow-control window, or for a socket the client does not drain. A client that reads
-     * nothing would otherwise pin every response it asks for. Past the limit, the call whose response
-     * is being written is reset (RST_STREAM ENHANCE_YOUR_CALM; the service sees it cancelled with
-     * RESOURCE_EXHAUSTED), and if the limit is reached again before the client has opened its
-     * connection window, the connection goes away (GOAWAY ENHANCE_YOUR_CALM). 64 MiB by default; a
-     * server whose clients keep more response bytes than that in flight on one connection should raise
-     * it. grpc-java and Netty set no such limit. 0 for no limit.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public abstract Builder maxPendingOutboundBytes(long bytes);
+    Builder httpReadTimeouts(Duration headers, Duration bodyIdle);
 
     /**
      * Builds the server; {@link TripleServer#start()} binds the port.
@@ -416,6 +290,6 @@ public abstract class TripleServer {
      * @throws IllegalStateException if {@link #plaintextAlongsideTls} is set without {@link #tls}, or
      *     with a {@code tls} that requires client certificates
      */
-    public abstract TripleServer build();
+    TripleServer build();
   }
 }

@@ -44,18 +44,17 @@ class AbuseLimitOptionsTest {
 
   @Test
   void limitsAreSetAndZeroIsAccepted() {
-    Http2Limits server = server()
-        .maxQueuedControlFrames(0)
-        .maxRstFramesPerWindow(50, Duration.ofMinutes(1))
-        .maxConsecutiveEmptyDataFrames(0)
-        .transportOptions()
-        .limits();
+    TripleServerBuilder serverBuilder = server();
+    serverBuilder.maxQueuedControlFrames(0).maxRstFramesPerWindow(50, Duration.ofMinutes(1))
+        .maxConsecutiveEmptyDataFrames(0);
+    Http2Limits server = serverBuilder.transportOptions().limits();
     assertEquals(0, server.maxQueuedControlFrames());
     assertEquals(50, server.maxRstFramesPerWindow());
     assertEquals(60, server.rstFramesWindowSeconds());
     assertEquals(0, server.maxConsecutiveEmptyDataFrames());
-    Http2Limits client =
-        client().maxRstFramesPerWindow(500, Duration.ofSeconds(10)).transportOptions().limits();
+    TripleClientBuilder clientBuilder = client();
+    clientBuilder.maxRstFramesPerWindow(500, Duration.ofSeconds(10));
+    Http2Limits client = clientBuilder.transportOptions().limits();
     assertEquals(500, client.maxRstFramesPerWindow());
     assertEquals(10, client.rstFramesWindowSeconds());
   }

@@ -265,9 +265,16 @@ public final class Registration implements ServerRegistration {
       return this;
     }
 
-    /** How long start-up waits for the registry; 10 s by default. */
+    /**
+     * How long start-up waits for the registry; 10 s by default.
+     *
+     * @throws IllegalArgumentException if not positive
+     */
     public Builder timeout(Duration timeout) {
-      this.timeout = Objects.requireNonNull(timeout, "timeout");
+      if (Objects.requireNonNull(timeout, "timeout").isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive: " + timeout);
+      }
+      this.timeout = timeout;
       return this;
     }
 

@@ -3,17 +3,12 @@ package io.triplerpc.internal.client;
 import io.triplerpc.CallCredentials;
 import io.triplerpc.HedgingPolicy;
 import io.triplerpc.RetryPolicy;
-import io.triplerpc.CallObserver;
 import io.triplerpc.CallOptions;
 import io.triplerpc.ClientInterceptor;
 import io.triplerpc.ClientProtocol;
-import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
-import io.triplerpc.internal.observe.CallObservers;
+import io.triplerpc.internal.stream.AbstractTransportBuilder;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.internal.stream.Http2Limits;
-import io.triplerpc.internal.stream.KeepAlive;
-import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.TargetResolver;
 import java.net.InetSocketAddress;
@@ -27,43 +22,27 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
-import java.util.concurrent.Executor;
 
 /**
- * The {@link TripleClient.Builder} ({@code META-INF/services}): its fields start at
- * {@link ClientTransportOptions#DEFAULTS}, the one place the defaults are stated, and
+ * The {@link TripleClient.Builder}: its fields start at {@link ClientTransportOptions#DEFAULTS}, the one
+ * place the defaults are stated (the settings a server shares, in {@link AbstractTransportBuilder}), and
  * {@link #transportOptions()} turns them into the transport's options.
  */
-public final class TripleClientBuilder extends TripleClient.Builder {
+public final class TripleClientBuilder extends AbstractTransportBuilder<TripleClient.Builder>
+    implements TripleClient.Builder {
 
   private static final ClientTransportOptions DEFAULTS = ClientTransportOptions.DEFAULTS;
 
   private InetSocketAddress address;
   private ClusterFactory clusterFactory;
-  private Executor callbackExecutor;
   private CallOptions defaultOptions = CallOptions.DEFAULT;
   private final List<ClientInterceptor> interceptors = new ArrayList<>();
-  private final List<CallObserver> observers = new ArrayList<>();
-  private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private CallCredentials credentials;
-  private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
-  private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
-  private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
-  private int maxWindowSize = DEFAULTS.limits().maxWindowSize();
-  private int maxQueuedControlFrames = DEFAULTS.limits().maxQueuedControlFrames();
-  private int maxRstFramesPerWindow = DEFAULTS.limits().maxRstFramesPerWindow();
-  private int rstFramesWindowSeconds = DEFAULTS.limits().rstFramesWindowSeconds();
-  private int maxConsecutiveEmptyDataFrames = DEFAULTS.limits().maxConsecutiveEmptyDataFrames();
-  private long maxPendingOutboundBytes = DEFAULTS.limits().maxPendingOutboundBytes();
-  private long keepAliveTimeNanos = DEFAULTS.keepAlive().timeNanos();
-  private long keepAliveTimeoutNanos = DEFAULTS.keepAlive().timeoutNanos();
   private boolean keepAliveWithoutCalls = DEFAULTS.keepAlive().withoutCalls();
   private int connectionsPerAddress = DEFAULTS.connectionsPerAddress();
   private Duration connectTimeout = Duration.ofMillis(DEFAULTS.connectTimeoutMillis());
   private Duration initialBackoff = Duration.ofMillis(DEFAULTS.initialBackoffMillis());
   private Duration maxBackoff = Duration.ofMillis(DEFAULTS.maxBackoffMillis());
-  private int ioThreads = DEFAULTS.ioThreads();
-  private TlsConfig tls = DEFAULTS.tls();
   private ClientProtocol protocol = DEFAULTS.protocol();
 
   /** What the last {@link #serviceConfig} call set; the policies and throttling set in code win over it. */
@@ -77,7 +56,14 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private long retryBufferPerClient = 16 << 20;
 
   /** Use {@link TripleClient#builder()}. */
-  public TripleClientBuilder() {}
+  public TripleClientBuilder() {
+    super(DEFAULTS.limits(), DEFAULTS.keepAlive());
+  }
+
+  @Override
+  protected TripleClientBuilder self() {
+    return this;
+  }
 
   @Override
   public TripleClientBuilder address(String host, int port) {
@@ -128,20 +114,8 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   }
 
   @Override
-  public TripleClientBuilder callbackExecutor(Executor executor) {
-    this.callbackExecutor = Objects.requireNonNull(executor, "executor");
-    return this;
-  }
-
-  @Override
   public TripleClientBuilder defaultCallOptions(CallOptions options) {
     this.defaultOptions = Objects.requireNonNull(options, "options");
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder callObserver(CallObserver observer) {
-    observers.add(Objects.requireNonNull(observer, "observer"));
     return this;
   }
 
@@ -150,30 +124,6 @@ public final class TripleClientBuilder extends TripleClient.Builder {
     for (ClientInterceptor interceptor : interceptors) {
       this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
     }
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder maxInboundMessageSize(int bytes) {
-    this.maxInboundMessageSize = bytes;
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder maxHeaderListSize(int bytes) {
-    this.maxHeaderListSize = bytes;
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder initialWindowSize(int bytes) {
-    this.initialWindowSize = bytes;
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder maxWindowSize(int bytes) {
-    this.maxWindowSize = bytes;
     return this;
   }
 
@@ -197,20 +147,8 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   }
 
   @Override
-  public TripleClientBuilder ioThreads(int threads) {
-    this.ioThreads = threads;
-    return this;
-  }
-
-  @Override
   public TripleClientBuilder protocol(ClientProtocol protocol) {
     this.protocol = Objects.requireNonNull(protocol, "protocol");
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder tls(TlsConfig tls) {
-    this.tls = Objects.requireNonNull(tls, "tls");
     return this;
   }
 
@@ -313,52 +251,8 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   }
 
   @Override
-  public TripleClientBuilder maxQueuedControlFrames(int frames) {
-    this.maxQueuedControlFrames = Http2Limits.checkLimit(frames, "maxQueuedControlFrames");
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder maxRstFramesPerWindow(int frames, Duration window) {
-    Objects.requireNonNull(window, "window");
-    this.maxRstFramesPerWindow = Http2Limits.checkLimit(frames, "maxRstFramesPerWindow");
-    this.rstFramesWindowSeconds = Http2Limits.windowSeconds(window);
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder maxConsecutiveEmptyDataFrames(int frames) {
-    this.maxConsecutiveEmptyDataFrames = Http2Limits.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder keepAliveTime(Duration time) {
-    this.keepAliveTimeNanos = KeepAlive.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder keepAliveTimeout(Duration timeout) {
-    this.keepAliveTimeoutNanos = KeepAlive.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
-    return this;
-  }
-
-  @Override
   public TripleClientBuilder keepAliveWithoutCalls(boolean enabled) {
     this.keepAliveWithoutCalls = enabled;
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder maxPendingOutboundBytes(long bytes) {
-    this.maxPendingOutboundBytes = Http2Limits.checkLimit(bytes, "maxPendingOutboundBytes");
-    return this;
-  }
-
-  @Override
-  public TripleClientBuilder allowDeserialization(String... classNamesOrPackagePrefixes) {
-    deserializationAllowList.add(classNamesOrPackagePrefixes);
     return this;
   }
 
@@ -369,15 +263,14 @@ public final class TripleClientBuilder extends TripleClient.Builder {
    */
   public ClientTransportOptions transportOptions() {
     return new ClientTransportOptions(
-        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxWindowSize, maxQueuedControlFrames,
-            maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
-        new KeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, keepAliveWithoutCalls),
+        limits(),
+        keepAlive(keepAliveWithoutCalls),
         connectionsPerAddress,
         (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()),
         initialBackoff.toMillis(),
         maxBackoff.toMillis(),
-        ioThreads,
-        tls,
+        ioThreads(),
+        tls(),
         protocol);
   }
 
@@ -386,7 +279,7 @@ public final class TripleClientBuilder extends TripleClient.Builder {
     if (address == null && clusterFactory == null) {
       throw new IllegalStateException("address (or cluster) is required");
     }
-    return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
-        interceptors, credentials, deserializationAllowList.copy(), methodSettings(), CallObservers.of(observers));
+    return new TripleClientImpl(address, clusterFactory, transportOptions(), executor(), defaultOptions,
+        interceptors, credentials, allowListCopy(), methodSettings(), observers());
   }
 }

@@ -2,7 +2,6 @@ package io.triplerpc.internal.server;
 
 import io.triplerpc.AccessPolicy;
 import io.triplerpc.AdaptiveConcurrencyLimit;
-import io.triplerpc.CallObserver;
 import io.triplerpc.CorsPolicy;
 import io.triplerpc.HttpGetHandler;
 import io.triplerpc.MethodDescriptor;
@@ -13,8 +12,7 @@ import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
 import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.WrappedMethod;
-import io.triplerpc.internal.observe.CallObservers;
-import io.triplerpc.internal.stream.Http2Limits;
+import io.triplerpc.internal.stream.AbstractTransportBuilder;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.ServerTransportOptions;
@@ -33,11 +31,12 @@ import java.util.function.Function;
 import java.util.concurrent.Executor;
 
 /**
- * The {@link TripleServer.Builder} ({@code META-INF/services}): its fields start at
- * {@link ServerTransportOptions#DEFAULTS}, the one place the defaults are stated, and
+ * The {@link TripleServer.Builder}: its fields start at {@link ServerTransportOptions#DEFAULTS}, the one
+ * place the defaults are stated (the settings a client shares, in {@link AbstractTransportBuilder}), and
  * {@link #transportOptions()} turns them into the transport's options.
  */
-public final class TripleServerBuilder extends TripleServer.Builder {
+public final class TripleServerBuilder extends AbstractTransportBuilder<TripleServer.Builder>
+    implements TripleServer.Builder {
 
   private static final ServerTransportOptions DEFAULTS = ServerTransportOptions.DEFAULTS;
   /** The executor of {@link #directExecutor()}: the caller's thread, an event loop. */
@@ -56,27 +55,13 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   /** Service name → the outer class of the .proto file declaring it ({@link TripleService#protoFile()}). */
   private final Map<String, Class<?>> protoFiles = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
-  private final DeserializationAllowList deserializationAllowList = DeserializationAllowList.create();
   private final Map<String, Integer> concurrencyLimits = new LinkedHashMap<>();
   private AdaptiveConcurrencyLimit adaptiveLimit;
-  private final List<CallObserver> observers = new ArrayList<>();
-  private Executor executor;
   private AccessPolicy accessPolicy;
   private CorsPolicy cors;
   /** Plain HTTP GET handlers by path, in the order added. */
   private final Map<String, HttpGetHandler> httpGets = new LinkedHashMap<>();
-  private int maxInboundMessageSize = DEFAULTS.limits().maxInboundMessageSize();
-  private int maxHeaderListSize = DEFAULTS.limits().maxHeaderListSize();
-  private int initialWindowSize = DEFAULTS.limits().initialWindowSize();
-  private int maxWindowSize = DEFAULTS.limits().maxWindowSize();
-  private int maxQueuedControlFrames = DEFAULTS.limits().maxQueuedControlFrames();
-  private int maxRstFramesPerWindow = DEFAULTS.limits().maxRstFramesPerWindow();
-  private int rstFramesWindowSeconds = DEFAULTS.limits().rstFramesWindowSeconds();
-  private int maxConsecutiveEmptyDataFrames = DEFAULTS.limits().maxConsecutiveEmptyDataFrames();
-  private long maxPendingOutboundBytes = DEFAULTS.limits().maxPendingOutboundBytes();
   private int maxConcurrentStreams = DEFAULTS.maxConcurrentStreams();
-  private long keepAliveTimeNanos = DEFAULTS.keepAlive().timeNanos();
-  private long keepAliveTimeoutNanos = DEFAULTS.keepAlive().timeoutNanos();
   private long permitKeepAliveTimeNanos = DEFAULTS.timers().permitKeepAliveTimeNanos();
   private boolean permitKeepAliveWithoutCalls = DEFAULTS.timers().permitKeepAliveWithoutCalls();
   private long maxConnectionIdleNanos = DEFAULTS.timers().maxConnectionIdleNanos();
@@ -86,12 +71,17 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   private long httpHeaderReadTimeoutNanos = DEFAULTS.timers().httpHeaderReadTimeoutNanos();
   private long httpBodyIdleTimeoutNanos = DEFAULTS.timers().httpBodyIdleTimeoutNanos();
   private Duration drainGrace = Duration.ofMillis(DEFAULTS.drainGraceMillis());
-  private int ioThreads = DEFAULTS.ioThreads();
-  private TlsConfig tls = DEFAULTS.tls();
   private boolean plaintextAlongsideTls = DEFAULTS.plaintextAlongsideTls();
 
   /** Use {@link TripleServer#builder()}. */
-  public TripleServerBuilder() {}
+  public TripleServerBuilder() {
+    super(DEFAULTS.limits(), DEFAULTS.keepAlive());
+  }
+
+  @Override
+  protected TripleServerBuilder self() {
+    return this;
+  }
 
   @Override
   public TripleServerBuilder port(int port) {
@@ -124,7 +114,7 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     ServiceExports.checkName(Objects.requireNonNull(group, "group"), "group");
     // Made now too, so that a service that cannot be served fails here, where it is named.
     List<ServerMethodDefinition<?, ?>> added =
-        ServiceAdapters.definitions(serviceInterface, implementation, deserializationAllowList);
+        ServiceAdapters.definitions(serviceInterface, implementation, allowList());
     TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
     if (annotation != null && annotation.protoFile() != void.class && !added.isEmpty()) {
       protoFiles.putIfAbsent(added.get(0).method().serviceName(), annotation.protoFile());
@@ -138,12 +128,6 @@ public final class TripleServerBuilder extends TripleServer.Builder {
         describe(definition.method(), version, group);
       }
     }
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder allowDeserialization(String... classNamesOrPackagePrefixes) {
-    deserializationAllowList.add(classNamesOrPackagePrefixes);
     return this;
   }
 
@@ -234,62 +218,19 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   }
 
   @Override
-  public TripleServerBuilder callObserver(CallObserver observer) {
-    observers.add(Objects.requireNonNull(observer, "observer"));
-    return this;
-  }
-
-  @Override
   public TripleServerBuilder adaptiveConcurrencyLimit(AdaptiveConcurrencyLimit limit) {
     this.adaptiveLimit = Objects.requireNonNull(limit, "limit");
     return this;
   }
 
   @Override
-  public TripleServerBuilder executor(Executor executor) {
-    this.executor = Objects.requireNonNull(executor, "executor");
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder directExecutor() {
-    this.executor = DIRECT;
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder maxInboundMessageSize(int bytes) {
-    this.maxInboundMessageSize = bytes;
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder maxHeaderListSize(int bytes) {
-    this.maxHeaderListSize = bytes;
-    return this;
+  public TripleServer.Builder directExecutor() {
+    return executor(DIRECT);
   }
 
   @Override
   public TripleServerBuilder maxConcurrentStreams(int streams) {
     this.maxConcurrentStreams = streams;
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder initialWindowSize(int bytes) {
-    this.initialWindowSize = bytes;
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder maxWindowSize(int bytes) {
-    this.maxWindowSize = bytes;
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder ioThreads(int threads) {
-    this.ioThreads = threads;
     return this;
   }
 
@@ -300,50 +241,16 @@ public final class TripleServerBuilder extends TripleServer.Builder {
   }
 
   @Override
-  public TripleServerBuilder tls(TlsConfig tls) {
-    Objects.requireNonNull(tls, "tls");
-    if (tls.sslContext() == null && tls.certificateChain() == null) {
+  public TripleServer.Builder tls(TlsConfig tls) {
+    if (Objects.requireNonNull(tls, "tls").sslContext() == null && tls.certificateChain() == null) {
       throw new IllegalArgumentException("A server's TlsConfig needs keyCertChain(...) or sslContext(...)");
     }
-    this.tls = tls;
-    return this;
+    return super.tls(tls);
   }
 
   @Override
   public TripleServerBuilder plaintextAlongsideTls(boolean enabled) {
     this.plaintextAlongsideTls = enabled;
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder maxQueuedControlFrames(int frames) {
-    this.maxQueuedControlFrames = Http2Limits.checkLimit(frames, "maxQueuedControlFrames");
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder maxRstFramesPerWindow(int frames, Duration window) {
-    Objects.requireNonNull(window, "window");
-    this.maxRstFramesPerWindow = Http2Limits.checkLimit(frames, "maxRstFramesPerWindow");
-    this.rstFramesWindowSeconds = Http2Limits.windowSeconds(window);
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder maxConsecutiveEmptyDataFrames(int frames) {
-    this.maxConsecutiveEmptyDataFrames = Http2Limits.checkLimit(frames, "maxConsecutiveEmptyDataFrames");
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder keepAliveTime(Duration time) {
-    this.keepAliveTimeNanos = KeepAlive.nanos(Objects.requireNonNull(time, "time"), "keepAliveTime", false);
-    return this;
-  }
-
-  @Override
-  public TripleServerBuilder keepAliveTimeout(Duration timeout) {
-    this.keepAliveTimeoutNanos = KeepAlive.nanos(Objects.requireNonNull(timeout, "timeout"), "keepAliveTimeout", false);
     return this;
   }
 
@@ -393,12 +300,6 @@ public final class TripleServerBuilder extends TripleServer.Builder {
     return this;
   }
 
-  @Override
-  public TripleServerBuilder maxPendingOutboundBytes(long bytes) {
-    this.maxPendingOutboundBytes = Http2Limits.checkLimit(bytes, "maxPendingOutboundBytes");
-    return this;
-  }
-
   /**
    * The transport's options from what was set.
    *
@@ -406,22 +307,22 @@ public final class TripleServerBuilder extends TripleServer.Builder {
    */
   public ServerTransportOptions transportOptions() {
     return new ServerTransportOptions(
-        new Http2Limits(maxInboundMessageSize, maxHeaderListSize, initialWindowSize, maxWindowSize, maxQueuedControlFrames,
-            maxRstFramesPerWindow, rstFramesWindowSeconds, maxConsecutiveEmptyDataFrames, maxPendingOutboundBytes),
+        limits(),
         maxConcurrentStreams,
-        new KeepAlive(keepAliveTimeNanos, keepAliveTimeoutNanos, DEFAULTS.keepAlive().withoutCalls()),
+        keepAlive(DEFAULTS.keepAlive().withoutCalls()),
         new ServerConnectionTimers(permitKeepAliveTimeNanos, permitKeepAliveWithoutCalls, maxConnectionIdleNanos,
             maxConnectionAgeNanos, maxConnectionAgeGraceNanos, handshakeTimeoutNanos, httpHeaderReadTimeoutNanos,
             httpBodyIdleTimeoutNanos),
         drainGrace.toMillis(),
-        ioThreads,
-        tls,
+        ioThreads(),
+        tls(),
         plaintextAlongsideTls,
         cors);
   }
 
   @Override
   public TripleServer build() {
+    TlsConfig tls = tls();
     if (plaintextAlongsideTls && tls == null) {
       throw new IllegalStateException("plaintextAlongsideTls(true) needs tls(...): without TLS the server"
           + " serves only cleartext anyway");
@@ -432,11 +333,11 @@ public final class TripleServerBuilder extends TripleServer.Builder {
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
     // The server keeps the allow list as it is now: what this builder is told later is not its concern.
-    DeserializationAllowList allowList = deserializationAllowList.copy();
+    DeserializationAllowList allowList = allowListCopy();
     List<ServerMethodDefinition<?, ?>> built = new ArrayList<>();
     definitions.forEach(source -> built.addAll(source.apply(allowList)));
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built, interceptors,
-        accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, CallObservers.of(observers), executor,
+        accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), new LinkedHashMap<>(httpGets));
   }
 }

@@ -143,6 +143,55 @@ class ConfigurationTest {
         });
   }
 
+  @Test
+  void aClientSettingIsTheSamePropertyAsTheServers() {
+    runner.withUserConfiguration(Service.class, ClientOnly.class)
+        .withPropertyValues("triple.client.max-inbound-message-size=1KB")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          io.triplerpc.spring.boot.internal.TripleReferences references =
+              context.getBean(io.triplerpc.spring.boot.internal.TripleReferences.class);
+          Greeter greeter = (Greeter) references.proxy(Greeter.class, reference("127.0.0.1:" + server.port()), "test");
+          assertEquals("Hello, small", greeter.greet("small"));
+          // The server answers a 2,000-character greeting; the client's 1KB limit refuses it.
+          StatusException refused = assertThrows(StatusException.class, () -> greeter.greet("x".repeat(2000)));
+          assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.status().code());
+        });
+  }
+
+  @Test
+  void aValueTheBuilderRefusesStopsStartUpNamingTheProperty() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.keep-alive-time=0s")
+        .run(context -> {
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("triple.server.keep-alive-time: keepAliveTime must be positive"), messages);
+        });
+  }
+
+  @Test
+  void unsetPropertiesLeaveEveryBuilderDefault() {
+    java.util.List<String> called = new java.util.ArrayList<>();
+    TripleServer.Builder recording = (TripleServer.Builder) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {TripleServer.Builder.class}, (proxy, method, args) -> {
+          called.add(method.getName());
+          return proxy;
+        });
+    runner.withUserConfiguration(Service.class)
+        .withBean(TripleServerCustomizer.class, () -> builder -> {})
+        .run(context -> {
+          io.triplerpc.spring.boot.autoconfigure.TripleServerProperties properties =
+              context.getBean(io.triplerpc.spring.boot.autoconfigure.TripleServerProperties.class);
+          java.lang.reflect.Method applyTo = io.triplerpc.spring.boot.autoconfigure.TransportProperties.class
+              .getDeclaredMethod("applyTo", io.triplerpc.TransportBuilder.class, String.class);
+          applyTo.setAccessible(true);
+          applyTo.invoke(properties, recording, "triple.server");
+          assertEquals(java.util.List.of(), called, "no property set, so no builder setting is touched");
+          applyTo.invoke(context.getBean(io.triplerpc.spring.boot.autoconfigure.TripleClientProperties.class), recording,
+              "triple.client");
+          assertEquals(java.util.List.of(), called);
+        });
+  }
+
   private static TripleReference reference(String address) {
     return new TripleReference() {
       @Override

@@ -1,5 +1,6 @@
 package io.triplerpc.spring.boot.autoconfigure;
 
+import io.triplerpc.TlsConfig;
 import io.triplerpc.spring.boot.TripleClientCustomizer;
 import io.triplerpc.spring.boot.internal.DefaultTarget;
 import io.triplerpc.spring.boot.internal.TripleReferenceInjector;
@@ -33,17 +34,14 @@ public class TripleClientAutoConfiguration {
   @Bean
   TripleReferences tripleReferences(TripleClientProperties properties, ObjectProvider<TripleClientCustomizer> customizers,
       ObjectProvider<DefaultTarget> defaultTarget, Environment environment) {
-    TripleClientProperties.Tls tls = properties.getTls();
-    if (!tls.isEnabled() && (tls.getTrustCertificates() != null || tls.getCertificateChain() != null
-        || tls.getPrivateKey() != null)) {
-      throw new IllegalStateException("triple.client.tls.* files are set but triple.client.tls.enabled is not true");
-    }
-    if ((tls.getCertificateChain() == null) != (tls.getPrivateKey() == null)) {
-      throw new IllegalStateException("triple.client.tls.certificate-chain and triple.client.tls.private-key go together");
-    }
+    TlsConfig tls = properties.getTls().toClientConfig("triple.client.tls");
     TripleReferences.ClientSettings settings = new TripleReferences.ClientSettings(properties.getDeadline(),
-        (int) properties.getMaxInboundMessageSize().toBytes(), tls.isEnabled(), tls.getTrustCertificates(),
-        tls.getCertificateChain(), tls.getPrivateKey());
+        builder -> {
+          properties.applyTo(builder, "triple.client");
+          if (tls != null) {
+            builder.tls(tls);
+          }
+        });
     return new TripleReferences(settings, customizers.orderedStream().toList(), defaultTarget.getIfAvailable(),
         environment);
   }

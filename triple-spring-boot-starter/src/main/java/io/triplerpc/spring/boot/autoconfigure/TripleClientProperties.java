@@ -1,21 +1,21 @@
 package io.triplerpc.spring.boot.autoconfigure;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.unit.DataSize;
 
-/** The clients made for {@code @TripleReference}s: {@code triple.client.*}, applied to every one of them. */
+/**
+ * The clients made for {@code @TripleReference}s: {@code triple.client.*}, applied to every one of them, with
+ * the settings clients share with a server in {@link TransportProperties}. Unset properties keep the
+ * defaults of {@code TripleClient.Builder}.
+ */
 @ConfigurationProperties("triple.client")
-public class TripleClientProperties {
+public class TripleClientProperties extends TransportProperties {
 
   /** Deadline of each call made through a @TripleReference; none when unset. */
   private Duration deadline;
 
-  /** Largest response message accepted. */
-  private DataSize maxInboundMessageSize = DataSize.ofMegabytes(4);
-
-  private final Tls tls = new Tls();
+  /** TLS to the servers (a TripleClientCustomizer can set it for some targets only). */
+  private final TlsProperties.Client tls = new TlsProperties.Client();
 
   public Duration getDeadline() {
     return deadline;
@@ -25,63 +25,7 @@ public class TripleClientProperties {
     this.deadline = TripleServerProperties.positive(deadline, "triple.client.deadline");
   }
 
-  public DataSize getMaxInboundMessageSize() {
-    return maxInboundMessageSize;
-  }
-
-  public void setMaxInboundMessageSize(DataSize size) {
-    this.maxInboundMessageSize = TripleServerProperties.positiveInt(size, "triple.client.max-inbound-message-size");
-  }
-
-  public Tls getTls() {
+  public TlsProperties.Client getTls() {
     return tls;
-  }
-
-  /** TLS to the servers (a TripleClientCustomizer can set it for some targets only). */
-  public static class Tls {
-
-    /** Whether the clients connect with TLS. */
-    private boolean enabled;
-
-    /** PEM certificates trusted to sign the servers' certificates; the JDK's trust store when unset. */
-    private Path trustCertificates;
-
-    /** PEM certificate chain presented to servers that ask for one (mutual TLS). */
-    private Path certificateChain;
-
-    /** PEM (PKCS#8) private key of the certificate chain. */
-    private Path privateKey;
-
-    public boolean isEnabled() {
-      return enabled;
-    }
-
-    public void setEnabled(boolean enabled) {
-      this.enabled = enabled;
-    }
-
-    public Path getTrustCertificates() {
-      return trustCertificates;
-    }
-
-    public void setTrustCertificates(Path trustCertificates) {
-      this.trustCertificates = trustCertificates;
-    }
-
-    public Path getCertificateChain() {
-      return certificateChain;
-    }
-
-    public void setCertificateChain(Path certificateChain) {
-      this.certificateChain = certificateChain;
-    }
-
-    public Path getPrivateKey() {
-      return privateKey;
-    }
-
-    public void setPrivateKey(Path privateKey) {
-      this.privateKey = privateKey;
-    }
   }
 }

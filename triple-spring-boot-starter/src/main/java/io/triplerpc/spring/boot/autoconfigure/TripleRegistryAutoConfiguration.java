@@ -49,13 +49,9 @@ public class TripleRegistryAutoConfiguration {
     if (properties.getTokenFile() != null) {
       builder.tokenFile(properties.getTokenFile());
     }
-    TripleRegistryProperties.Tls tls = properties.getTls();
-    if (tls.isEnabled() || tls.getTrustCertificates() != null) {
-      TlsConfig.Builder config = TlsConfig.builder();
-      if (tls.getTrustCertificates() != null) {
-        config.trustCertificates(tls.getTrustCertificates());
-      }
-      builder.tls(config.build());
+    TlsConfig tls = properties.getTls().toClientConfig("triple.registry.tls");
+    if (tls != null) {
+      builder.tls(tls);
     }
     return builder.build();
   }
@@ -77,7 +73,9 @@ public class TripleRegistryAutoConfiguration {
             + " set spring.application.name or triple.registry.application (or triple.registry.register=false)");
       }
       Registration.Builder registration = Registration.to(found).application(application.trim())
-          .weight(properties.getWeight()).required(properties.isRequired()).timeout(properties.getTimeout());
+          .required(properties.isRequired());
+      TransportProperties.set("triple.registry.weight", properties.getWeight(), registration::weight);
+      TransportProperties.set("triple.registry.timeout", properties.getTimeout(), registration::timeout);
       if (properties.getAdvertisedHost() != null && !properties.getAdvertisedHost().isBlank()) {
         registration.host(properties.getAdvertisedHost().trim());
       }

@@ -24,19 +24,20 @@ public class TripleRegistryProperties {
   /** The host consumers connect to; the bound address, or the first non-loopback IPv4 address. */
   private String advertisedHost;
 
-  /** The instance's weight for weighted balancing. */
-  private int weight = 100;
+  /** The instance's weight for weighted balancing; the registration's default (100) when unset. */
+  private Integer weight;
 
   /** Whether the server fails to start when the registry does not confirm its registration. */
   private boolean required;
 
-  /** How long start-up waits for the registry, and a shutdown for the withdrawal. */
-  private Duration timeout = Duration.ofSeconds(10);
+  /** How long start-up waits for the registry, and a shutdown for the withdrawal; the registration's default (10s) when unset. */
+  private Duration timeout;
 
   /** A file holding the token the registry server asks for (its register and subscribe rights). */
   private Path tokenFile;
 
-  private final Tls tls = new Tls();
+  /** TLS to the registry server. */
+  private final TlsProperties.Client tls = new TlsProperties.Client();
 
   public String getAddress() {
     return address;
@@ -70,14 +71,11 @@ public class TripleRegistryProperties {
     this.advertisedHost = advertisedHost;
   }
 
-  public int getWeight() {
+  public Integer getWeight() {
     return weight;
   }
 
-  public void setWeight(int weight) {
-    if (weight < 0) {
-      throw new IllegalArgumentException("triple.registry.weight must not be negative: " + weight);
-    }
+  public void setWeight(Integer weight) {
     this.weight = weight;
   }
 
@@ -94,10 +92,7 @@ public class TripleRegistryProperties {
   }
 
   public void setTimeout(Duration timeout) {
-    if (timeout == null) {
-      throw new IllegalArgumentException("triple.registry.timeout must be set");
-    }
-    this.timeout = TripleServerProperties.positive(timeout, "triple.registry.timeout");
+    this.timeout = timeout;
   }
 
   public Path getTokenFile() {
@@ -108,33 +103,7 @@ public class TripleRegistryProperties {
     this.tokenFile = tokenFile;
   }
 
-  public Tls getTls() {
+  public TlsProperties.Client getTls() {
     return tls;
-  }
-
-  /** TLS to the registry server. */
-  public static class Tls {
-
-    /** Whether to connect to the registry with TLS. */
-    private boolean enabled;
-
-    /** PEM certificates trusted to sign the registry's certificate; the JDK's trust store when unset. */
-    private Path trustCertificates;
-
-    public boolean isEnabled() {
-      return enabled;
-    }
-
-    public void setEnabled(boolean enabled) {
-      this.enabled = enabled;
-    }
-
-    public Path getTrustCertificates() {
-      return trustCertificates;
-    }
-
-    public void setTrustCertificates(Path trustCertificates) {
-      this.trustCertificates = trustCertificates;
-    }
   }
 }

@@ -45,30 +45,20 @@ public class TripleServerAutoConfiguration {
     if (properties.getHost() != null && !properties.getHost().isBlank()) {
       builder.host(properties.getHost().trim());
     }
-    builder.maxInboundMessageSize((int) properties.getMaxInboundMessageSize().toBytes())
-        .maxHeaderListSize((int) properties.getMaxHeaderListSize().toBytes())
-        .maxConcurrentStreams(properties.getMaxConcurrentStreams())
-        .ioThreads(properties.getIoThreads());
-    if (properties.getKeepAliveTime() != null) {
-      builder.keepAliveTime(properties.getKeepAliveTime());
-    }
-    if (properties.getKeepAliveTimeout() != null) {
-      builder.keepAliveTimeout(properties.getKeepAliveTimeout());
-    }
-    if (properties.getMaxConnectionIdle() != null) {
-      builder.maxConnectionIdle(properties.getMaxConnectionIdle());
-    }
-    if (properties.getMaxConnectionAge() != null) {
-      builder.maxConnectionAge(properties.getMaxConnectionAge());
-    }
-    if (!properties.getAllowDeserialization().isEmpty()) {
-      builder.allowDeserialization(properties.getAllowDeserialization().toArray(String[]::new));
-    }
+    properties.applyTo(builder, "triple.server");
+    TransportProperties.set("triple.server.max-concurrent-streams", properties.getMaxConcurrentStreams(),
+        builder::maxConcurrentStreams);
+    TransportProperties.set("triple.server.max-connection-idle", properties.getMaxConnectionIdle(),
+        builder::maxConnectionIdle);
+    TransportProperties.set("triple.server.max-connection-age", properties.getMaxConnectionAge(),
+        builder::maxConnectionAge);
     tls(properties.getTls(), builder);
     TripleServerProperties.AdaptiveConcurrencyLimit adaptive = properties.getAdaptiveConcurrencyLimit();
     if (adaptive.isEnabled()) {
-      builder.adaptiveConcurrencyLimit(io.triplerpc.AdaptiveConcurrencyLimit.vegas()
-          .withLimits(adaptive.getInitial(), adaptive.getMin(), adaptive.getMax()));
+      io.triplerpc.AdaptiveConcurrencyLimit vegas = io.triplerpc.AdaptiveConcurrencyLimit.vegas();
+      TransportProperties.set("triple.server.adaptive-concurrency-limit", vegas, limit -> builder.adaptiveConcurrencyLimit(
+          limit.withLimits(orElse(adaptive.getInitial(), limit.initialLimit()), orElse(adaptive.getMin(), limit.minLimit()),
+              orElse(adaptive.getMax(), limit.maxLimit()))));
     }
     if (properties.isExportServices()) {
       exported.names = ServiceBeans.exportAll(beanFactory, builder).stream().map(ServiceBeans.Export::serviceName).toList();
@@ -88,24 +78,20 @@ public class TripleServerAutoConfiguration {
     }
   }
 
+  private static int orElse(Integer value, int builders) {
+    return value != null ? value : builders;
+  }
+
   private static void tls(TripleServerProperties.Tls tls, TripleServer.Builder builder) {
     if (tls.getCertificateChain() == null && tls.getPrivateKey() == null) {
-      if (tls.getTrustCertificates() != null || tls.isPlaintextAlongside()
-          || tls.getClientAuth() != TlsConfig.ClientAuth.NONE) {
+      if (tls.anyFile() || tls.isPlaintextAlongside() || tls.getClientAuth() != TlsConfig.ClientAuth.NONE) {
         throw new IllegalStateException("triple.server.tls.* is set without triple.server.tls.certificate-chain and"
             + " triple.server.tls.private-key");
       }
       return;
     }
-    if (tls.getCertificateChain() == null || tls.getPrivateKey() == null) {
-      throw new IllegalStateException("triple.server.tls.certificate-chain and triple.server.tls.private-key go together");
-    }
-    TlsConfig.Builder config = TlsConfig.builder().keyCertChain(tls.getCertificateChain(), tls.getPrivateKey())
-        .clientAuth(tls.getClientAuth());
-    if (tls.getTrustCertificates() != null) {
-      config.trustCertificates(tls.getTrustCertificates());
-    }
-    builder.tls(config.build()).plaintextAlongsideTls(tls.isPlaintextAlongside());
+    builder.tls(tls.toConfig("triple.server.tls").clientAuth(tls.getClientAuth()).build())
+        .plaintextAlongsideTls(tls.isPlaintextAlongside());
   }
 
   @Bean

@@ -1,22 +1,20 @@
 package io.triplerpc.spring.boot.autoconfigure;
 
 import io.triplerpc.TlsConfig;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.util.unit.DataSize;
 
 /**
- * The application's Triple server: {@code triple.server.*}. Setters refuse values the server would, so a
- * bad value stops the application at start-up with the property's name. Unset durations keep Triple's
- * defaults (see {@code TripleServer.Builder}).
+ * The application's Triple server: {@code triple.server.*}, with the settings it shares with clients in
+ * {@link TransportProperties}. Unset properties keep the defaults of {@code TripleServer.Builder} (see its
+ * Javadoc); the one default of the starter's own is the port, 50051, where the builder's 0 would let
+ * the system choose. A value the builder refuses stops the application at start-up with the property's
+ * name.
  */
 @ConfigurationProperties("triple.server")
-public class TripleServerProperties {
+public class TripleServerProperties extends TransportProperties {
 
   /**
    * Whether to run the server. Unset: when a bean's class implements a @TripleService interface. true:
@@ -33,17 +31,8 @@ public class TripleServerProperties {
   /** Whether beans whose class implements a @TripleService interface are served automatically. */
   private boolean exportServices = true;
 
-  /** Largest request message accepted; larger ones fail with RESOURCE_EXHAUSTED. */
-  private DataSize maxInboundMessageSize = DataSize.ofMegabytes(4);
-
-  /** Largest request header block accepted. */
-  private DataSize maxHeaderListSize = DataSize.ofKilobytes(8);
-
-  /** Streams a client may have open on one connection. */
-  private int maxConcurrentStreams = 1000;
-
-  /** Event loop threads; 0 for one per core. */
-  private int ioThreads;
+  /** Streams a client may have open on one connection. Triple's 1000 when unset. */
+  private Integer maxConcurrentStreams;
 
   /**
    * Calls of each method that may run at once, by service ("pkg.Service") or method
@@ -52,20 +41,11 @@ public class TripleServerProperties {
    */
   private final Map<String, Integer> maxConcurrentCalls = new LinkedHashMap<>();
 
-  /** Time without reads after which a keepalive PING goes out. */
-  private Duration keepAliveTime;
-
-  /** How long a keepalive PING may go unanswered before the connection closes. */
-  private Duration keepAliveTimeout;
-
-  /** Closes connections that have had no call for this long. */
+  /** Closes connections that have had no call for this long; never when unset. */
   private Duration maxConnectionIdle;
 
-  /** Closes connections gracefully once they have lived this long (give or take 10%). */
+  /** Closes connections gracefully once they have lived this long (give or take 10%); never when unset. */
   private Duration maxConnectionAge;
-
-  /** Classes (or package prefixes ending with a dot) that plain Java requests may hold beyond their signatures. */
-  private final List<String> allowDeserialization = new ArrayList<>();
 
   private final AdaptiveConcurrencyLimit adaptiveConcurrencyLimit = new AdaptiveConcurrencyLimit();
 
@@ -108,62 +88,16 @@ public class TripleServerProperties {
     this.exportServices = exportServices;
   }
 
-  public DataSize getMaxInboundMessageSize() {
-    return maxInboundMessageSize;
-  }
-
-  public void setMaxInboundMessageSize(DataSize size) {
-    this.maxInboundMessageSize = positiveInt(size, "triple.server.max-inbound-message-size");
-  }
-
-  public DataSize getMaxHeaderListSize() {
-    return maxHeaderListSize;
-  }
-
-  public void setMaxHeaderListSize(DataSize size) {
-    this.maxHeaderListSize = positiveInt(size, "triple.server.max-header-list-size");
-  }
-
-  public int getMaxConcurrentStreams() {
+  public Integer getMaxConcurrentStreams() {
     return maxConcurrentStreams;
   }
 
-  public void setMaxConcurrentStreams(int streams) {
-    if (streams < 1) {
-      throw new IllegalArgumentException("triple.server.max-concurrent-streams must be at least 1: " + streams);
-    }
+  public void setMaxConcurrentStreams(Integer streams) {
     this.maxConcurrentStreams = streams;
-  }
-
-  public int getIoThreads() {
-    return ioThreads;
-  }
-
-  public void setIoThreads(int ioThreads) {
-    if (ioThreads < 0) {
-      throw new IllegalArgumentException("triple.server.io-threads must not be negative: " + ioThreads);
-    }
-    this.ioThreads = ioThreads;
   }
 
   public Map<String, Integer> getMaxConcurrentCalls() {
     return maxConcurrentCalls;
-  }
-
-  public Duration getKeepAliveTime() {
-    return keepAliveTime;
-  }
-
-  public void setKeepAliveTime(Duration time) {
-    this.keepAliveTime = positive(time, "triple.server.keep-alive-time");
-  }
-
-  public Duration getKeepAliveTimeout() {
-    return keepAliveTimeout;
-  }
-
-  public void setKeepAliveTimeout(Duration timeout) {
-    this.keepAliveTimeout = positive(timeout, "triple.server.keep-alive-timeout");
   }
 
   public Duration getMaxConnectionIdle() {
@@ -171,7 +105,7 @@ public class TripleServerProperties {
   }
 
   public void setMaxConnectionIdle(Duration idle) {
-    this.maxConnectionIdle = positive(idle, "triple.server.max-connection-idle");
+    this.maxConnectionIdle = idle;
   }
 
   public Duration getMaxConnectionAge() {
@@ -179,11 +113,7 @@ public class TripleServerProperties {
   }
 
   public void setMaxConnectionAge(Duration age) {
-    this.maxConnectionAge = positive(age, "triple.server.max-connection-age");
-  }
-
-  public List<String> getAllowDeserialization() {
-    return allowDeserialization;
+    this.maxConnectionAge = age;
   }
 
   public AdaptiveConcurrencyLimit getAdaptiveConcurrencyLimit() {
@@ -198,13 +128,6 @@ public class TripleServerProperties {
     return shutdown;
   }
 
-  static DataSize positiveInt(DataSize size, String property) {
-    if (size == null || size.toBytes() < 1 || size.toBytes() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException(property + " must be between 1B and 2GB: " + size);
-    }
-    return size;
-  }
-
   static Duration positive(Duration duration, String property) {
     if (duration != null && (duration.isNegative() || duration.isZero())) {
       throw new IllegalArgumentException(property + " must be positive: " + duration);
@@ -212,20 +135,23 @@ public class TripleServerProperties {
     return duration;
   }
 
-  /** A limit on unary calls in flight that adapts to their latency ({@code io.triplerpc.AdaptiveConcurrencyLimit}). */
+  /**
+   * A limit on unary calls in flight that adapts to their latency ({@code io.triplerpc.AdaptiveConcurrencyLimit});
+   * unset bounds keep {@code AdaptiveConcurrencyLimit.vegas()}'s.
+   */
   public static class AdaptiveConcurrencyLimit {
 
     /** Whether the server limits its unary calls in flight to a number that adapts to their latency. */
     private boolean enabled;
 
-    /** The limit to start from. */
-    private int initial = 20;
+    /** The limit to start from; Triple's 20 when unset. */
+    private Integer initial;
 
-    /** The lowest the limit goes. */
-    private int min = 1;
+    /** The lowest the limit goes; Triple's 1 when unset. */
+    private Integer min;
 
-    /** The highest the limit goes. */
-    private int max = 1000;
+    /** The highest the limit goes; Triple's 1000 when unset. */
+    private Integer max;
 
     public boolean isEnabled() {
       return enabled;
@@ -235,72 +161,39 @@ public class TripleServerProperties {
       this.enabled = enabled;
     }
 
-    public int getInitial() {
+    public Integer getInitial() {
       return initial;
     }
 
-    public void setInitial(int initial) {
+    public void setInitial(Integer initial) {
       this.initial = initial;
     }
 
-    public int getMin() {
+    public Integer getMin() {
       return min;
     }
 
-    public void setMin(int min) {
+    public void setMin(Integer min) {
       this.min = min;
     }
 
-    public int getMax() {
+    public Integer getMax() {
       return max;
     }
 
-    public void setMax(int max) {
+    public void setMax(Integer max) {
       this.max = max;
     }
   }
 
-  /** TLS for the server's port. */
-  public static class Tls {
-
-    /** PEM certificate chain the server presents; with private-key, the port serves TLS only. */
-    private Path certificateChain;
-
-    /** PEM (PKCS#8) private key of the certificate chain. */
-    private Path privateKey;
-
-    /** PEM certificates trusted to sign client certificates. */
-    private Path trustCertificates;
+  /** TLS for the server's port: with a certificate chain and its key, the port serves TLS only. */
+  public static class Tls extends TlsProperties {
 
     /** Whether clients must present a certificate: NONE, OPTIONAL or REQUIRE (mutual TLS). */
     private TlsConfig.ClientAuth clientAuth = TlsConfig.ClientAuth.NONE;
 
     /** Whether cleartext connections are served on the TLS port too (migrations, tests). */
     private boolean plaintextAlongside;
-
-    public Path getCertificateChain() {
-      return certificateChain;
-    }
-
-    public void setCertificateChain(Path certificateChain) {
-      this.certificateChain = certificateChain;
-    }
-
-    public Path getPrivateKey() {
-      return privateKey;
-    }
-
-    public void setPrivateKey(Path privateKey) {
-      this.privateKey = privateKey;
-    }
-
-    public Path getTrustCertificates() {
-      return trustCertificates;
-    }
-
-    public void setTrustCertificates(Path trustCertificates) {
-      this.trustCertificates = trustCertificates;
-    }
 
     public TlsConfig.ClientAuth getClientAuth() {
       return clientAuth;

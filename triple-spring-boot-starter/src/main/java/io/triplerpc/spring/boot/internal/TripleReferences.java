@@ -1,16 +1,15 @@
 package io.triplerpc.spring.boot.internal;
 
 import io.triplerpc.CallOptions;
-import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleClient;
 import io.triplerpc.spring.boot.TripleClientCustomizer;
 import io.triplerpc.spring.boot.TripleReference;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -23,9 +22,13 @@ import org.springframework.core.env.Environment;
  */
 public final class TripleReferences implements DisposableBean {
 
-  /** What {@code triple.client.*} says, applied to every client. */
-  public record ClientSettings(Duration deadline, int maxInboundMessageSize, boolean tls, Path trustCertificates,
-      Path certificateChain, Path privateKey) {}
+  /**
+   * What {@code triple.client.*} says, applied to every client.
+   *
+   * @param deadline of each call, or null for none
+   * @param configure sets the builder's options from the properties
+   */
+  public record ClientSettings(Duration deadline, Consumer<TripleClient.Builder> configure) {}
 
   private static final Logger log = LoggerFactory.getLogger(TripleReferences.class);
 
@@ -99,17 +102,7 @@ public final class TripleReferences implements DisposableBean {
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException("@TripleReference on " + where + ": " + e.getMessage(), e);
       }
-      builder.maxInboundMessageSize(settings.maxInboundMessageSize());
-      if (settings.tls()) {
-        TlsConfig.Builder tls = TlsConfig.builder();
-        if (settings.trustCertificates() != null) {
-          tls.trustCertificates(settings.trustCertificates());
-        }
-        if (settings.certificateChain() != null || settings.privateKey() != null) {
-          tls.keyCertChain(settings.certificateChain(), settings.privateKey());
-        }
-        builder.tls(tls.build());
-      }
+      settings.configure().accept(builder);
       for (TripleClientCustomizer customizer : customizers) {
         customizer.customize(t, builder);
       }
