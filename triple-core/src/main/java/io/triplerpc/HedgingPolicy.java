@@ -60,10 +60,7 @@ public final class HedgingPolicy {
 
     /** Attempts in all, at least 2; more than {@link RetryPolicy#MAX_ATTEMPTS_CAP} count as that many. */
     public Builder maxAttempts(int attempts) {
-      if (attempts < 2) {
-        throw new IllegalArgumentException("maxAttempts must be at least 2: " + attempts);
-      }
-      this.maxAttempts = attempts;
+      this.maxAttempts = RetryPolicy.Builder.checkAttempts(attempts);
       return this;
     }
 
@@ -79,14 +76,7 @@ public final class HedgingPolicy {
 
     /** The failures that let the other attempts go on; may be empty, not OK. */
     public Builder nonFatalStatusCodes(Status.Code... codes) {
-      Set<Status.Code> set = EnumSet.noneOf(Status.Code.class);
-      for (Status.Code code : codes) {
-        set.add(Objects.requireNonNull(code, "code"));
-      }
-      if (set.contains(Status.Code.OK)) {
-        throw new IllegalArgumentException("nonFatalStatusCodes must name failures: " + set);
-      }
-      this.nonFatalStatusCodes = set;
+      this.nonFatalStatusCodes = RetryPolicy.Builder.failures(codes, true, "nonFatalStatusCodes");
       return this;
     }
 

@@ -85,10 +85,7 @@ public final class RetryPolicy {
 
     /** Attempts in all, at least 2; more than {@link #MAX_ATTEMPTS_CAP} count as that many. */
     public Builder maxAttempts(int attempts) {
-      if (attempts < 2) {
-        throw new IllegalArgumentException("maxAttempts must be at least 2: " + attempts);
-      }
-      this.maxAttempts = attempts;
+      this.maxAttempts = checkAttempts(attempts);
       return this;
     }
 
@@ -112,19 +109,32 @@ public final class RetryPolicy {
 
     /** The statuses that make a call go again; not empty, not OK. */
     public Builder retryableStatusCodes(Status.Code... codes) {
-      Set<Status.Code> set = EnumSet.noneOf(Status.Code.class);
-      for (Status.Code code : codes) {
-        set.add(Objects.requireNonNull(code, "code"));
-      }
-      if (set.isEmpty() || set.contains(Status.Code.OK)) {
-        throw new IllegalArgumentException("retryableStatusCodes must name failures: " + set);
-      }
-      this.retryableStatusCodes = set;
+      this.retryableStatusCodes = failures(codes, false, "retryableStatusCodes");
       return this;
     }
 
     public RetryPolicy build() {
       return new RetryPolicy(this);
+    }
+
+    /** A hedging or retry policy's {@code maxAttempts}, checked. */
+    static int checkAttempts(int attempts) {
+      if (attempts < 2) {
+        throw new IllegalArgumentException("maxAttempts must be at least 2: " + attempts);
+      }
+      return attempts;
+    }
+
+    /** Status codes that name failures only (and at least one, unless {@code emptyAllowed}). */
+    static Set<Status.Code> failures(Status.Code[] codes, boolean emptyAllowed, String name) {
+      Set<Status.Code> set = EnumSet.noneOf(Status.Code.class);
+      for (Status.Code code : codes) {
+        set.add(Objects.requireNonNull(code, "code"));
+      }
+      if ((set.isEmpty() && !emptyAllowed) || set.contains(Status.Code.OK)) {
+        throw new IllegalArgumentException(name + " must name failures: " + set);
+      }
+      return set;
     }
 
     private static Duration positive(Duration duration, String what) {

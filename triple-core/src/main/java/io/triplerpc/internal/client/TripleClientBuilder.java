@@ -9,6 +9,7 @@ import io.triplerpc.ClientProtocol;
 import io.triplerpc.TripleClient;
 import io.triplerpc.internal.stream.AbstractTransportBuilder;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.TargetResolver;
 import java.net.InetSocketAddress;
@@ -160,18 +161,19 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
 
   @Override
   public TripleClientBuilder retryPolicy(RetryPolicy policy, String... servicesOrMethods) {
-    Objects.requireNonNull(policy, "policy");
-    for (String name : policyNames(servicesOrMethods, hedgingPolicies, "a hedging")) {
-      retryPolicies.put(name, policy);
-    }
-    return this;
+    return policy(retryPolicies, policy, servicesOrMethods, hedgingPolicies, "a hedging");
   }
 
   @Override
   public TripleClientBuilder hedgingPolicy(HedgingPolicy policy, String... servicesOrMethods) {
+    return policy(hedgingPolicies, policy, servicesOrMethods, retryPolicies, "a retry");
+  }
+
+  private <P> TripleClientBuilder policy(Map<String, P> policies, P policy, String[] servicesOrMethods,
+      Map<String, ?> other, String otherKind) {
     Objects.requireNonNull(policy, "policy");
-    for (String name : policyNames(servicesOrMethods, retryPolicies, "a retry")) {
-      hedgingPolicies.put(name, policy);
+    for (String name : policyNames(servicesOrMethods, other, otherKind)) {
+      policies.put(name, policy);
     }
     return this;
   }
@@ -183,12 +185,7 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
       names.add("");
     }
     for (String name : servicesOrMethods) {
-      Objects.requireNonNull(name, "serviceOrMethod");
-      int slash = name.indexOf('/');
-      if (name.isEmpty() || slash == 0 || slash == name.length() - 1 || name.indexOf('/', slash + 1) >= 0) {
-        throw new IllegalArgumentException("Expected a service (pkg.Service) or a method (pkg.Service/Method): " + name);
-      }
-      names.add(name);
+      names.add(ServiceExports.checkServiceOrMethod(name));
     }
     for (String name : names) {
       if (other.containsKey(name)) {

@@ -56,7 +56,7 @@ public final class WrappedMethod {
   static WrappedMethod unary(
       Class<?> service, Method method, ObjectSerialization serialization, AllowedClasses allowed) {
     WrapperCodecs codecs = WrapperCodecs.forMethod(service, method, serialization, allowed);
-    return new WrappedMethod(codecs, new Arguments(codecs.arguments()), new UnaryResponseCodec(codecs), true);
+    return new WrappedMethod(codecs, new Arguments(codecs.arguments(), false), new UnaryResponseCodec(codecs), true);
   }
 
   /**
@@ -70,7 +70,7 @@ public final class WrappedMethod {
     WrapperCodec<Object[]> one =
         WrapperCodecs.requestCodec(where, serialization, loader, List.of(requestType), allowed);
     return new WrappedMethod(WrapperCodecs.forMethod(service, method, serialization, allowed),
-        new OneArgument(one),
+        new Arguments(one, true),
         new StreamResponses(WrapperCodecs.responseCodec(where, serialization, loader, responseType, allowed)),
         false);
   }
@@ -187,13 +187,7 @@ public final class WrappedMethod {
   }
 
   private static WrapperCodec<?> requestsOf(MessageCodec<?> requestCodec) {
-    if (requestCodec instanceof Arguments) {
-      return ((Arguments) requestCodec).arguments;
-    }
-    if (requestCodec instanceof OneArgument) {
-      return ((OneArgument) requestCodec).arguments;
-    }
-    return null;
+    return requestCodec instanceof Arguments arguments ? arguments.arguments : null;
   }
 
   /** The exception-code header of such a response, and its value. */
@@ -327,15 +321,19 @@ public final class WrappedMethod {
   }
 
   /**
-   * A unary method's arguments: written from an argument array (a client's) or an {@link InSerialization}
-   * of one, read (by a server) as an {@link InSerialization}; as JSON (Connect unary, curl), the argument
+   * A request wrapper's arguments: written from the argument array of a unary method (or one value, as a
+   * one-argument wrapper, for a streaming method's messages) or an {@link InSerialization} of it, read (by
+   * a server) as an {@link InSerialization}; a unary method's as JSON (Connect unary, curl), the argument
    * array alone.
    */
   private static final class Arguments implements MessageCodec<Object> {
     private final WrapperCodec<Object[]> arguments;
+    /** Whether a message is one value rather than the argument array. */
+    private final boolean oneValue;
 
-    Arguments(WrapperCodec<Object[]> arguments) {
+    Arguments(WrapperCodec<Object[]> arguments, boolean oneValue) {
       this.arguments = arguments;
+      this.oneValue = oneValue;
     }
 
     @Override
@@ -349,8 +347,8 @@ public final class WrappedMethod {
       if (subtype.equals(subtype())) {
         return this;
       }
-      MessageCodec<?> other = arguments.withSubtype(subtype);
-      return (MessageCodec<Object>) other;
+      // JSON carries a unary method's argument array; a streaming method's messages have no other form.
+      return oneValue ? null : (MessageCodec<Object>) (MessageCodec<?>) arguments.withSubtype(subtype);
     }
 
     @Override
@@ -362,71 +360,28 @@ public final class WrappedMethod {
     public void write(Object value, OutputStream out) throws IOException {
       if (value instanceof InSerialization<?>) {
         InSerialization<?> in = (InSerialization<?>) value;
-        arguments.write((Object[]) in.value(), in.serialization(), out);
+        arguments.write(array(in.value()), in.serialization(), out);
       } else {
-        arguments.write((Object[]) value, out);
+        arguments.write(array(value), out);
       }
+    }
+
+    private Object[] array(Object value) {
+      return oneValue ? new Object[] {value} : (Object[]) value;
     }
 
     @Override
     public Object read(InputStream in) throws IOException {
-      return arguments.readInSerialization(in);
+      return message(arguments.readInSerialization(in));
     }
 
     @Override
     public Object read(ByteBuffer source) throws IOException {
-      return arguments.readInSerialization(source);
+      return message(arguments.readInSerialization(source));
     }
 
-    @Override
-    public String toString() {
-      return arguments.toString();
-    }
-  }
-
-  /**
-   * One value as a one-argument request wrapper: written from the value (a client's) or an
-   * {@link InSerialization} of it, read (by a server) as an {@link InSerialization}.
-   */
-  private static final class OneArgument implements MessageCodec<Object> {
-    private final WrapperCodec<Object[]> arguments;
-
-    OneArgument(WrapperCodec<Object[]> arguments) {
-      this.arguments = arguments;
-    }
-
-    @Override
-    public String subtype() {
-      return arguments.subtype();
-    }
-
-    @Override
-    public int serializedSize(Object value) {
-      return -1;
-    }
-
-    @Override
-    public void write(Object value, OutputStream out) throws IOException {
-      if (value instanceof InSerialization<?>) {
-        InSerialization<?> in = (InSerialization<?>) value;
-        arguments.write(new Object[] {in.value()}, in.serialization(), out);
-      } else {
-        arguments.write(new Object[] {value}, out);
-      }
-    }
-
-    @Override
-    public Object read(InputStream in) throws IOException {
-      return first(arguments.readInSerialization(in));
-    }
-
-    @Override
-    public Object read(ByteBuffer source) throws IOException {
-      return first(arguments.readInSerialization(source));
-    }
-
-    private static InSerialization<Object> first(InSerialization<Object[]> read) {
-      return new InSerialization<>(read.value()[0], read.serialization());
+    private Object message(InSerialization<Object[]> read) {
+      return oneValue ? new InSerialization<>(read.value()[0], read.serialization()) : read;
     }
 
     @Override

@@ -203,13 +203,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
 
   @Override
   public TripleServerBuilder maxConcurrentCalls(String serviceOrMethod, int limit) {
-    Objects.requireNonNull(serviceOrMethod, "serviceOrMethod");
-    int slash = serviceOrMethod.indexOf('/');
-    if (serviceOrMethod.isEmpty() || slash == 0 || slash == serviceOrMethod.length() - 1
-        || serviceOrMethod.indexOf('/', slash + 1) >= 0) {
-      throw new IllegalArgumentException("Expected a service (pkg.Service) or a method (pkg.Service/Method): "
-          + serviceOrMethod);
-    }
+    ServiceExports.checkServiceOrMethod(serviceOrMethod);
     if (limit <= 0) {
       throw new IllegalArgumentException("maxConcurrentCalls of " + serviceOrMethod + " must be positive: " + limit);
     }

@@ -51,4 +51,20 @@ public final class ServiceExports {
     }
     return value;
   }
+
+  /**
+   * Checks a name that settings are given for: {@code pkg.Service} or {@code pkg.Service/Method}.
+   *
+   * @throws IllegalArgumentException if it is neither
+   */
+  public static String checkServiceOrMethod(String serviceOrMethod) {
+    java.util.Objects.requireNonNull(serviceOrMethod, "serviceOrMethod");
+    int slash = serviceOrMethod.indexOf('/');
+    if (serviceOrMethod.isEmpty() || slash == 0 || slash == serviceOrMethod.length() - 1
+        || serviceOrMethod.indexOf('/', slash + 1) >= 0) {
+      throw new IllegalArgumentException("Expected a service (pkg.Service) or a method (pkg.Service/Method): "
+          + serviceOrMethod);
+    }
+    return serviceOrMethod;
+  }
 }
