@@ -3,7 +3,6 @@ package io.triplerpc.protoc;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
 import com.google.protobuf.DescriptorProtos.EnumDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
-import com.google.protobuf.DescriptorProtos.ServiceDescriptorProto;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,40 +108,21 @@ final class JavaNames {
     return base.endsWith(".proto") ? base.substring(0, base.length() - ".proto".length()) : base;
   }
 
+  /** Whether {@code file} declares a service, an enum or a message (nested ones included) named {@code name}. */
   private static boolean declares(FileDescriptorProto file, String name) {
-    for (ServiceDescriptorProto service : file.getServiceList()) {
-      if (service.getName().equals(name)) {
-        return true;
-      }
-    }
-    for (EnumDescriptorProto e : file.getEnumTypeList()) {
-      if (e.getName().equals(name)) {
-        return true;
-      }
-    }
-    for (DescriptorProto message : file.getMessageTypeList()) {
-      if (declares(message, name)) {
-        return true;
-      }
-    }
-    return false;
+    return file.getServiceList().stream().anyMatch(service -> service.getName().equals(name))
+        || declaresEnum(file.getEnumTypeList(), name)
+        || file.getMessageTypeList().stream().anyMatch(message -> declares(message, name));
   }
 
   private static boolean declares(DescriptorProto message, String name) {
-    if (message.getName().equals(name)) {
-      return true;
-    }
-    for (EnumDescriptorProto e : message.getEnumTypeList()) {
-      if (e.getName().equals(name)) {
-        return true;
-      }
-    }
-    for (DescriptorProto nested : message.getNestedTypeList()) {
-      if (declares(nested, name)) {
-        return true;
-      }
-    }
-    return false;
+    return message.getName().equals(name)
+        || declaresEnum(message.getEnumTypeList(), name)
+        || message.getNestedTypeList().stream().anyMatch(nested -> declares(nested, name));
+  }
+
+  private static boolean declaresEnum(List<EnumDescriptorProto> enums, String name) {
+    return enums.stream().anyMatch(e -> e.getName().equals(name));
   }
 
   /**

@@ -35,7 +35,7 @@ public final class ClientCallMetrics implements CallObserver {
   public ClientCallMetrics(MeterRegistry registry, Tags tags) {
     this.registry = registry;
     this.tags = tags;
-    this.active = InFlight.count(registry, MeterNames.CLIENT_CALLS_ACTIVE,
+    this.active = SharedGauges.IN_FLIGHT.of(registry, MeterNames.CLIENT_CALLS_ACTIVE,
         "Calls the client started that have not ended", tags);
   }
 

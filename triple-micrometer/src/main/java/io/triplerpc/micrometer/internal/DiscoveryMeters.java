@@ -35,7 +35,7 @@ public final class DiscoveryMeters implements DiscoveryObserver {
     Export export = new Export(service, version, group);
     AtomicLong value = instances.get(export);
     if (value == null) {
-      value = instances.computeIfAbsent(export, e -> Levels.of(registry, MeterNames.REGISTRY_INSTANCES,
+      value = instances.computeIfAbsent(export, e -> SharedGauges.LEVELS.of(registry, MeterNames.REGISTRY_INSTANCES,
           "Instances a client's calls to the service are spread over, as discovery found them",
           tags.and(MeterNames.SERVICE, e.service())
               .and(MeterNames.SERVICE_VERSION, e.version())

@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.WriteStats;
+import java.util.function.Function;
 
 /**
  * Gauges and counters read from a server or client when the registry publishes, never on a call's path.
@@ -23,23 +25,25 @@ public final class Gauges {
         .description("Connections open now, whatever their protocol")
         .tags(tags)
         .register(registry);
-    FunctionCounter.builder(MeterNames.SERVER_WRITE_COMMANDS, server, s -> s.writeStats().commands())
-        .description("Commands (headers, data, resets) the server's HTTP/2 connections wrote")
-        .tags(tags)
-        .register(registry);
-    FunctionCounter.builder(MeterNames.SERVER_WRITE_FLUSHES, server, s -> s.writeStats().flushes())
-        .description("Flushes (about one syscall each) that carried the commands")
-        .tags(tags)
-        .register(registry);
+    bindWrites(server, TripleServer::writeStats, registry, tags, MeterNames.SERVER_WRITE_COMMANDS,
+        "Commands (headers, data, resets) the server's HTTP/2 connections wrote", MeterNames.SERVER_WRITE_FLUSHES);
   }
 
   public static void bind(TripleClient client, MeterRegistry registry, Tags tags) {
     removeEarlier(registry, tags, MeterNames.CLIENT_WRITE_COMMANDS, MeterNames.CLIENT_WRITE_FLUSHES);
-    FunctionCounter.builder(MeterNames.CLIENT_WRITE_COMMANDS, client, c -> c.writeStats().commands())
-        .description("Commands (stream creations, headers, data, resets) the client's current connections wrote")
+    bindWrites(client, TripleClient::writeStats, registry, tags, MeterNames.CLIENT_WRITE_COMMANDS,
+        "Commands (stream creations, headers, data, resets) the client's current connections wrote",
+        MeterNames.CLIENT_WRITE_FLUSHES);
+  }
+
+  /** The counters of the commands {@code owner}'s connections wrote and of the flushes that carried them. */
+  private static <T> void bindWrites(T owner, Function<T, WriteStats> stats, MeterRegistry registry, Tags tags,
+      String commandsName, String commandsDescription, String flushesName) {
+    FunctionCounter.builder(commandsName, owner, o -> stats.apply(o).commands())
+        .description(commandsDescription)
         .tags(tags)
         .register(registry);
-    FunctionCounter.builder(MeterNames.CLIENT_WRITE_FLUSHES, client, c -> c.writeStats().flushes())
+    FunctionCounter.builder(flushesName, owner, o -> stats.apply(o).flushes())
         .description("Flushes (about one syscall each) that carried the commands")
         .tags(tags)
         .register(registry);

@@ -37,7 +37,7 @@ public final class ServerCallMetrics implements CallObserver {
     this.registry = registry;
     this.tags = tags;
     this.keepUnknownMethod = keepUnknownMethod;
-    this.active = InFlight.count(registry, MeterNames.SERVER_CALLS_ACTIVE,
+    this.active = SharedGauges.IN_FLIGHT.of(registry, MeterNames.SERVER_CALLS_ACTIVE,
         "Calls the server received that have not ended", tags);
   }
 

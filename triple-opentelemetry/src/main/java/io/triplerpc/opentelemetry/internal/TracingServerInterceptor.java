@@ -65,11 +65,8 @@ public final class TracingServerInterceptor implements ServerInterceptor {
     }
     ServerCall<Q, R> traced = trace.messageEvents ? new TracedServerCall<>(call, trace) : call;
     ServerCall.Listener<Q> listener;
-    Scope scope = trace.enter();
-    try {
+    try (Scope ignored = trace.enter()) {
       listener = next.startCall(traced, headers);
-    } finally {
-      scope.close();
     }
     return new TracedListener<>(listener, trace);
   }
@@ -152,41 +149,29 @@ public final class TracingServerInterceptor implements ServerInterceptor {
     @Override
     public void onMessage(Q message) {
       trace.received();
-      Scope scope = trace.enter();
-      try {
+      try (Scope ignored = trace.enter()) {
         super.onMessage(message);
-      } finally {
-        scope.close();
       }
     }
 
     @Override
     public void onHalfClose() {
-      Scope scope = trace.enter();
-      try {
+      try (Scope ignored = trace.enter()) {
         super.onHalfClose();
-      } finally {
-        scope.close();
       }
     }
 
     @Override
     public void onReady() {
-      Scope scope = trace.enter();
-      try {
+      try (Scope ignored = trace.enter()) {
         super.onReady();
-      } finally {
-        scope.close();
       }
     }
 
     @Override
     public void onCancel() {
-      Scope scope = trace.enter();
-      try {
+      try (Scope ignored = trace.enter()) {
         super.onCancel();
-      } finally {
-        scope.close();
       }
     }
   }

@@ -1,12 +1,13 @@
 package io.triplerpc.registry.zookeeper;
 
+import static io.triplerpc.registry.zookeeper.JsonFields.JSON;
 import static io.triplerpc.registry.zookeeper.JsonFields.integer;
 import static io.triplerpc.registry.zookeeper.JsonFields.optionalText;
 import static io.triplerpc.registry.zookeeper.JsonFields.text;
+import static io.triplerpc.registry.zookeeper.JsonFields.write;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.triplerpc.registry.MetadataInfo;
@@ -71,7 +72,6 @@ final class DubboFormat {
    */
   static final String TRIPLE_SERIALIZATION = "triple.serialization";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private DubboFormat() {}
 
@@ -405,14 +405,6 @@ final class DubboFormat {
       throw new IllegalArgumentException("not a JSON object");
     }
     return node;
-  }
-
-  private static byte[] write(JsonNode node) {
-    try {
-      return JSON.writeValueAsBytes(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("A JSON tree of strings and numbers always serializes", e);
-    }
   }
 
   /** A JSON object of scalars as strings (Dubbo's maps are of strings); empty if absent. */

@@ -1,11 +1,28 @@
 package io.triplerpc.registry.zookeeper;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Reads the fields of znode JSON strictly: a wrong type or range says which field, for the warning it ends in. */
+/**
+ * Znode JSON, in both layouts: reads its fields strictly (a wrong type or range says which field, for the
+ * warning it ends in) and writes its trees.
+ */
 final class JsonFields {
 
+  /** Parses and builds every znode's JSON. */
+  static final ObjectMapper JSON = new ObjectMapper();
+
   private JsonFields() {}
+
+  /** The bytes of {@code node}. */
+  static byte[] write(JsonNode node) {
+    try {
+      return JSON.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("A JSON tree of strings and numbers always serializes", e);
+    }
+  }
 
   /** The non-empty string {@code name}. */
   static String text(JsonNode node, String name) {

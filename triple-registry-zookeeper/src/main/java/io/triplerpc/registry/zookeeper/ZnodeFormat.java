@@ -1,12 +1,12 @@
 package io.triplerpc.registry.zookeeper;
 
+import static io.triplerpc.registry.zookeeper.JsonFields.JSON;
 import static io.triplerpc.registry.zookeeper.JsonFields.integer;
 import static io.triplerpc.registry.zookeeper.JsonFields.optionalText;
 import static io.triplerpc.registry.zookeeper.JsonFields.text;
+import static io.triplerpc.registry.zookeeper.JsonFields.write;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.triplerpc.registry.MetadataInfo;
@@ -25,7 +25,6 @@ import java.util.Map;
  */
 final class ZnodeFormat {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The root, such as {@code /triple}: absolute, no trailing slash. */
   private final String root;
@@ -210,13 +209,5 @@ final class ZnodeFormat {
       throw new IllegalArgumentException("Not a JSON object");
     }
     return node;
-  }
-
-  private static byte[] write(ObjectNode node) {
-    try {
-      return JSON.writeValueAsBytes(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("A JSON tree of strings and numbers always serializes", e);
-    }
   }
 }

@@ -255,9 +255,7 @@ public final class ZooKeeperRegistry implements Registry {
      * root Triple's.
      */
     public Builder rootPath(String rootPath) {
-      Objects.requireNonNull(rootPath, "rootPath");
-      ZnodeFormat.checkRoot(rootPath);
-      this.rootPath = rootPath;
+      this.rootPath = ZnodeFormat.checkRoot(Objects.requireNonNull(rootPath, "rootPath"));
       return this;
     }
 
@@ -281,9 +279,7 @@ public final class ZooKeeperRegistry implements Registry {
      * {@code group}) if it says anything.
      */
     public Builder dubboServicesPath(String path) {
-      Objects.requireNonNull(path, "path");
-      ZnodeFormat.checkRoot(path);
-      this.dubboServicesPath = path;
+      this.dubboServicesPath = ZnodeFormat.checkRoot(Objects.requireNonNull(path, "path"));
       return this;
     }
 

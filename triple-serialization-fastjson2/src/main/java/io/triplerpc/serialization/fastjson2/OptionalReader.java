@@ -16,13 +16,11 @@ import java.util.Optional;
 final class OptionalReader implements ObjectReader<Optional<?>> {
 
   private final Type valueType;
-  private final ObjectReaderProvider provider;
-  /** The value's reader, made on first use; the provider caches it, so a race makes it twice at worst. */
-  private volatile ObjectReader<?> valueReader;
+  private final ReaderOnFirstUse valueReader;
 
   OptionalReader(Type valueType, ObjectReaderProvider provider) {
     this.valueType = valueType;
-    this.provider = provider;
+    this.valueReader = new ReaderOnFirstUse(provider, valueType);
   }
 
   @Override
@@ -38,7 +36,7 @@ final class OptionalReader implements ObjectReader<Optional<?>> {
       return Optional.empty();
     }
     return Optional.ofNullable(valueType == Object.class ? reader.readAny()
-        : valueReader().readObject(reader, valueType, fieldName, features));
+        : valueReader.get().readObject(reader, valueType, fieldName, features));
   }
 
   @Override
@@ -47,15 +45,6 @@ final class OptionalReader implements ObjectReader<Optional<?>> {
       return Optional.empty();
     }
     return Optional.ofNullable(valueType == Object.class ? reader.readAny()
-        : valueReader().readJSONBObject(reader, valueType, fieldName, features));
-  }
-
-  private ObjectReader<?> valueReader() {
-    ObjectReader<?> known = valueReader;
-    if (known == null) {
-      known = provider.getObjectReader(valueType, true);
-      valueReader = known;
-    }
-    return known;
+        : valueReader.get().readJSONBObject(reader, valueType, fieldName, features));
   }
 }

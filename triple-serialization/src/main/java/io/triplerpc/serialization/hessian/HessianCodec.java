@@ -3,16 +3,15 @@ package io.triplerpc.serialization.hessian;
 import com.alibaba.com.caucho.hessian.io.Hessian2Input;
 import com.alibaba.com.caucho.hessian.io.Hessian2Output;
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
+import io.triplerpc.serialization.internal.DeclaredTypeCodec;
 import io.triplerpc.serialization.internal.Types;
 import io.triplerpc.serialization.object.ClassNotAllowedException;
-import io.triplerpc.serialization.object.ObjectCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
 import java.util.Collection;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Hessian 2 codec of one declared type. Hessian names every object's class in the stream, so the declared
@@ -20,12 +19,8 @@ import java.util.Optional;
  * elements whose class the stream does not tell ({@code Short} and {@code Byte} travel as {@code int},
  * {@code Float} as {@code double}, {@code Character} as a one-character string).
  */
-final class HessianCodec implements ObjectCodec {
+final class HessianCodec extends DeclaredTypeCodec {
 
-  private final Type type;
-  private final Class<?> rawClass;
-  /** The class every non-null value read must be an instance of: the boxed raw class. */
-  private final Class<?> expectedClass;
   /**
    * The element class (collections) or key and value classes (maps) hessian must be told, {@code null} for
    * those it reads right by itself; {@code null} when it needs none.
@@ -34,16 +29,9 @@ final class HessianCodec implements ObjectCodec {
   private final SerializerFactory factory;
 
   HessianCodec(Type type, SerializerFactory factory) {
-    this.type = type;
-    this.rawClass = Types.rawClass(type);
-    this.expectedClass = Types.boxed(rawClass);
+    super(type, "hessian2");
     this.elementClasses = elementClasses(rawClass, Types.rawTypeArguments(type));
     this.factory = factory;
-  }
-
-  @Override
-  public Type type() {
-    return type;
   }
 
   @Override
@@ -55,7 +43,7 @@ final class HessianCodec implements ObjectCodec {
       output.flushBuffer();
     } catch (IOException | RuntimeException e) {
       // hessian-lite reports a class it cannot write (not Serializable, a lambda, ...) as a RuntimeException.
-      throw new IOException("Cannot write " + describe(value) + " as hessian2: " + e.getMessage(), e);
+      throw cannotWrite(value, e);
     } finally {
       streams.release(output);
     }
@@ -77,36 +65,14 @@ final class HessianCodec implements ObjectCodec {
       }
       // Garbage makes hessian-lite fail in many ways (protocol errors, class casts, indexes out of
       // bounds, ...); to the caller all of them are malformed input.
-      throw new IOException("Malformed hessian2 " + type.getTypeName() + ": " + e, e);
+      throw malformed(e.toString(), e);
     } finally {
       streams.release(input);
     }
     if (trailingBytes) {
-      throw new IOException("Malformed hessian2 " + type.getTypeName() + ": bytes follow the value");
+      throw malformed("bytes follow the value");
     }
-    if (value == null) {
-      return rawClass == Optional.class ? Optional.empty() : null;
-    }
-    if (!expectedClass.isInstance(value)) {
-      throw new IOException("Expected hessian2 " + type.getTypeName() + " but read a " + value.getClass().getName()
-          + (value instanceof Map ? " (is the class on the class path and allowed?)" : ""));
-    }
-    return value;
-  }
-
-  @Override
-  public String toString() {
-    return "HessianCodec{" + type.getTypeName() + '}';
-  }
-
-  /** The refusal that ended a read, wherever hessian-lite wrapped it (a field, a list element, ...). */
-  private static ClassNotAllowedException refusal(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof ClassNotAllowedException) {
-        return (ClassNotAllowedException) cause;
-      }
-    }
-    return null;
+    return checked(value);
   }
 
   private static Class<?>[] elementClasses(Class<?> rawClass, Class<?>[] arguments) {
@@ -130,9 +96,5 @@ final class HessianCodec implements ObjectCodec {
 
   private static boolean isNarrowedBasic(Class<?> type) {
     return type == Short.class || type == Byte.class || type == Float.class || type == Character.class;
-  }
-
-  private static String describe(Object value) {
-    return value == null ? "null" : "a " + value.getClass().getName();
   }
 }

@@ -18,6 +18,12 @@ import java.util.Objects;
  */
 public final class Types {
 
+  /** Each primitive class's wrapper, {@code void}'s included. */
+  private static final Map<Class<?>, Class<?>> BOXES = Map.of(
+      int.class, Integer.class, long.class, Long.class, boolean.class, Boolean.class, double.class, Double.class,
+      float.class, Float.class, short.class, Short.class, byte.class, Byte.class, char.class, Character.class,
+      void.class, Void.class);
+
   private Types() {}
 
   /** The class a value of {@code type} is an instance of, as far as erasure tells. */
@@ -42,27 +48,7 @@ public final class Types {
 
   /** The wrapper class of a primitive, or {@code type} itself. */
   public static Class<?> boxed(Class<?> type) {
-    if (!type.isPrimitive()) {
-      return type;
-    }
-    if (type == int.class) {
-      return Integer.class;
-    } else if (type == long.class) {
-      return Long.class;
-    } else if (type == boolean.class) {
-      return Boolean.class;
-    } else if (type == double.class) {
-      return Double.class;
-    } else if (type == float.class) {
-      return Float.class;
-    } else if (type == short.class) {
-      return Short.class;
-    } else if (type == byte.class) {
-      return Byte.class;
-    } else if (type == char.class) {
-      return Character.class;
-    }
-    return Void.class;
+    return type.isPrimitive() ? BOXES.get(type) : type;
   }
 
   /** The erased type arguments of {@code type}, or an empty array when it has none. */

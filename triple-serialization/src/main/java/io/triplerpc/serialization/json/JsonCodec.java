@@ -3,35 +3,25 @@ package io.triplerpc.serialization.json;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
-import io.triplerpc.serialization.internal.Types;
+import io.triplerpc.serialization.internal.DeclaredTypeCodec;
 import io.triplerpc.serialization.object.AllowedClasses;
-import io.triplerpc.serialization.object.ObjectCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
-import java.util.Optional;
 
 /** Jackson codec of one declared type: a reader and a writer bound to it once, generics included. */
-final class JsonCodec implements ObjectCodec {
+final class JsonCodec extends DeclaredTypeCodec {
 
-  private final Type type;
-  private final boolean optional;
   private final ObjectReader reader;
   private final ObjectWriter writer;
   private final AllowedClasses allowed;
 
   JsonCodec(Type type, ObjectReader reader, ObjectWriter writer, AllowedClasses allowed) {
-    this.type = type;
-    this.optional = Types.rawClass(type) == Optional.class;
+    super(type, "JSON");
     this.reader = reader;
     this.writer = writer;
     this.allowed = allowed;
-  }
-
-  @Override
-  public Type type() {
-    return type;
   }
 
   @Override
@@ -39,8 +29,7 @@ final class JsonCodec implements ObjectCodec {
     try {
       writer.writeValue(out, value);
     } catch (IOException | RuntimeException e) {
-      throw new IOException("Cannot write " + (value == null ? "null" : "a " + value.getClass().getName())
-          + " as JSON: " + e.getMessage(), e);
+      throw cannotWrite(value, e);
     }
   }
 
@@ -54,9 +43,10 @@ final class JsonCodec implements ObjectCodec {
       if (refused != null) {
         throw allowed.refusal(refused);
       }
-      throw new IOException("Malformed JSON " + type.getTypeName() + ": " + e.getMessage(), e);
+      throw malformed(e.getMessage(), e);
     }
-    return value == null && optional ? Optional.empty() : value;
+    // Jackson already made a value of the declared type; only a null needs mapping.
+    return value == null ? nullValue() : value;
   }
 
   /** The class name a type id held that the validator refused, wherever Jackson wrapped the failure. */
@@ -70,10 +60,5 @@ final class JsonCodec implements ObjectCodec {
       }
     }
     return null;
-  }
-
-  @Override
-  public String toString() {
-    return "JsonCodec{" + type.getTypeName() + '}';
   }
 }

@@ -1,6 +1,6 @@
 package io.triplerpc.serialization.wrapper;
 
-import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.CodedInputStream;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.internal.Types;
 import io.triplerpc.serialization.internal.wrapper.TripleRequestWrapper;
@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,19 +24,15 @@ import java.util.List;
  * around them: the {@code serializeType} and {@code argTypes} fields never change for a method and a
  * serialization, so their bytes are encoded once here.
  */
-final class RequestWrapperCodec implements WrapperCodec<Object[]> {
+final class RequestWrapperCodec extends AbstractWrapperCodec<Object[], TripleRequestWrapper> {
 
   private static final Object[] NO_ARGUMENTS = {};
 
-  private final String where;
   private final ClassLoader classLoader;
   private final List<Type> types;
   private final AllowedClasses allowed;
-  private final Accepted accepted;
   /** The argument codecs of each accepted serialization, in its order. */
   private final ObjectCodec[][] codecs;
-  /** The encoded field 1, {@code serializeType}, of each accepted serialization; it comes first. */
-  private final byte[][] serializeTypeFields;
   private final Class<?>[] rawTypes;
   private final List<String> argTypes;
   /** The encoded fields 3, {@code argTypes}, which come last. */
@@ -45,11 +40,11 @@ final class RequestWrapperCodec implements WrapperCodec<Object[]> {
 
   RequestWrapperCodec(String where, Accepted accepted, ClassLoader classLoader, List<Type> types,
       AllowedClasses allowed) {
-    this.where = where;
+    super(where, accepted, "TripleRequestWrapper",
+        wireName -> TripleRequestWrapper.newBuilder().setSerializeType(wireName).build().toByteArray());
     this.classLoader = classLoader;
     this.types = List.copyOf(types);
     this.allowed = allowed;
-    this.accepted = accepted;
     this.rawTypes = new Class<?>[types.size()];
     List<String> names = new ArrayList<>(types.size());
     for (int i = 0; i < rawTypes.length; i++) {
@@ -57,28 +52,15 @@ final class RequestWrapperCodec implements WrapperCodec<Object[]> {
       names.add(rawTypes[i].getName());
     }
     this.codecs = new ObjectCodec[accepted.size()][];
-    this.serializeTypeFields = new byte[accepted.size()][];
     for (int s = 0; s < accepted.size(); s++) {
       ObjectSerialization serialization = accepted.get(s);
       codecs[s] = new ObjectCodec[types.size()];
       for (int i = 0; i < rawTypes.length; i++) {
         codecs[s][i] = serialization.codecFor(types.get(i), classLoader, allowed);
       }
-      serializeTypeFields[s] =
-          TripleRequestWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
     }
     this.argTypes = List.copyOf(names);
     this.argTypesFields = TripleRequestWrapper.newBuilder().addAllArgTypes(argTypes).build().toByteArray();
-  }
-
-  @Override
-  public String subtype() {
-    return WrapperCodecs.SUBTYPE;
-  }
-
-  @Override
-  public List<ObjectSerialization> serializations() {
-    return accepted.asList();
   }
 
   /** The arguments as one JSON body for {@code "json"} (Connect unary, curl); this for the wrapper's own. */
@@ -87,25 +69,11 @@ final class RequestWrapperCodec implements WrapperCodec<Object[]> {
     if (JsonArguments.SUBTYPE.equals(subtype)) {
       return new JsonArguments(where, classLoader, types, allowed);
     }
-    return WrapperCodec.super.withSubtype(subtype);
+    return super.withSubtype(subtype);
   }
 
   @Override
-  public int serializedSize(Object[] arguments) {
-    return -1;
-  }
-
-  @Override
-  public void write(Object[] arguments, OutputStream out) throws IOException {
-    write(arguments, 0, out);
-  }
-
-  @Override
-  public void write(Object[] arguments, ObjectSerialization serialization, OutputStream out) throws IOException {
-    write(arguments, accepted.indexOf(serialization), out);
-  }
-
-  private void write(Object[] arguments, int serialization, OutputStream out) throws IOException {
+  void write(Object[] arguments, int serialization, OutputStream out) throws IOException {
     Object[] values = arguments == null ? NO_ARGUMENTS : arguments;
     ObjectCodec[] inSerialization = codecs[serialization];
     if (values.length != inSerialization.length) {
@@ -136,33 +104,18 @@ final class RequestWrapperCodec implements WrapperCodec<Object[]> {
   }
 
   @Override
-  public InSerialization<Object[]> readInSerialization(InputStream in) throws IOException {
-    TripleRequestWrapper wrapper;
-    try {
-      wrapper = TripleRequestWrapper.parseFrom(in);
-    } catch (InvalidProtocolBufferException e) {
-      throw WireFormat.malformed("TripleRequestWrapper", where, e);
-    }
-    return decode(wrapper);
+  TripleRequestWrapper parse(InputStream in) throws IOException {
+    return TripleRequestWrapper.parseFrom(in);
   }
 
   @Override
-  public InSerialization<Object[]> readInSerialization(ByteBuffer source) throws IOException {
-    TripleRequestWrapper wrapper;
-    try {
-      wrapper = TripleRequestWrapper.parseFrom(WireFormat.input(source));
-    } catch (InvalidProtocolBufferException e) {
-      throw WireFormat.malformed("TripleRequestWrapper", where, e);
-    }
-    return decode(wrapper);
+  TripleRequestWrapper parse(CodedInputStream in) throws IOException {
+    return TripleRequestWrapper.parseFrom(in);
   }
 
-  private InSerialization<Object[]> decode(TripleRequestWrapper wrapper) throws IOException {
-    String serializeType = wrapper.getSerializeType();
-    int serialization = accepted.indexOfWireName(serializeType);
-    if (serialization < 0) {
-      throw accepted.unknown(where, "arguments", serializeType);
-    }
+  @Override
+  InSerialization<Object[]> decode(TripleRequestWrapper wrapper) throws IOException {
+    int serialization = serializationOf(wrapper.getSerializeType(), "arguments");
     int count = wrapper.getArgsCount();
     ObjectCodec[] inSerialization = codecs[serialization];
     if (count != inSerialization.length) {

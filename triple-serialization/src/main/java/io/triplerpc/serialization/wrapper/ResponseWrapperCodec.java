@@ -1,18 +1,15 @@
 package io.triplerpc.serialization.wrapper;
 
-import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.CodedInputStream;
 import io.triplerpc.serialization.internal.Types;
 import io.triplerpc.serialization.internal.wrapper.TripleResponseWrapper;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ClassNotAllowedException;
 import io.triplerpc.serialization.object.ObjectCodec;
-import io.triplerpc.serialization.object.ObjectSerialization;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Type;
-import java.nio.ByteBuffer;
-import java.util.List;
 
 /**
  * A method's result, or an exception its service threw, as a {@code TripleResponseWrapper}: the value
@@ -23,11 +20,9 @@ import java.util.List;
  *
  * @param <T> {@code Object} for results, {@link Throwable} for exceptions
  */
-final class ResponseWrapperCodec<T> implements WrapperCodec<T> {
+final class ResponseWrapperCodec<T> extends AbstractWrapperCodec<T, TripleResponseWrapper> {
 
-  private final String where;
   private final String what;
-  private final Accepted accepted;
   private final Class<T> valueClass;
   /** The value's codec in each accepted serialization, in its order. */
   private final ObjectCodec[] codecs;
@@ -35,8 +30,6 @@ final class ResponseWrapperCodec<T> implements WrapperCodec<T> {
   private final boolean nonNull;
   /** Whether the method returns nothing; its data (a serialized null) is not looked at. */
   private final boolean isVoid;
-  /** The encoded field 1, {@code serializeType}, of each accepted serialization; it comes first. */
-  private final byte[][] serializeTypeFields;
   /** The encoded field 3, {@code type}, which comes last. */
   private final byte[] typeField;
 
@@ -46,50 +39,22 @@ final class ResponseWrapperCodec<T> implements WrapperCodec<T> {
    */
   ResponseWrapperCodec(String where, Accepted accepted, ClassLoader classLoader, Type resultType,
       Class<T> valueClass, Type valueType, AllowedClasses allowed) {
-    this.where = where;
-    this.accepted = accepted;
+    super(where, accepted, "TripleResponseWrapper",
+        wireName -> TripleResponseWrapper.newBuilder().setSerializeType(wireName).build().toByteArray());
     this.valueClass = valueClass;
     Class<?> rawResult = Types.rawClass(resultType);
     this.isVoid = valueClass == Object.class && (rawResult == void.class || rawResult == Void.class);
     this.what = valueClass == Throwable.class ? "exception" : "result";
     this.nonNull = valueClass == Throwable.class || rawResult.isPrimitive() && !isVoid;
     this.codecs = new ObjectCodec[accepted.size()];
-    this.serializeTypeFields = new byte[accepted.size()][];
     for (int s = 0; s < accepted.size(); s++) {
-      ObjectSerialization serialization = accepted.get(s);
-      codecs[s] = serialization.codecFor(isVoid ? Object.class : valueType, classLoader, allowed);
-      serializeTypeFields[s] =
-          TripleResponseWrapper.newBuilder().setSerializeType(serialization.wireName()).build().toByteArray();
+      codecs[s] = accepted.get(s).codecFor(isVoid ? Object.class : valueType, classLoader, allowed);
     }
     this.typeField = TripleResponseWrapper.newBuilder().setType(rawResult.getName()).build().toByteArray();
   }
 
   @Override
-  public String subtype() {
-    return WrapperCodecs.SUBTYPE;
-  }
-
-  @Override
-  public List<ObjectSerialization> serializations() {
-    return accepted.asList();
-  }
-
-  @Override
-  public int serializedSize(T value) {
-    return -1;
-  }
-
-  @Override
-  public void write(T value, OutputStream out) throws IOException {
-    write(value, 0, out);
-  }
-
-  @Override
-  public void write(T value, ObjectSerialization serialization, OutputStream out) throws IOException {
-    write(value, accepted.indexOf(serialization), out);
-  }
-
-  private void write(T value, int serialization, OutputStream out) throws IOException {
+  void write(T value, int serialization, OutputStream out) throws IOException {
     Scratch scratch = Scratch.acquire();
     try {
       try {
@@ -106,33 +71,18 @@ final class ResponseWrapperCodec<T> implements WrapperCodec<T> {
   }
 
   @Override
-  public InSerialization<T> readInSerialization(InputStream in) throws IOException {
-    TripleResponseWrapper wrapper;
-    try {
-      wrapper = TripleResponseWrapper.parseFrom(in);
-    } catch (InvalidProtocolBufferException e) {
-      throw WireFormat.malformed("TripleResponseWrapper", where, e);
-    }
-    return decode(wrapper);
+  TripleResponseWrapper parse(InputStream in) throws IOException {
+    return TripleResponseWrapper.parseFrom(in);
   }
 
   @Override
-  public InSerialization<T> readInSerialization(ByteBuffer source) throws IOException {
-    TripleResponseWrapper wrapper;
-    try {
-      wrapper = TripleResponseWrapper.parseFrom(WireFormat.input(source));
-    } catch (InvalidProtocolBufferException e) {
-      throw WireFormat.malformed("TripleResponseWrapper", where, e);
-    }
-    return decode(wrapper);
+  TripleResponseWrapper parse(CodedInputStream in) throws IOException {
+    return TripleResponseWrapper.parseFrom(in);
   }
 
-  private InSerialization<T> decode(TripleResponseWrapper wrapper) throws IOException {
-    String serializeType = wrapper.getSerializeType();
-    int serialization = accepted.indexOfWireName(serializeType);
-    if (serialization < 0) {
-      throw accepted.unknown(where, what, serializeType);
-    }
+  @Override
+  InSerialization<T> decode(TripleResponseWrapper wrapper) throws IOException {
+    int serialization = serializationOf(wrapper.getSerializeType(), what);
     Object value;
     try {
       value = codecs[serialization].read(wrapper.getData().newInput());

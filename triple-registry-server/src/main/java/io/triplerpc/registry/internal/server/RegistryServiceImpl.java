@@ -191,7 +191,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       long now = clock.getAsLong();
       LeaseState lease = liveLease(leaseId, now);
       if (lease != null && lease.owner != caller) {
-        return notYours("Lease " + leaseId + " belongs to another token");
+        return leaseOfAnotherToken(leaseId);
       }
       String previousOwner = owners.get(key);
       LeaseState previous = previousOwner == null || previousOwner.equals(leaseId) ? null : leases.get(previousOwner);
@@ -228,7 +228,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
             Status.NOT_FOUND.withDescription("Unknown lease " + request.getLeaseId()).asException());
       }
       if (lease.owner != caller) {
-        return notYours("Lease " + request.getLeaseId() + " belongs to another token");
+        return leaseOfAnotherToken(request.getLeaseId());
       }
       lease.renew(now);
       return CompletableFuture.completedFuture(lease.toProto());
@@ -252,7 +252,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
       long now = clock.getAsLong();
       LeaseState caller = request.getLeaseId().isEmpty() ? null : liveLease(request.getLeaseId(), now);
       if (caller != null && caller.owner != token) {
-        return notYours("Lease " + request.getLeaseId() + " belongs to another token");
+        return leaseOfAnotherToken(request.getLeaseId());
       }
       if (caller != null) {
         caller.renew(now);
@@ -282,7 +282,7 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
     synchronized (lock) {
       LeaseState lease = leases.get(request.getLeaseId());
       if (lease != null && lease.owner != caller) {
-        return notYours("Lease " + request.getLeaseId() + " belongs to another token");
+        return leaseOfAnotherToken(request.getLeaseId());
       }
       if (lease != null) {
         int removed = end(lease);
@@ -426,6 +426,10 @@ public final class RegistryServiceImpl implements RegistryService, AutoCloseable
 
   private static <T> CompletableFuture<T> notYours(String description) {
     return CompletableFuture.failedFuture(Status.PERMISSION_DENIED.withDescription(description).asException());
+  }
+
+  private static <T> CompletableFuture<T> leaseOfAnotherToken(String leaseId) {
+    return notYours("Lease " + leaseId + " belongs to another token");
   }
 
   private static <T> CompletableFuture<T> shuttingDown() {
