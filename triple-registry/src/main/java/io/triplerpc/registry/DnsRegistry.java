@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * without address keeps the last good addresses; before the first good answer, calls fail with
  * UNAVAILABLE naming the name and the resolver's error. Read-only; thread-safe.
  */
-public final class DnsRegistry implements Registry {
+public final class DnsRegistry extends ReadOnlyRegistry {
 
   private static final Logger log = LoggerFactory.getLogger(DnsRegistry.class);
 
@@ -216,32 +216,8 @@ public final class DnsRegistry implements Registry {
   }
 
   @Override
-  public CompletableFuture<Void> register(ServiceInstance instance) {
-    return readOnly();
-  }
-
-  @Override
-  public CompletableFuture<Void> unregister(ServiceInstance instance) {
-    return readOnly();
-  }
-
-  @Override
-  public CompletableFuture<Void> publishMetadata(MetadataInfo metadata) {
-    return readOnly();
-  }
-
-  @Override
-  public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
-    return CompletableFuture.failedFuture(new UnsupportedOperationException("DNS records carry no metadata"));
-  }
-
-  @Override
-  public CompletableFuture<Void> map(String serviceName, String application) {
-    return readOnly();
-  }
-
-  private static CompletableFuture<Void> readOnly() {
-    return CompletableFuture.failedFuture(new UnsupportedOperationException("DNS is read-only"));
+  String kind() {
+    return "DNS";
   }
 
   @Override

@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
  * A fixed list of addresses that serve every service, for a client that balances over known servers
  * without a registry (also the target {@code static://host1:port1,host2:port2}). Read-only.
  */
-public final class StaticRegistry implements Registry {
+public final class StaticRegistry extends ReadOnlyRegistry {
 
   /** The application name the addresses are listed under. */
   public static final String APPLICATION = "static";
@@ -53,31 +53,6 @@ public final class StaticRegistry implements Registry {
   }
 
   @Override
-  public CompletableFuture<Void> register(ServiceInstance instance) {
-    return readOnly();
-  }
-
-  @Override
-  public CompletableFuture<Void> unregister(ServiceInstance instance) {
-    return readOnly();
-  }
-
-  @Override
-  public CompletableFuture<Void> publishMetadata(MetadataInfo metadata) {
-    return readOnly();
-  }
-
-  @Override
-  public CompletableFuture<MetadataInfo> metadata(String application, String revision) {
-    return CompletableFuture.failedFuture(new UnsupportedOperationException("A static address list has no metadata"));
-  }
-
-  @Override
-  public CompletableFuture<Void> map(String serviceName, String application) {
-    return readOnly();
-  }
-
-  @Override
   public CompletableFuture<Set<String>> applications(String serviceName) {
     return CompletableFuture.completedFuture(Set.of(APPLICATION));
   }
@@ -88,8 +63,9 @@ public final class StaticRegistry implements Registry {
     return () -> {};
   }
 
-  private static CompletableFuture<Void> readOnly() {
-    return CompletableFuture.failedFuture(new UnsupportedOperationException("A static address list is read-only"));
+  @Override
+  String kind() {
+    return "A static address list";
   }
 
   @Override
