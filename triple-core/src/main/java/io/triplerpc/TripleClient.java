@@ -313,5 +313,37 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
 
     /** Builds the client; no connection opens until the first call. */
     public abstract TripleClient build();
+
+    /**
+     * The codec of protobuf messages on the wire: {@code "proto"} (the default, protobuf's binary
+     * encoding) or {@code "json"}, protobuf's canonical JSON mapping, as connect-go's
+     * {@code WithProtoJSON()}: {@code application/json} and {@code application/connect+json} in Connect,
+     * {@code application/grpc-web+json} in gRPC-Web, {@code application/grpc+json} in gRPC. Every Triple
+     * server reads both. A call of a method whose messages have no JSON mapping (lite protobuf) fails.
+     *
+     * @throws IllegalArgumentException if neither {@code "proto"} nor {@code "json"}
+     */
+    public abstract Builder codec(String codec);
+
+    /**
+     * Sends Connect unary calls of {@link TripleMethod#idempotent() idempotent} methods as HTTP GET, the
+     * request in the URL's query (which browsers and CDNs may cache), as connect-go's
+     * {@code WithHTTPGet()}; off by default. A call whose URL would be longer than 4,096 bytes goes as POST.
+     * Only the {@link ClientProtocol#CONNECT} protocol has GET.
+     */
+    public abstract Builder httpGet(boolean enabled);
+
+    /**
+     * Calls over HTTP/1.1 instead of HTTP/2 (cleartext, or TLS with ALPN {@code http/1.1}), for servers and
+     * proxies that speak nothing else; off by default. Each connection carries one call at a time: a call
+     * takes an idle connection or opens one, returns it once its response has ended, and a cancelled call
+     * closes its connection. Unary, client- and server-streaming calls work; a bidirectional call works half
+     * duplex (its whole request stream, then the responses), and full duplex only with a server that reads
+     * a request body while it answers (Triple's does; most HTTP/1.1 servers and proxies do not, and a call
+     * that waits for a response before it sends more then waits for its deadline: use HTTP/2 for full
+     * duplex). For {@link ClientProtocol#GRPC_WEB} and {@link ClientProtocol#CONNECT}: gRPC needs HTTP/2,
+     * and {@link #build()} refuses it.
+     */
+    public abstract Builder http1(boolean enabled);
   }
 }

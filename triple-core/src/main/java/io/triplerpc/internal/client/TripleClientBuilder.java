@@ -65,6 +65,9 @@ public final class TripleClientBuilder extends TripleClient.Builder {
   private int ioThreads = DEFAULTS.ioThreads();
   private TlsConfig tls = DEFAULTS.tls();
   private ClientProtocol protocol = DEFAULTS.protocol();
+  private String codec = DEFAULTS.codec();
+  private boolean httpGet = DEFAULTS.httpGet();
+  private boolean http1 = DEFAULTS.http1();
 
   /** What the last {@link #serviceConfig} call set; the policies and throttling set in code win over it. */
   private ServiceConfig serviceConfig = ServiceConfig.EMPTY;
@@ -378,7 +381,10 @@ public final class TripleClientBuilder extends TripleClient.Builder {
         maxBackoff.toMillis(),
         ioThreads,
         tls,
-        protocol);
+        protocol,
+        codec,
+        http1,
+        httpGet);
   }
 
   @Override
@@ -388,5 +394,27 @@ public final class TripleClientBuilder extends TripleClient.Builder {
     }
     return new TripleClientImpl(address, clusterFactory, transportOptions(), callbackExecutor, defaultOptions,
         interceptors, credentials, deserializationAllowList.copy(), methodSettings(), CallObservers.of(observers));
+  }
+
+  @Override
+  public TripleClientBuilder codec(String codec) {
+    Objects.requireNonNull(codec, "codec");
+    if (!ClientTransportOptions.PROTO.equals(codec) && !ClientTransportOptions.JSON.equals(codec)) {
+      throw new IllegalArgumentException("codec must be \"proto\" or \"json\": " + codec);
+    }
+    this.codec = codec;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder httpGet(boolean enabled) {
+    this.httpGet = enabled;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder http1(boolean enabled) {
+    this.http1 = enabled;
+    return this;
   }
 }

@@ -63,6 +63,65 @@ class ClientProtocolsTest {
     assertEquals(2, many.values().size());
   }
 
+  /** Every call shape over HTTP/1.1 and HTTP/2, in protobuf and JSON, GET on for the Connect protocol. */
+  @ParameterizedTest
+  @CsvSource({"GRPC_WEB, proto, true", "GRPC_WEB, json, true", "GRPC_WEB, json, false", "CONNECT, proto, true",
+      "CONNECT, json, true", "CONNECT, json, false", "GRPC, json, false"})
+  void everyCallShapeAnswersInEitherCodecOverEitherHttpVersion(ClientProtocol protocol, String codec, boolean http1)
+      throws Exception {
+    TripleClient client = fixture.newClient(b -> b.protocol(protocol).codec(codec).http1(http1).httpGet(true));
+    for (CallOptions options : List.of(CallOptions.DEFAULT, CallOptions.DEFAULT.withCompression("gzip"))) {
+      EchoService echo = client.proxy(EchoService.class, options);
+      assertEquals("hi", echo.echo(EchoRequest.newBuilder().setMessage("hi").build()).getMessage());
+      assertEquals("ho", echo.echoAsync(EchoRequest.newBuilder().setMessage("ho").build()).get().getMessage());
+      RecordingObserver<EchoResponse> streamed = new RecordingObserver<>();
+      echo.serverStream(EchoRequest.newBuilder().setMessage("x").setCount(3).build(), streamed);
+      streamed.awaitCompletion();
+      assertEquals(3, streamed.values().size());
+      RecordingObserver<EchoResponse> one = new RecordingObserver<>();
+      StreamObserver<EchoRequest> requests = echo.clientStream(one);
+      requests.onNext(EchoRequest.newBuilder().setMessage("a").build());
+      requests.onNext(EchoRequest.newBuilder().setMessage("b").build());
+      requests.onCompleted();
+      one.awaitCompletion();
+      assertEquals(1, one.values().size());
+      RecordingObserver<EchoResponse> many = new RecordingObserver<>();
+      StreamObserver<EchoRequest> bidi = echo.bidi(many);
+      bidi.onNext(EchoRequest.newBuilder().setMessage("c").build());
+      bidi.onNext(EchoRequest.newBuilder().setMessage("d").build());
+      bidi.onCompleted();
+      many.awaitCompletion();
+      assertEquals(2, many.values().size());
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"proto, false", "json, false", "proto, true", "json, true"})
+  void anIdempotentMethodAnswersAsGetAndAsPostWhenItsUrlIsTooLong(String codec, boolean http1) throws Exception {
+    fixture.startServer(b -> b.addService(Lookup.class, request -> EchoResponse.newBuilder()
+        .setMessage(request.getMessage().length() + "").build()));
+    TripleClient client = fixture.newClient(b -> b.protocol(ClientProtocol.CONNECT).codec(codec).http1(http1)
+        .httpGet(true));
+    Lookup lookup = client.proxy(Lookup.class);
+    assertEquals("5", lookup.find(EchoRequest.newBuilder().setMessage("short").build()).getMessage());
+    String longMessage = "x".repeat(10_000);
+    assertEquals("10000", lookup.find(EchoRequest.newBuilder().setMessage(longMessage).build()).getMessage());
+  }
+
+  @org.junit.jupiter.api.Test
+  void grpcOverHttp1IsRefusedWhenTheClientIsBuilt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TripleClient.builder().address("127.0.0.1", 1).http1(true).build());
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("HTTP/2"), e.getMessage());
+  }
+
+  /** A method without side effects, which the Connect protocol may call with GET. */
+  @io.triplerpc.TripleService(name = "triple.test.Lookup")
+  public interface Lookup {
+    @io.triplerpc.TripleMethod(idempotent = true)
+    EchoResponse find(EchoRequest request);
+  }
+
   @ParameterizedTest
   @EnumSource(value = ClientProtocol.class, names = {"GRPC_WEB", "CONNECT"})
   void aFailureComesWithItsStatusDetailsAndTrailers(ClientProtocol protocol) {

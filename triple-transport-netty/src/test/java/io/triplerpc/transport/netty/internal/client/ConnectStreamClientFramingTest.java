@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Connect streaming's framing alone: the body ends with a JSON end-of-stream envelope. */
 class ConnectStreamClientFramingTest {
 
-  private final ConnectStreamClientFraming framing = new ConnectStreamClientFraming(1 << 20);
+  private final ConnectStreamClientFraming framing = new ConnectStreamClientFraming(1 << 20, "proto");
   private final RecordingCallEvents call = new RecordingCallEvents();
 
   private void endOfStream(String json) {
@@ -85,7 +85,7 @@ class ConnectStreamClientFramingTest {
 
   @Test
   void theResponsesEncodingIsConnectContentEncoding() {
-    framing.headersRead(head("200", "application/connect+json").add("connect-content-encoding", "gzip"), true, false,
+    framing.headersRead(head("200", "application/connect+proto").add("connect-content-encoding", "gzip"), true, false,
         call);
     assertEquals(List.of("headers gzip"), call.events);
   }

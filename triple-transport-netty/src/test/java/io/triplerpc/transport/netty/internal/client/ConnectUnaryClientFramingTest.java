@@ -33,7 +33,7 @@ class ConnectUnaryClientFramingTest {
   @Test
   void requestHeadersNameConnectUnaryAndItsContentEncoding() {
     Http2Headers headers = new DefaultHttp2Headers();
-    new ConnectUnaryClientFraming(100, MessageEncoding.GZIP).addRequestHeaders(headers, 0, MessageEncoding.GZIP);
+    new ConnectUnaryClientFraming(100, MessageEncoding.GZIP, "proto", false).addRequestHeaders(headers, 0, MessageEncoding.GZIP);
     assertEquals("application/proto", headers.get("content-type").toString());
     assertEquals("gzip", headers.get("content-encoding").toString());
     assertEquals("gzip", headers.get("accept-encoding").toString());
@@ -42,14 +42,14 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void theRequestBodyIsTheMessageWithoutItsPrefix() {
-    ByteBuf body = new ConnectUnaryClientFraming(100, null).requestBody(framed(false, "hello"));
+    ByteBuf body = new ConnectUnaryClientFraming(100, null, "proto", false).requestBody(framed(false, "hello"), new DefaultHttp2Headers());
     assertEquals("hello", body.toString(StandardCharsets.UTF_8));
     body.release();
   }
 
   @Test
   void anUncompressedMessageIsCompressedAsTheContentEncodingSays() throws IOException {
-    ByteBuf body = new ConnectUnaryClientFraming(100, MessageEncoding.GZIP).requestBody(framed(false, "hello"));
+    ByteBuf body = new ConnectUnaryClientFraming(100, MessageEncoding.GZIP, "proto", false).requestBody(framed(false, "hello"), new DefaultHttp2Headers());
     try (InputStream in = MessageEncoding.GZIP.decompress(new ByteBufInputStream(body, true))) {
       assertEquals("hello", new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
@@ -57,7 +57,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void aResponseInTwoFramesIsOneMessageWithTheTrailersFromItsHead() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto").add("x-h", "1").add("trailer-x-t", "2"), true, false, call);
     framing.dataRead(text("hel"), false, call);
     framing.dataRead(text("lo"), true, call);
@@ -69,7 +69,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void anErrorIsReadFromItsJsonBody() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("404", "application/json").add("x-h", "1"), true, false, call);
     framing.dataRead(text("{\"code\":\"not_found\",\"message\":\"no such user\"}"), true, call);
     assertEquals(List.of("consumed 45", "end NOT_FOUND"), call.events);
@@ -79,7 +79,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void anErrorWithoutJsonIsItsHttpStatus() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("503", "text/plain"), true, false, call);
     framing.dataRead(text("<html>busy</html>"), true, call);
     assertEquals("end UNAVAILABLE", call.events.get(call.events.size() - 1));
@@ -87,14 +87,14 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void anErrorWithoutABodyIsItsHttpStatus() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("401", null), true, true, call);
     assertEquals(List.of("end UNAUTHENTICATED"), call.events);
   }
 
   @Test
   void aBodyOverTheLimitFailsAndWhatWasHeldIsReleased() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(8, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(8, null, "proto", false);
     framing.headersRead(head("200", "application/proto"), true, false, call);
     framing.dataRead(text("12345"), false, call);
     framing.dataRead(text("67890"), false, call);
@@ -105,7 +105,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void aBodyCutShortIsReleasedWithTheCall() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto"), true, false, call);
     framing.dataRead(text("part"), false, call);
     framing.dataRead(text("another"), false, call);
@@ -115,21 +115,21 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void aStreamingContentTypeIsNotConnectUnary() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/connect+proto"), true, false, call);
     assertEquals(List.of("fail UNKNOWN"), call.events);
   }
 
   @Test
   void aContentEncodingTheClientDoesNotKnowFails() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto").add("content-encoding", "br"), true, false, call);
     assertEquals(List.of("fail INTERNAL"), call.events);
   }
 
   @Test
   void httpTrailersEndTheResponse() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto"), true, false, call);
     framing.dataRead(text("m"), false, call);
     framing.headersRead(new DefaultHttp2Headers().add("x-ignored", "1"), false, true, call);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** gRPC-Web's framing alone: the trailers are the body's last envelope. */
 class GrpcWebClientFramingTest {
 
-  private final GrpcWebClientFraming framing = new GrpcWebClientFraming(1 << 20);
+  private final GrpcWebClientFraming framing = new GrpcWebClientFraming(1 << 20, "proto");
   private final RecordingCallEvents call = new RecordingCallEvents();
 
   private static ByteBuf text(String text) {
