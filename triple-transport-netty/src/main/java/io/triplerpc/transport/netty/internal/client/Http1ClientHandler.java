@@ -62,6 +62,8 @@ final class Http1ClientHandler extends ChannelDuplexHandler {
   private boolean keepAlive;
   /** Response bytes handed to the stream and not yet read by the call. */
   private long pendingInbound;
+  /** Exchanges started on this connection: past the first, it is a kept-alive one the server may have closed. */
+  private int exchanges;
 
   Http1ClientHandler(Http1ClientConnection connection, int maxPendingInbound) {
     this.connection = connection;
@@ -77,16 +79,9 @@ final class Http1ClientHandler extends ChannelDuplexHandler {
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     Status status = Status.UNAVAILABLE.withDescription("Connection closed before the response ended");
     connection.markClosed(status.asException());
-    Http1ClientStream stream = current;
-    if (stream != null && !responseEnded) {
-      current = null;
-      if (stream.state().responseStarted()) {
-        stream.state().close(status, new Metadata());
-      } else {
-        // No byte of a response: the server may not have read the request (a keep-alive connection it
-        // closed as the request went out, say); whether it did, HTTP/1.1 cannot tell.
-        stream.state().close(status.withDescription("Connection closed before the server answered"), new Metadata());
-      }
+    if (current != null && !responseEnded) {
+      failExchange(current.state().responseStarted() ? status
+          : status.withDescription("Connection closed before the server answered"));
     }
     releaseHeld();
     super.channelInactive(ctx);
@@ -132,6 +127,7 @@ final class Http1ClientHandler extends ChannelDuplexHandler {
       return;
     }
     current = stream;
+    exchanges++;
     requestEnded = false;
     responseEnded = false;
     emptyBody = false;
@@ -303,12 +299,27 @@ final class Http1ClientHandler extends ChannelDuplexHandler {
   /** The exchange fails with {@code status} and the connection closes: what it still holds is unusable. */
   private void failExchange(Status status) {
     Http1ClientStream stream = current;
+    boolean stale = stream != null && staleConnection(stream);
     current = null;
     if (stream != null) {
-      stream.state().close(status, new Metadata());
+      if (stale) {
+        stream.state().closeUnprocessed(status);
+      } else {
+        stream.state().close(status, new Metadata());
+      }
     }
     releaseHeld();
     connection.close();
+  }
+
+  /**
+   * Whether a failure of {@code stream}'s exchange is most likely a kept-alive connection the server had
+   * closed as the request went out: the connection carried an exchange before, and no byte of this one's
+   * response came. As OkHttp and browsers do, the call then goes again (on a new connection), once, as
+   * one the server never processed; the request is the client's to send again (the call keeps it).
+   */
+  boolean staleConnection(Http1ClientStream stream) {
+    return exchanges > 1 && stream == current && !stream.state().responseStarted();
   }
 
   private void releaseHeld() {

@@ -56,8 +56,9 @@ final class Http1ClientStream extends AbstractClientStream {
   @Override
   public void writeFailed(Throwable cause) {
     Status status = Status.UNAVAILABLE.withDescription("Connection failed: " + cause).withCause(cause);
-    if (!state.headWritten) {
-      // Nothing of the request left whole: the server cannot have processed it.
+    if (!state.headWritten || connection.handler().staleConnection(this)) {
+      // Nothing of the request left whole, or it went out on a connection the server had closed: the
+      // server did not process it.
       state.closeUnprocessed(status);
     } else {
       state.close(status, new Metadata());
