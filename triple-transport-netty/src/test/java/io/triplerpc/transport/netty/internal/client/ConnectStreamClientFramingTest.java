@@ -95,4 +95,23 @@ class ConnectStreamClientFramingTest {
     framing.headersRead(head("200", "application/proto"), true, false, call);
     assertEquals(List.of("fail UNKNOWN"), call.events);
   }
+
+  @Test
+  void theJsonCodecSendsAndExpectsItsJsonContentType() {
+    ConnectStreamClientFraming json = new ConnectStreamClientFraming(1 << 20, "json");
+    io.netty.handler.codec.http2.Http2Headers headers = new io.netty.handler.codec.http2.DefaultHttp2Headers();
+    json.addRequestHeaders(headers, 0, null);
+    assertEquals("application/connect+json", headers.get("content-type").toString());
+    json.headersRead(GrpcClientFramingTest.head("200", "application/connect+json"), true, false, call);
+    assertEquals(java.util.List.of("headers identity"), call.events);
+  }
+
+  @Test
+  void aResponseInAnotherCodecThanTheRequestsIsInternalAndAnotherTypeUnknown() {
+    ConnectStreamClientFraming proto = new ConnectStreamClientFraming(1 << 20, "proto");
+    proto.headersRead(GrpcClientFramingTest.head("200", "application/connect+json"), true, false, call);
+    ConnectStreamClientFraming other = new ConnectStreamClientFraming(1 << 20, "proto");
+    other.headersRead(GrpcClientFramingTest.head("200", "text/plain"), true, false, call);
+    assertEquals(java.util.List.of("fail INTERNAL", "fail UNKNOWN"), call.events);
+  }
 }

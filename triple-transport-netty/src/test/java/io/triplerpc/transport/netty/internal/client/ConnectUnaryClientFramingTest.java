@@ -2,7 +2,9 @@ package io.triplerpc.transport.netty.internal.client;
 
 import static io.triplerpc.transport.netty.internal.client.GrpcClientFramingTest.head;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -134,5 +136,80 @@ class ConnectUnaryClientFramingTest {
     framing.dataRead(text("m"), false, call);
     framing.headersRead(new DefaultHttp2Headers().add("x-ignored", "1"), false, true, call);
     assertEquals(List.of("headers identity", "consumed 1", "message m", "end OK"), call.events);
+  }
+
+  private static Http2Headers postHead(ConnectUnaryClientFraming framing, MessageEncoding encoding) {
+    Http2Headers headers = new DefaultHttp2Headers().method("POST").path("/pkg.S/M");
+    framing.addRequestHeaders(headers, 0, encoding);
+    return headers;
+  }
+
+  @Test
+  void aGetCarriesTheMessageBase64urlInTheQueryAndNoBody() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "json", true);
+    Http2Headers headers = postHead(framing, null);
+    assertTrue(framing.sendsMessageInHead());
+    ByteBuf body = framing.requestBody(framed(false, "{\"a\":\"?>\"}"), headers);
+    assertEquals(0, body.readableBytes());
+    assertEquals("GET", headers.method().toString());
+    String prefix = "/pkg.S/M?connect=v1&encoding=json&base64=1&message=";
+    String path = headers.path().toString();
+    assertTrue(path.startsWith(prefix), path);
+    assertEquals("{\"a\":\"?>\"}", new String(java.util.Base64.getUrlDecoder().decode(path.substring(prefix.length())),
+        StandardCharsets.UTF_8));
+    assertFalse(path.contains("="  + "=") || path.endsWith("="), "unpadded");
+    assertNull(headers.get("content-type"));
+    assertNull(headers.get("connect-protocol-version"));
+    assertEquals("gzip", headers.get("accept-encoding").toString());
+  }
+
+  @Test
+  void aCompressedGetNamesItsCompressionInTheQuery() throws IOException {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, MessageEncoding.GZIP, "proto", true);
+    Http2Headers headers = postHead(framing, MessageEncoding.GZIP);
+    framing.requestBody(framed(false, "hello"), headers).release();
+    String path = headers.path().toString();
+    assertTrue(path.contains("&compression=gzip&"), path);
+    assertNull(headers.get("content-encoding"));
+    byte[] message = java.util.Base64.getUrlDecoder().decode(path.substring(path.indexOf("message=") + 8));
+    try (InputStream in = MessageEncoding.GZIP.decompress(new java.io.ByteArrayInputStream(message))) {
+      assertEquals("hello", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void aGetWhoseTargetWouldPassTheLimitStaysAPost() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", true);
+    Http2Headers headers = postHead(framing, null);
+    ByteBuf body = framing.requestBody(framed(false, "x".repeat(ConnectUnaryClientFraming.MAX_GET_TARGET)), headers);
+    assertEquals(ConnectUnaryClientFraming.MAX_GET_TARGET, body.readableBytes());
+    body.release();
+    assertEquals("POST", headers.method().toString());
+    assertEquals("/pkg.S/M", headers.path().toString());
+    assertEquals("application/proto", headers.get("content-type").toString());
+  }
+
+  @Test
+  void withoutGetAnIdempotentCallIsAPost() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
+    assertFalse(framing.sendsMessageInHead());
+    Http2Headers headers = postHead(framing, null);
+    framing.requestBody(framed(false, "m"), headers).release();
+    assertEquals("POST", headers.method().toString());
+  }
+
+  @Test
+  void theJsonCodecSendsAndExpectsApplicationJson() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "json", false);
+    assertEquals("application/json", postHead(framing, null).get("content-type").toString());
+    framing.headersRead(head("200", "application/json"), true, false, call);
+    assertEquals(List.of("headers identity"), call.events);
+  }
+
+  @Test
+  void aResponseInAnotherCodecIsInternal() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
+    framing.headersRead(head("200", "application/json"), true, false, call);
+    assertEquals(List.of("fail INTERNAL"), call.events);
   }
 }
