@@ -154,7 +154,10 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
      */
     public abstract Builder ioThreads(int threads);
 
-    /** The wire protocol of the calls: gRPC by default, or gRPC-Web. */
+    /**
+     * The wire protocol of the calls: gRPC by default, gRPC-Web or Connect; see {@link #codec},
+     * {@link #http1} and {@link #httpGet} for their codec, HTTP version and Connect's GET.
+     */
     public abstract Builder protocol(ClientProtocol protocol);
 
     /**
@@ -328,8 +331,10 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     /**
      * Sends Connect unary calls of {@link TripleMethod#idempotent() idempotent} methods as HTTP GET, the
      * request in the URL's query (which browsers and CDNs may cache), as connect-go's
-     * {@code WithHTTPGet()}; off by default. A call whose URL would be longer than 4,096 bytes goes as POST.
-     * Only the {@link ClientProtocol#CONNECT} protocol has GET.
+     * {@code WithHTTPGet()}; off by default. A call whose request target (path and query) would be longer
+     * than 4,000 bytes goes as POST, so that its request line fits the 4,096 bytes HTTP/1.1 servers
+     * commonly accept (Netty's default, and so Triple's). Only the {@link ClientProtocol#CONNECT} protocol
+     * has GET.
      */
     public abstract Builder httpGet(boolean enabled);
 

@@ -35,7 +35,10 @@ class ClientProtocolsTest {
   @ParameterizedTest
   @CsvSource({"GRPC_WEB, false", "GRPC_WEB, true", "CONNECT, false", "CONNECT, true"})
   void unaryAndServerStreamingCallsAnswer(ClientProtocol protocol, boolean gzip) throws Exception {
-    EchoService echo = echo(protocol, gzip);
+    unaryAndServerStreamingCallsAnswer(echo(protocol, gzip));
+  }
+
+  private static void unaryAndServerStreamingCallsAnswer(EchoService echo) throws Exception {
     assertEquals("hi", echo.echo(EchoRequest.newBuilder().setMessage("hi").build()).getMessage());
     RecordingObserver<EchoResponse> responses = new RecordingObserver<>();
     echo.serverStream(EchoRequest.newBuilder().setMessage("x").setCount(3).build(), responses);
@@ -46,7 +49,10 @@ class ClientProtocolsTest {
   @ParameterizedTest
   @CsvSource({"GRPC_WEB, false", "GRPC_WEB, true", "CONNECT, false", "CONNECT, true"})
   void clientStreamingAndBidiCallsAnswer(ClientProtocol protocol, boolean gzip) throws Exception {
-    EchoService echo = echo(protocol, gzip);
+    clientStreamingAndBidiCallsAnswer(echo(protocol, gzip));
+  }
+
+  private static void clientStreamingAndBidiCallsAnswer(EchoService echo) throws Exception {
     RecordingObserver<EchoResponse> one = new RecordingObserver<>();
     StreamObserver<EchoRequest> requests = echo.clientStream(one);
     requests.onNext(EchoRequest.newBuilder().setMessage("a").build());
@@ -72,26 +78,9 @@ class ClientProtocolsTest {
     TripleClient client = fixture.newClient(b -> b.protocol(protocol).codec(codec).http1(http1).httpGet(true));
     for (CallOptions options : List.of(CallOptions.DEFAULT, CallOptions.DEFAULT.withCompression("gzip"))) {
       EchoService echo = client.proxy(EchoService.class, options);
-      assertEquals("hi", echo.echo(EchoRequest.newBuilder().setMessage("hi").build()).getMessage());
       assertEquals("ho", echo.echoAsync(EchoRequest.newBuilder().setMessage("ho").build()).get().getMessage());
-      RecordingObserver<EchoResponse> streamed = new RecordingObserver<>();
-      echo.serverStream(EchoRequest.newBuilder().setMessage("x").setCount(3).build(), streamed);
-      streamed.awaitCompletion();
-      assertEquals(3, streamed.values().size());
-      RecordingObserver<EchoResponse> one = new RecordingObserver<>();
-      StreamObserver<EchoRequest> requests = echo.clientStream(one);
-      requests.onNext(EchoRequest.newBuilder().setMessage("a").build());
-      requests.onNext(EchoRequest.newBuilder().setMessage("b").build());
-      requests.onCompleted();
-      one.awaitCompletion();
-      assertEquals(1, one.values().size());
-      RecordingObserver<EchoResponse> many = new RecordingObserver<>();
-      StreamObserver<EchoRequest> bidi = echo.bidi(many);
-      bidi.onNext(EchoRequest.newBuilder().setMessage("c").build());
-      bidi.onNext(EchoRequest.newBuilder().setMessage("d").build());
-      bidi.onCompleted();
-      many.awaitCompletion();
-      assertEquals(2, many.values().size());
+      unaryAndServerStreamingCallsAnswer(echo);
+      clientStreamingAndBidiCallsAnswer(echo);
     }
   }
 

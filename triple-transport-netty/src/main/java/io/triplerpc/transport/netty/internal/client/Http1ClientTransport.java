@@ -2,7 +2,6 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.ReflectiveChannelFactory;
@@ -142,11 +141,7 @@ final class Http1ClientTransport implements ClientTransport {
   }
 
   private Http1ClientConnection connect() {
-    SocketChannel channel = channelFactory.newChannel();
-    channel.config().setOption(ChannelOption.TCP_NODELAY, true);
-    channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
-    channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
-    channel.config().setAllocator(alloc);
+    SocketChannel channel = ConnectionSlot.newChannel(channelFactory, options, alloc);
     Http1ClientConnection connection =
         new Http1ClientConnection(channel, this, Math.max(options.limits().initialWindowSize(), 64 * 1024));
     open.add(connection);
