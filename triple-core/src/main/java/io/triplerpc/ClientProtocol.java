@@ -7,13 +7,14 @@ public enum ClientProtocol {
   GRPC,
 
   /**
-   * gRPC-Web over HTTP/2: gRPC's messages with the trailers in the body, for servers and proxies that
+   * gRPC-Web over HTTP/2 (or HTTP/1.1, {@link TripleClient.Builder#http1}): gRPC's messages with the trailers in the body, for servers and proxies that
    * answer gRPC-Web but not gRPC (Envoy's grpc_web filter, connect-go, Armeria).
    */
   GRPC_WEB,
 
   /**
-   * The Connect protocol over HTTP/2: unary calls as a plain POST of the message (errors as JSON),
+   * The Connect protocol over HTTP/2 (or HTTP/1.1, {@link TripleClient.Builder#http1}): unary calls as a
+   * plain POST of the message, or a GET for idempotent methods ({@link TripleClient.Builder#connectGet}) (errors as JSON),
    * streaming calls with prefixed messages and a JSON end of stream; what connect-go, connect-es and
    * Dubbo 3.3's Triple-over-HTTP serve.
    */

@@ -124,7 +124,10 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     /** Reconnect backoff: first delay (1 s) doubling up to the maximum (2 min), with jitter. */
     Builder reconnectBackoff(Duration initial, Duration max);
 
-    /** The wire protocol of the calls: gRPC by default, gRPC-Web or Connect. */
+    /**
+     * The wire protocol of the calls: gRPC by default, gRPC-Web or Connect; see {@link #codec},
+     * {@link #http1} and {@link #connectGet} for their codec, HTTP version and Connect's GET.
+     */
     Builder protocol(ClientProtocol protocol);
 
     /**
@@ -200,5 +203,39 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
 
     /** Builds the client; no connection opens until the first call. */
     TripleClient build();
+
+    /**
+     * The codec of protobuf messages on the wire: {@code "proto"} (the default, protobuf's binary
+     * encoding) or {@code "json"}, protobuf's canonical JSON mapping, as connect-go's
+     * {@code WithProtoJSON()}: {@code application/json} and {@code application/connect+json} in Connect,
+     * {@code application/grpc-web+json} in gRPC-Web, {@code application/grpc+json} in gRPC. Every Triple
+     * server reads both. A call of a method whose messages have no JSON mapping (lite protobuf) fails.
+     *
+     * @throws IllegalArgumentException if neither {@code "proto"} nor {@code "json"}
+     */
+    Builder codec(String codec);
+
+    /**
+     * Sends Connect unary calls of {@link TripleMethod#idempotent() idempotent} methods as HTTP GET, the
+     * request in the URL's query (which browsers and CDNs may cache), as connect-go's
+     * {@code WithHTTPGet()}; off by default. A call whose request target (path and query) would be longer
+     * than 4,000 bytes goes as POST, so that its request line fits the 4,096 bytes HTTP/1.1 servers
+     * commonly accept (Netty's default, and so Triple's). Only the {@link ClientProtocol#CONNECT} protocol
+     * has GET.
+     */
+    Builder connectGet(boolean enabled);
+
+    /**
+     * Calls over HTTP/1.1 instead of HTTP/2 (cleartext, or TLS with ALPN {@code http/1.1}), for servers and
+     * proxies that speak nothing else; off by default. Each connection carries one call at a time: a call
+     * takes an idle connection or opens one, returns it once its response has ended, and a cancelled call
+     * closes its connection. Unary, client- and server-streaming calls work; a bidirectional call works half
+     * duplex (its whole request stream, then the responses), and full duplex only with a server that reads
+     * a request body while it answers (Triple's does; most HTTP/1.1 servers and proxies do not, and a call
+     * that waits for a response before it sends more then waits for its deadline: use HTTP/2 for full
+     * duplex). For {@link ClientProtocol#GRPC_WEB} and {@link ClientProtocol#CONNECT}: gRPC needs HTTP/2,
+     * and {@link #build()} refuses it.
+     */
+    Builder http1(boolean enabled);
   }
 }

@@ -57,12 +57,15 @@ import java.util.concurrent.TimeUnit;
  * The client under test that {@code connectconformance --mode client} starts: it reads
  * {@code ClientCompatRequest}s from stdin (each a 4-byte big-endian length, then the message) until
  * EOF, makes each call with a {@link TripleClient} through its {@link ClientCall} API (headers,
- * request messages with their delays, cancellation at the asked moment, timeouts, compression), and
+ * request messages with their delays, cancellation at the asked moment, timeouts, compression), in the
+ * protocol, codec and HTTP version it names, idempotent calls as GET when it asks for them, and
  * writes a {@code ClientCompatResponse} for each to stdout, in the order the calls end.
  */
 public final class ClientUnderTest {
 
   private static final String SERVICE = "connectrpc.conformance.v1.ConformanceService";
+  /** Calls in flight at most. */
+  private static final int PARALLEL = 8;
 
   /** One client per server and settings, shared by the calls that name them. */
   private final Map<String, TripleClient> clients = new ConcurrentHashMap<>();
@@ -79,7 +82,10 @@ public final class ClientUnderTest {
 
   public static void main(String[] args) throws Exception {
     ClientUnderTest client = new ClientUnderTest(System.out);
-    ExecutorService calls = Executors.newCachedThreadPool();
+    // At most PARALLEL calls at once, as the runner's server mode issues them (its --parallel): the runner
+    // sends every case at once, and thousands of calls started together on a two-core machine would
+    // push the cases that check deadlines past theirs.
+    ExecutorService calls = Executors.newFixedThreadPool(PARALLEL);
     InputStream in = System.in;
     while (true) {
       byte[] frame;
@@ -127,11 +133,35 @@ public final class ClientUnderTest {
       default:
         throw new IllegalArgumentException("Triple's client does not speak " + request.getProtocol());
     }
-    String key = protocol + "/" + request.getHost() + ":" + request.getPort() + "/" + request.getServerTlsCert().hashCode()
-        + "/" + request.getClientTlsCreds().hashCode() + "/" + request.getMessageReceiveLimit();
+    String codec;
+    switch (request.getCodec()) {
+      case CODEC_PROTO:
+        codec = "proto";
+        break;
+      case CODEC_JSON:
+        codec = "json";
+        break;
+      default:
+        throw new IllegalArgumentException("Triple's client does not speak " + request.getCodec());
+    }
+    boolean http1;
+    switch (request.getHttpVersion()) {
+      case HTTP_VERSION_1:
+        http1 = true;
+        break;
+      case HTTP_VERSION_2:
+        http1 = false;
+        break;
+      default:
+        throw new IllegalArgumentException("Triple's client does not speak " + request.getHttpVersion());
+    }
+    boolean get = request.getUseGetHttpMethod();
+    String key = protocol + "/" + codec + "/" + http1 + "/" + get + "/" + request.getHost() + ":" + request.getPort()
+        + "/" + request.getServerTlsCert().hashCode() + "/" + request.getClientTlsCreds().hashCode() + "/"
+        + request.getMessageReceiveLimit();
     return clients.computeIfAbsent(key, k -> {
       TripleClient.Builder builder = TripleClient.builder().address(request.getHost(), request.getPort())
-          .protocol(protocol);
+          .protocol(protocol).codec(codec).http1(http1).connectGet(get);
       if (request.getMessageReceiveLimit() > 0) {
         builder.maxInboundMessageSize(request.getMessageReceiveLimit());
       }

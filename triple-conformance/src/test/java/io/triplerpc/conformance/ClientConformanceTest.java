@@ -5,7 +5,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Connect conformance suite ({@code connectconformance} v1.0.5) in client mode, gRPC, gRPC-Web and Connect:
+ * The Connect conformance suite ({@code connectconformance} v1.0.5) in client mode, gRPC, gRPC-Web and Connect,
+ * over HTTP/2 and HTTP/1.1, in protobuf and JSON, Connect GET included:
  * its reference
  * servers answer, in every way the cases script, the calls Triple's client makes through a service
  * proxy ({@link ClientUnderTest}), with the features of {@code config/client.yaml} and no list of
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientConformanceTest {
 
   /** The cases config/client.yaml selects. */
-  private static final int CASES = 1804;
+  private static final int CASES = 4814;
 
   @TempDir
   Path output;

@@ -13,8 +13,11 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.WorkerPool;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.observe.ObservedCallImpl;
+import io.triplerpc.serialization.MessageCodec;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /** Builds the chain of call factories a client's calls go through. */
@@ -64,6 +67,35 @@ public final class ClientCallFactories {
       };
     }
     return calls;
+  }
+
+  /**
+   * {@code next}'s calls with the messages in {@code codec} ({@code "json"}: protobuf's JSON mapping)
+   * instead of their descriptors' own: each method's twin descriptor is made once, on its first call.
+   *
+   * @throws IllegalArgumentException from {@code newCall}, if a method's messages have no such encoding
+   */
+  public static ClientCallFactory withCodec(ClientCallFactory next, String codec) {
+    Map<MethodDescriptor<?, ?>, MethodDescriptor<?, ?>> twins = new ConcurrentHashMap<>();
+    return new ClientCallFactory() {
+      @Override
+      @SuppressWarnings("unchecked")
+      public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+        MethodDescriptor<Q, R> twin = (MethodDescriptor<Q, R>) twins.computeIfAbsent(method, m -> inCodec(m, codec));
+        return next.newCall(twin, options);
+      }
+    };
+  }
+
+  private static <Q, R> MethodDescriptor<Q, R> inCodec(MethodDescriptor<Q, R> method, String codec) {
+    MessageCodec<Q> request = method.requestCodec().withSubtype(codec);
+    MessageCodec<R> response = method.responseCodec().withSubtype(codec);
+    if (request == null || response == null) {
+      throw new IllegalArgumentException("The messages of " + method.fullMethodName() + " have no " + codec
+          + " encoding, which the client's codec asks for");
+    }
+    return MethodDescriptor.of(method.serviceName(), method.methodName(), method.type(), request, response,
+        method.isIdempotent());
   }
 
   /**

@@ -45,6 +45,9 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
   private Duration initialBackoff = Duration.ofMillis(DEFAULTS.initialBackoffMillis());
   private Duration maxBackoff = Duration.ofMillis(DEFAULTS.maxBackoffMillis());
   private ClientProtocol protocol = DEFAULTS.protocol();
+  private String codec = DEFAULTS.codec();
+  private boolean httpGet = DEFAULTS.httpGet();
+  private boolean http1 = DEFAULTS.http1();
 
   /** What the last {@link #serviceConfig} call set; the policies and throttling set in code win over it. */
   private ServiceConfig serviceConfig = ServiceConfig.EMPTY;
@@ -268,7 +271,10 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
         maxBackoff.toMillis(),
         ioThreads(),
         tls(),
-        protocol);
+        protocol,
+        codec,
+        http1,
+        httpGet);
   }
 
   @Override
@@ -278,5 +284,27 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
     }
     return new TripleClientImpl(address, clusterFactory, transportOptions(), executor(), defaultOptions,
         interceptors, credentials, allowListCopy(), methodSettings(), observers());
+  }
+
+  @Override
+  public TripleClientBuilder codec(String codec) {
+    Objects.requireNonNull(codec, "codec");
+    if (!ClientTransportOptions.PROTO.equals(codec) && !ClientTransportOptions.JSON.equals(codec)) {
+      throw new IllegalArgumentException("codec must be \"proto\" or \"json\": " + codec);
+    }
+    this.codec = codec;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder connectGet(boolean enabled) {
+    this.httpGet = enabled;
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder http1(boolean enabled) {
+    this.http1 = enabled;
+    return this;
   }
 }

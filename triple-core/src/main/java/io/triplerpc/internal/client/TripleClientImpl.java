@@ -73,8 +73,8 @@ final class TripleClientImpl extends TripleClient {
       this.ownedScheduler = null;
       RetriableCalls calls = new RetriableCalls((method, callOptions) -> connection, TransportConnection::attempt,
           methods, transport.scheduler(), transport::nanoTime, callbacks);
-      this.base = observed(new PropagatingCalls(withTimeouts(calls, methods)), observers,
-          ClientCallFactories.hostAndPort(address));
+      this.base = inCodec(observed(new PropagatingCalls(withTimeouts(calls, methods)), observers,
+          ClientCallFactories.hostAndPort(address)), options);
     } else {
       this.connection = null;
       this.cluster = clusterFactory.newCluster(server -> new TransportConnection(
@@ -86,8 +86,15 @@ final class TripleClientImpl extends TripleClient {
       });
       RetriableCalls calls = new RetriableCalls(cluster::picker, TransportConnection::attempt, methods, ownedScheduler,
           System::nanoTime, callbacks);
-      this.base = observed(new PropagatingCalls(withTimeouts(calls, methods)), observers, CLUSTER_TARGET);
+      this.base = inCodec(observed(new PropagatingCalls(withTimeouts(calls, methods)), observers, CLUSTER_TARGET),
+          options);
     }
+  }
+
+  /** {@code calls} with their messages in the client's codec, when it is not the descriptors' own protobuf. */
+  private static ClientCallFactory inCodec(ClientCallFactory calls, ClientTransportOptions options) {
+    return ClientTransportOptions.JSON.equals(options.codec()) ? ClientCallFactories.withCodec(calls, options.codec())
+        : calls;
   }
 
   /** {@code calls}, seen whole by {@code observers} if there are any. */

@@ -17,6 +17,9 @@ import java.time.Duration;
  * @param ioThreads event loop threads of the client's own; 0 to share the process's client event loops
  * @param tls transport security, or null for cleartext
  * @param protocol the wire protocol of the client's calls
+ * @param codec the codec of the messages, {@code "proto"} or {@code "json"} (protobuf's JSON mapping)
+ * @param http1 whether calls go over HTTP/1.1, one at a time per connection, rather than HTTP/2
+ * @param httpGet whether Connect unary calls of idempotent methods go as GET
  */
 public record ClientTransportOptions(
     Http2Limits limits,
@@ -27,12 +30,20 @@ public record ClientTransportOptions(
     long maxBackoffMillis,
     int ioThreads,
     TlsConfig tls,
-    ClientProtocol protocol) {
+    ClientProtocol protocol,
+    String codec,
+    boolean http1,
+    boolean httpGet) {
+
+  /** The codec of protobuf's binary encoding, the default. */
+  public static final String PROTO = "proto";
+  /** The codec of protobuf's canonical JSON mapping. */
+  public static final String JSON = "json";
 
   /** One connection, 10 s to connect, reconnecting after 1 s doubling up to 2 min, as grpc-java. */
   public static final ClientTransportOptions DEFAULTS = new ClientTransportOptions(
       Http2Limits.CLIENT_DEFAULTS, KeepAlive.CLIENT_DEFAULTS, 1, 10_000,
-      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, ClientProtocol.GRPC);
+      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, ClientProtocol.GRPC, PROTO, false, false);
 
   public ClientTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -45,17 +56,32 @@ public record ClientTransportOptions(
     }
     Http2Limits.checkLimit(ioThreads, "ioThreads");
     java.util.Objects.requireNonNull(protocol, "protocol");
+    if (!PROTO.equals(codec) && !JSON.equals(codec)) {
+      throw new IllegalArgumentException("codec must be \"proto\" or \"json\": " + codec);
+    }
+    if (http1 && protocol == ClientProtocol.GRPC) {
+      throw new IllegalArgumentException(
+          "gRPC needs HTTP/2 (its trailers); over HTTP/1.1, call with ClientProtocol.GRPC_WEB or CONNECT");
+    }
+  }
+
+  /** Options of a client of protobuf's binary codec over HTTP/2, Connect unary calls as POST. */
+  public ClientTransportOptions(Http2Limits limits, KeepAlive keepAlive, int connectionsPerAddress,
+      int connectTimeoutMillis, long initialBackoffMillis, long maxBackoffMillis, int ioThreads, TlsConfig tls,
+      ClientProtocol protocol) {
+    this(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis, initialBackoffMillis, maxBackoffMillis,
+        ioThreads, tls, protocol, PROTO, false, false);
   }
 
   /** These options with {@code limits} instead. */
   public ClientTransportOptions withLimits(Http2Limits limits) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet);
   }
 
   /** These options with {@code keepAlive} instead. */
   public ClientTransportOptions withKeepAlive(KeepAlive keepAlive) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet);
   }
 }

@@ -35,7 +35,10 @@ class ClientProtocolsTest {
   @ParameterizedTest
   @CsvSource({"GRPC_WEB, false", "GRPC_WEB, true", "CONNECT, false", "CONNECT, true"})
   void unaryAndServerStreamingCallsAnswer(ClientProtocol protocol, boolean gzip) throws Exception {
-    EchoService echo = echo(protocol, gzip);
+    unaryAndServerStreamingCallsAnswer(echo(protocol, gzip));
+  }
+
+  private static void unaryAndServerStreamingCallsAnswer(EchoService echo) throws Exception {
     assertEquals("hi", echo.echo(EchoRequest.newBuilder().setMessage("hi").build()).getMessage());
     RecordingObserver<EchoResponse> responses = new RecordingObserver<>();
     echo.serverStream(EchoRequest.newBuilder().setMessage("x").setCount(3).build(), responses);
@@ -46,7 +49,10 @@ class ClientProtocolsTest {
   @ParameterizedTest
   @CsvSource({"GRPC_WEB, false", "GRPC_WEB, true", "CONNECT, false", "CONNECT, true"})
   void clientStreamingAndBidiCallsAnswer(ClientProtocol protocol, boolean gzip) throws Exception {
-    EchoService echo = echo(protocol, gzip);
+    clientStreamingAndBidiCallsAnswer(echo(protocol, gzip));
+  }
+
+  private static void clientStreamingAndBidiCallsAnswer(EchoService echo) throws Exception {
     RecordingObserver<EchoResponse> one = new RecordingObserver<>();
     StreamObserver<EchoRequest> requests = echo.clientStream(one);
     requests.onNext(EchoRequest.newBuilder().setMessage("a").build());
@@ -61,6 +67,48 @@ class ClientProtocolsTest {
     bidi.onCompleted();
     many.awaitCompletion();
     assertEquals(2, many.values().size());
+  }
+
+  /** Every call shape over HTTP/1.1 and HTTP/2, in protobuf and JSON, GET on for the Connect protocol. */
+  @ParameterizedTest
+  @CsvSource({"GRPC_WEB, proto, true", "GRPC_WEB, json, true", "GRPC_WEB, json, false", "CONNECT, proto, true",
+      "CONNECT, json, true", "CONNECT, json, false", "GRPC, json, false"})
+  void everyCallShapeAnswersInEitherCodecOverEitherHttpVersion(ClientProtocol protocol, String codec, boolean http1)
+      throws Exception {
+    TripleClient client = fixture.newClient(b -> b.protocol(protocol).codec(codec).http1(http1).connectGet(true));
+    for (CallOptions options : List.of(CallOptions.DEFAULT, CallOptions.DEFAULT.withCompression("gzip"))) {
+      EchoService echo = client.proxy(EchoService.class, options);
+      assertEquals("ho", echo.echoAsync(EchoRequest.newBuilder().setMessage("ho").build()).get().getMessage());
+      unaryAndServerStreamingCallsAnswer(echo);
+      clientStreamingAndBidiCallsAnswer(echo);
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({"proto, false", "json, false", "proto, true", "json, true"})
+  void anIdempotentMethodAnswersAsGetAndAsPostWhenItsUrlIsTooLong(String codec, boolean http1) throws Exception {
+    fixture.startServer(b -> b.addService(Lookup.class, request -> EchoResponse.newBuilder()
+        .setMessage(request.getMessage().length() + "").build()));
+    TripleClient client = fixture.newClient(b -> b.protocol(ClientProtocol.CONNECT).codec(codec).http1(http1)
+        .connectGet(true));
+    Lookup lookup = client.proxy(Lookup.class);
+    assertEquals("5", lookup.find(EchoRequest.newBuilder().setMessage("short").build()).getMessage());
+    String longMessage = "x".repeat(10_000);
+    assertEquals("10000", lookup.find(EchoRequest.newBuilder().setMessage(longMessage).build()).getMessage());
+  }
+
+  @org.junit.jupiter.api.Test
+  void grpcOverHttp1IsRefusedWhenTheClientIsBuilt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TripleClient.builder().address("127.0.0.1", 1).http1(true).build());
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("HTTP/2"), e.getMessage());
+  }
+
+  /** A method without side effects, which the Connect protocol may call with GET. */
+  @io.triplerpc.TripleService(name = "triple.test.Lookup")
+  public interface Lookup {
+    @io.triplerpc.TripleMethod(idempotent = true)
+    EchoResponse find(EchoRequest request);
   }
 
   @ParameterizedTest

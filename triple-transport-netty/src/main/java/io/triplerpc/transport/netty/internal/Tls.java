@@ -33,6 +33,12 @@ public final class Tls {
       ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
       ApplicationProtocolNames.HTTP_2);
 
+  private static final ApplicationProtocolConfig CLIENT_HTTP1_ALPN = new ApplicationProtocolConfig(
+      ApplicationProtocolConfig.Protocol.ALPN,
+      ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+      ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+      ApplicationProtocolNames.HTTP_1_1);
+
   private Tls() {}
 
   /**
@@ -71,8 +77,17 @@ public final class Tls {
    *     OpenSSL is asked for and cannot be loaded
    */
   public static SslContext clientContext(TlsConfig tls) {
+    return clientContext(tls, CLIENT_ALPN);
+  }
+
+  /** The client context of a client that calls over HTTP/1.1: offers http/1.1 only; otherwise as {@link #clientContext}. */
+  public static SslContext http1ClientContext(TlsConfig tls) {
+    return clientContext(tls, CLIENT_HTTP1_ALPN);
+  }
+
+  private static SslContext clientContext(TlsConfig tls, ApplicationProtocolConfig alpn) {
     if (tls.sslContext() != null) {
-      return new JdkSslContext(tls.sslContext(), true, null, IdentityCipherSuiteFilter.INSTANCE, CLIENT_ALPN,
+      return new JdkSslContext(tls.sslContext(), true, null, IdentityCipherSuiteFilter.INSTANCE, alpn,
           ClientAuth.NONE, null, false);
     }
     SslProvider provider = provider(tls);
@@ -80,7 +95,7 @@ public final class Tls {
       SslContextBuilder builder = SslContextBuilder.forClient()
           .sslProvider(provider)
           .ciphers(Http2SecurityUtil.CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
-          .applicationProtocolConfig(CLIENT_ALPN)
+          .applicationProtocolConfig(alpn)
           .endpointIdentificationAlgorithm("HTTPS");
       if (tls.trustCertificates() != null) {
         builder.trustManager(tls.trustCertificates().toFile());

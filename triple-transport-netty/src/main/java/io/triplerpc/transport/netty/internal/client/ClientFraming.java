@@ -4,17 +4,19 @@ import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.Metadata;
+import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.Status;
 import io.triplerpc.internal.wire.MessageEncoding;
 
 /**
- * How one wire protocol frames a client call on its HTTP/2 stream, as the server's framings do on
- * theirs: gRPC ({@link GrpcClientFraming}), gRPC-Web ({@link GrpcWebClientFraming}), Connect unary
+ * How one wire protocol frames a client call on its stream (HTTP/2's, or an HTTP/1.1 exchange, in
+ * HTTP/2's terms: a head, DATA, trailers), as the server's framings do on theirs: gRPC ({@link GrpcClientFraming}), gRPC-Web ({@link GrpcWebClientFraming}), Connect unary
  * ({@link ConnectUnaryClientFraming}) and Connect streaming ({@link ConnectStreamClientFraming}). The
  * request side turns the call into request headers and DATA; the response side turns the server's
- * frames into the call's {@link CallEvents}. The stream ({@link NettyClientStream}) knows none of
- * this: it keeps flow control, demand, cancellation and the write queue.
+ * frames into the call's {@link CallEvents}. The stream ({@link NettyClientStream} on HTTP/2,
+ * {@link Http1ClientStream} on HTTP/1.1) knows none of this: it keeps flow control, demand,
+ * cancellation and the write queue.
  *
  * <p>A framing without state is shared by every stream; one with state is one per stream. The request
  * methods run on the calling thread before the stream starts or as it writes; the response methods
@@ -22,17 +24,23 @@ import io.triplerpc.internal.wire.MessageEncoding;
  */
 interface ClientFraming {
 
-  /** The framing of a call of {@code type} in {@code protocol}. */
-  static ClientFraming of(ClientProtocol protocol, MethodType type, int maxInboundMessageSize,
-      MessageEncoding requestEncoding) {
+  /**
+   * The framing of a call of {@code method} in {@code protocol}, its messages in {@code codec}
+   * ({@code proto} or {@code json}); a Connect unary call of an idempotent method goes as GET if
+   * {@code httpGet}.
+   */
+  static ClientFraming of(ClientProtocol protocol, MethodDescriptor<?, ?> method, int maxInboundMessageSize,
+      MessageEncoding requestEncoding, String codec, boolean httpGet) {
     switch (protocol) {
       case GRPC_WEB:
-        return new GrpcWebClientFraming(maxInboundMessageSize);
+        return new GrpcWebClientFraming(maxInboundMessageSize, codec);
       case CONNECT:
-        return type == MethodType.UNARY ? new ConnectUnaryClientFraming(maxInboundMessageSize, requestEncoding)
-            : new ConnectStreamClientFraming(maxInboundMessageSize);
+        return method.type() == MethodType.UNARY
+            ? new ConnectUnaryClientFraming(maxInboundMessageSize, requestEncoding, codec,
+                httpGet && method.isIdempotent())
+            : new ConnectStreamClientFraming(maxInboundMessageSize, codec);
       default:
-        return GrpcClientFraming.INSTANCE;
+        return "json".equals(codec) ? GrpcClientFraming.JSON : GrpcClientFraming.INSTANCE;
     }
   }
 
@@ -48,9 +56,21 @@ interface ClientFraming {
   /** Rewrites the deadline {@code headers} announce to {@code timeoutNanos} from now. Event loop. */
   void announceTimeout(Http2Headers headers, long timeoutNanos);
 
-  /** A request message, framed with its 5-byte prefix, as the request body carries it; owns {@code framed}. */
-  default ByteBuf requestBody(ByteBuf framed) {
+  /**
+   * A request message, framed with its 5-byte prefix, as the request body carries it; owns {@code framed}.
+   * A framing that {@link #sendsMessageInHead may send it in the head} may move it into {@code headers}
+   * (not sent yet then) and return an empty body.
+   */
+  default ByteBuf requestBody(ByteBuf framed, Http2Headers headers) {
     return framed;
+  }
+
+  /**
+   * Whether the request's one message may go in its head (a Connect GET, in the URL): the stream then
+   * sends the head only with the message, after {@link #requestBody}. Asked once, as the stream is made.
+   */
+  default boolean sendsMessageInHead() {
+    return false;
   }
 
   // The response: event loop only.

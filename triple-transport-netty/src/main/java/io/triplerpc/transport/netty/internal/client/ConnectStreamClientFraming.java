@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ConnectStreamClientFraming extends EnvelopedClientFraming {
 
-  private static final AsciiString APPLICATION_CONNECT = AsciiString.cached("application/connect+");
+  private static final AsciiString APPLICATION_CONNECT = AsciiString.cached("application/connect");
   private static final AsciiString ONE = AsciiString.cached("1");
   private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
 
@@ -27,23 +27,21 @@ final class ConnectStreamClientFraming extends EnvelopedClientFraming {
   static final int END_STREAM_FLAG = 0x02;
 
   private final int maxInboundMessageSize;
+  /** The messages' codec, {@code proto} or {@code json}. */
+  private final String codec;
   /** The response's encoding, for a compressed end of stream; null until the head, or uncompressed. */
   private MessageEncoding responseEncoding;
 
-  ConnectStreamClientFraming(int maxInboundMessageSize) {
+  ConnectStreamClientFraming(int maxInboundMessageSize, String codec) {
     super("CONNECT_STREAM");
     this.maxInboundMessageSize = maxInboundMessageSize;
-  }
-
-  /** Whether {@code contentType} is Connect streaming's: {@code application/connect+codec}. */
-  static boolean isConnectStreamContentType(CharSequence contentType) {
-    return contentType != null && contentType.length() > APPLICATION_CONNECT.length()
-        && AsciiString.regionMatches(contentType, true, 0, APPLICATION_CONNECT, 0, APPLICATION_CONNECT.length());
+    this.codec = codec;
   }
 
   @Override
   public void addRequestHeaders(Http2Headers headers, long timeoutNanos, MessageEncoding encoding) {
-    headers.add(GrpcHeaders.CONTENT_TYPE, ConnectWire.APPLICATION_CONNECT_PROTO);
+    headers.add(GrpcHeaders.CONTENT_TYPE,
+        "json".equals(codec) ? ConnectWire.APPLICATION_CONNECT_JSON : ConnectWire.APPLICATION_CONNECT_PROTO);
     headers.add(ConnectWire.CONNECT_PROTOCOL_VERSION, ONE);
     headers.add(ConnectWire.CONNECT_ACCEPT_ENCODING, ACCEPT_ENCODING);
     if (encoding != null) {
@@ -69,9 +67,10 @@ final class ConnectStreamClientFraming extends EnvelopedClientFraming {
     return END_STREAM_FLAG;
   }
 
+  /** {@code application/connect+codec}, in the request's codec. */
   @Override
-  boolean isResponseContentType(CharSequence contentType) {
-    return isConnectStreamContentType(contentType);
+  Status contentTypeProblem(CharSequence contentType) {
+    return codecProblem(contentType, APPLICATION_CONNECT, false, codec);
   }
 
   @Override

@@ -114,12 +114,19 @@ final class ConnectionSlot {
     return c != null && c.isActive();
   }
 
-  private ClientConnection connect() {
+  /** A new, unregistered client socket as every client connection has it: no delay, keepalive, the connect timeout. */
+  static SocketChannel newChannel(ReflectiveChannelFactory<? extends SocketChannel> channelFactory,
+      ClientTransportOptions options, ByteBufAllocator alloc) {
     SocketChannel channel = channelFactory.newChannel();
     channel.config().setOption(ChannelOption.TCP_NODELAY, true);
     channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
     channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
     channel.config().setAllocator(alloc);
+    return channel;
+  }
+
+  private ClientConnection connect() {
+    SocketChannel channel = newChannel(channelFactory, options, alloc);
     ClientConnection connection = new ClientConnection(channel, target, this);
     connections.add(channel);
     NettyClientHandler http2 = NettyClientHandler.create(connection, options, keepAliveTime);

@@ -28,8 +28,42 @@ abstract class EnvelopedClientFraming implements ClientFraming {
     this.name = name;
   }
 
-  /** Whether {@code contentType} is the protocol's (checked on a 200 response). */
-  abstract boolean isResponseContentType(CharSequence contentType);
+  /**
+   * Why a 200 response with {@code contentType} cannot be this protocol's: UNKNOWN for another content
+   * type, INTERNAL for this protocol's in another codec than the request's; null when it can.
+   */
+  abstract Status contentTypeProblem(CharSequence contentType);
+
+  /** The problem of a response in a content type that is not this protocol's. */
+  final Status notThisProtocol(CharSequence contentType) {
+    return Status.UNKNOWN.withDescription("Response is not " + name + ": content-type " + contentType);
+  }
+
+  /**
+   * The problem, if any, of {@code contentType} against a protocol whose content types are {@code prefix}
+   * followed by {@code +codec} (or nothing, when {@code bareIsProto}: protobuf), for a call in {@code codec}.
+   */
+  final Status codecProblem(CharSequence contentType, AsciiString prefix, boolean bareIsProto, String codec) {
+    int n = prefix.length();
+    if (contentType == null || contentType.length() < n
+        || !AsciiString.regionMatches(contentType, true, 0, prefix, 0, n)) {
+      return notThisProtocol(contentType);
+    }
+    char next = contentType.length() == n ? ';' : contentType.charAt(n);
+    String responseCodec;
+    if (next == '+') {
+      responseCodec = GrpcHeaders.codecOf(contentType);
+    } else if (next == ';' && bareIsProto) {
+      responseCodec = "proto";
+    } else {
+      return notThisProtocol(contentType);
+    }
+    if (!codec.equals(responseCodec)) {
+      return Status.INTERNAL.withDescription(
+          "Response is in codec " + responseCodec + ", the request in " + codec + ": content-type " + contentType);
+    }
+    return null;
+  }
 
   /** The header that names the compression of the response's messages. */
   abstract AsciiString encodingHeader();
@@ -108,10 +142,7 @@ abstract class EnvelopedClientFraming implements ClientFraming {
           : HttpStatusMapping.statusForHttp(code);
       return status.augmentDescription("content-type: " + contentType);
     }
-    if (!isResponseContentType(contentType)) {
-      return Status.UNKNOWN.withDescription("Response is not " + name + ": content-type " + contentType);
-    }
-    return null;
+    return contentTypeProblem(contentType);
   }
 
   /** Messages, and with an end frame, the end: the body goes to the deframer. */

@@ -14,17 +14,24 @@ import io.triplerpc.internal.wire.MessageEncoding;
  */
 final class GrpcClientFraming extends EnvelopedClientFraming {
 
-  static final GrpcClientFraming INSTANCE = new GrpcClientFraming();
+  /** Protobuf's binary encoding: {@code application/grpc}. */
+  static final GrpcClientFraming INSTANCE = new GrpcClientFraming(GrpcHeaders.APPLICATION_GRPC);
+  /** Protobuf's JSON mapping: {@code application/grpc+json}. */
+  static final GrpcClientFraming JSON = new GrpcClientFraming(GrpcHeaders.APPLICATION_GRPC_JSON);
 
   private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
 
-  private GrpcClientFraming() {
+  /** The request's content type, which names the codec. */
+  private final AsciiString contentType;
+
+  private GrpcClientFraming(AsciiString contentType) {
     super("GRPC");
+    this.contentType = contentType;
   }
 
   @Override
   public void addRequestHeaders(Http2Headers headers, long timeoutNanos, MessageEncoding encoding) {
-    headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
+    headers.add(GrpcHeaders.CONTENT_TYPE, contentType);
     headers.add(GrpcHeaders.TE, GrpcHeaders.TRAILERS);
     addCallHeaders(headers, timeoutNanos, encoding);
   }
@@ -50,9 +57,10 @@ final class GrpcClientFraming extends EnvelopedClientFraming {
     return 0;
   }
 
+  /** Any gRPC content type: a response in another codec fails as its message does not decode. */
   @Override
-  boolean isResponseContentType(CharSequence contentType) {
-    return GrpcHeaders.isGrpcContentType(contentType);
+  Status contentTypeProblem(CharSequence contentType) {
+    return GrpcHeaders.isGrpcContentType(contentType) ? null : notThisProtocol(contentType);
   }
 
   @Override

@@ -20,6 +20,7 @@ final class GrpcWebClientFraming extends EnvelopedClientFraming {
 
   private static final AsciiString APPLICATION_GRPC_WEB = AsciiString.cached("application/grpc-web");
   private static final AsciiString APPLICATION_GRPC_WEB_PROTO = AsciiString.cached("application/grpc-web+proto");
+  private static final AsciiString APPLICATION_GRPC_WEB_JSON = AsciiString.cached("application/grpc-web+json");
   private static final AsciiString X_GRPC_WEB = AsciiString.cached("x-grpc-web");
   private static final AsciiString ONE = AsciiString.cached("1");
 
@@ -27,30 +28,23 @@ final class GrpcWebClientFraming extends EnvelopedClientFraming {
   static final int TRAILERS_FLAG = 0x80;
 
   private final int maxInboundMessageSize;
+  /** The messages' codec, {@code proto} or {@code json}. */
+  private final String codec;
   /** The response's encoding, for compressed trailers; null until the head, or uncompressed. */
   private MessageEncoding responseEncoding;
   /** A status in the head, which ends the call if no trailers come; null if none. */
   private Status headStatus;
   private Metadata headMetadata;
 
-  GrpcWebClientFraming(int maxInboundMessageSize) {
+  GrpcWebClientFraming(int maxInboundMessageSize, String codec) {
     super("GRPC_WEB");
     this.maxInboundMessageSize = maxInboundMessageSize;
-  }
-
-  /** Whether {@code contentType} is gRPC-Web's binary one: {@code application/grpc-web}, optionally {@code +proto}. */
-  static boolean isGrpcWebContentType(CharSequence contentType) {
-    int length = APPLICATION_GRPC_WEB.length();
-    if (contentType == null || contentType.length() < length
-        || !AsciiString.regionMatches(contentType, true, 0, APPLICATION_GRPC_WEB, 0, length)) {
-      return false;
-    }
-    return contentType.length() == length || contentType.charAt(length) == '+' || contentType.charAt(length) == ';';
+    this.codec = codec;
   }
 
   @Override
   public void addRequestHeaders(Http2Headers headers, long timeoutNanos, MessageEncoding encoding) {
-    headers.add(GrpcHeaders.CONTENT_TYPE, APPLICATION_GRPC_WEB_PROTO);
+    headers.add(GrpcHeaders.CONTENT_TYPE, "json".equals(codec) ? APPLICATION_GRPC_WEB_JSON : APPLICATION_GRPC_WEB_PROTO);
     headers.add(X_GRPC_WEB, ONE);
     GrpcClientFraming.addCallHeaders(headers, timeoutNanos, encoding);
   }
@@ -65,9 +59,10 @@ final class GrpcWebClientFraming extends EnvelopedClientFraming {
     return TRAILERS_FLAG;
   }
 
+  /** {@code application/grpc-web} (protobuf) or {@code application/grpc-web+codec}, in the request's codec. */
   @Override
-  boolean isResponseContentType(CharSequence contentType) {
-    return isGrpcWebContentType(contentType);
+  Status contentTypeProblem(CharSequence contentType) {
+    return codecProblem(contentType, APPLICATION_GRPC_WEB, true, codec);
   }
 
   @Override

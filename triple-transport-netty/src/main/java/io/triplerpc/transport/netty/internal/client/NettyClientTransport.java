@@ -40,6 +40,10 @@ public final class NettyClientTransport implements ClientTransport {
   private final int maxInboundMessageSize;
   /** The wire protocol of the calls. */
   private final ClientProtocol protocol;
+  /** The messages' codec, {@code proto} or {@code json}. */
+  private final String codec;
+  /** Whether Connect unary calls of idempotent methods go as GET. */
+  private final boolean httpGet;
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
 
@@ -50,6 +54,8 @@ public final class NettyClientTransport implements ClientTransport {
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     this.maxInboundMessageSize = options.limits().maxInboundMessageSize();
     this.protocol = options.protocol();
+    this.codec = options.codec();
+    this.httpGet = options.httpGet();
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
@@ -69,7 +75,7 @@ public final class NettyClientTransport implements ClientTransport {
     } catch (StatusException e) {
       return new FailedClientStream(e.status());
     }
-    ClientFraming framing = ClientFraming.of(protocol, method.type(), maxInboundMessageSize, requestEncoding);
+    ClientFraming framing = ClientFraming.of(protocol, method, maxInboundMessageSize, requestEncoding, codec, httpGet);
     return new NettyClientStream(
         connection,
         requestHeaders(scheme, authority, method.path(), framing, headers, timeoutNanos, requestEncoding),
@@ -87,7 +93,8 @@ public final class NettyClientTransport implements ClientTransport {
     return requestHeaders(scheme, authority, path, GrpcClientFraming.INSTANCE, metadata, timeoutNanos, null);
   }
 
-  private static Http2Headers requestHeaders(AsciiString scheme, AsciiString authority, CharSequence path,
+  /** The request head of a call to {@code path} in {@code framing}'s protocol, {@code metadata} included. */
+  static Http2Headers requestHeaders(AsciiString scheme, AsciiString authority, CharSequence path,
       ClientFraming framing, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
     Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
         .method(GrpcHeaders.POST)

@@ -57,7 +57,11 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
     // files and building the context again for every server would cost each first call).
     SslContext sslContext = null;
     if (options.tls() != null) {
-      sslContext = sslContexts.computeIfAbsent(options.tls(), Tls::clientContext);
+      sslContext = sslContexts.computeIfAbsent(options.tls(),
+          options.http1() ? Tls::http1ClientContext : Tls::clientContext);
+    }
+    if (options.http1()) {
+      return new Http1ClientTransport(address, options, group, ByteBufAllocator.DEFAULT, sslContext, connections);
     }
     return new NettyClientTransport(
         address, options, group, ByteBufAllocator.DEFAULT, sslContext, connections, keepAliveTime);

@@ -119,7 +119,7 @@ class ClientStreamLifecycleTest {
 
   @Test
   void grpcWebTrailersInTheBodyWaitForTheReaderAfterTheStreamClosed() {
-    NettyClientStream stream = connection.startCall("/test.Echo/Stream", listener, new GrpcWebClientFraming(4 << 20));
+    NettyClientStream stream = connection.startCall("/test.Echo/Stream", listener, new GrpcWebClientFraming(4 << 20, "proto"));
     stream.writeMessage(framed("ping"), true);
     connection.server.runPendingTasks();
     int id = connection.server.frames().get(0).streamId();

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Connect streaming's framing alone: the body ends with a JSON end-of-stream envelope. */
 class ConnectStreamClientFramingTest {
 
-  private final ConnectStreamClientFraming framing = new ConnectStreamClientFraming(1 << 20);
+  private final ConnectStreamClientFraming framing = new ConnectStreamClientFraming(1 << 20, "proto");
   private final RecordingCallEvents call = new RecordingCallEvents();
 
   private void endOfStream(String json) {
@@ -85,7 +85,7 @@ class ConnectStreamClientFramingTest {
 
   @Test
   void theResponsesEncodingIsConnectContentEncoding() {
-    framing.headersRead(head("200", "application/connect+json").add("connect-content-encoding", "gzip"), true, false,
+    framing.headersRead(head("200", "application/connect+proto").add("connect-content-encoding", "gzip"), true, false,
         call);
     assertEquals(List.of("headers gzip"), call.events);
   }
@@ -94,5 +94,24 @@ class ConnectStreamClientFramingTest {
   void aUnaryContentTypeIsNotConnectStreaming() {
     framing.headersRead(head("200", "application/proto"), true, false, call);
     assertEquals(List.of("fail UNKNOWN"), call.events);
+  }
+
+  @Test
+  void theJsonCodecSendsAndExpectsItsJsonContentType() {
+    ConnectStreamClientFraming json = new ConnectStreamClientFraming(1 << 20, "json");
+    io.netty.handler.codec.http2.Http2Headers headers = new io.netty.handler.codec.http2.DefaultHttp2Headers();
+    json.addRequestHeaders(headers, 0, null);
+    assertEquals("application/connect+json", headers.get("content-type").toString());
+    json.headersRead(GrpcClientFramingTest.head("200", "application/connect+json"), true, false, call);
+    assertEquals(java.util.List.of("headers identity"), call.events);
+  }
+
+  @Test
+  void aResponseInAnotherCodecThanTheRequestsIsInternalAndAnotherTypeUnknown() {
+    ConnectStreamClientFraming proto = new ConnectStreamClientFraming(1 << 20, "proto");
+    proto.headersRead(GrpcClientFramingTest.head("200", "application/connect+json"), true, false, call);
+    ConnectStreamClientFraming other = new ConnectStreamClientFraming(1 << 20, "proto");
+    other.headersRead(GrpcClientFramingTest.head("200", "text/plain"), true, false, call);
+    assertEquals(java.util.List.of("fail INTERNAL", "fail UNKNOWN"), call.events);
   }
 }

@@ -2,7 +2,9 @@ package io.triplerpc.transport.netty.internal.client;
 
 import static io.triplerpc.transport.netty.internal.client.GrpcClientFramingTest.head;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -33,7 +35,7 @@ class ConnectUnaryClientFramingTest {
   @Test
   void requestHeadersNameConnectUnaryAndItsContentEncoding() {
     Http2Headers headers = new DefaultHttp2Headers();
-    new ConnectUnaryClientFraming(100, MessageEncoding.GZIP).addRequestHeaders(headers, 0, MessageEncoding.GZIP);
+    new ConnectUnaryClientFraming(100, MessageEncoding.GZIP, "proto", false).addRequestHeaders(headers, 0, MessageEncoding.GZIP);
     assertEquals("application/proto", headers.get("content-type").toString());
     assertEquals("gzip", headers.get("content-encoding").toString());
     assertEquals("gzip", headers.get("accept-encoding").toString());
@@ -42,14 +44,14 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void theRequestBodyIsTheMessageWithoutItsPrefix() {
-    ByteBuf body = new ConnectUnaryClientFraming(100, null).requestBody(framed(false, "hello"));
+    ByteBuf body = new ConnectUnaryClientFraming(100, null, "proto", false).requestBody(framed(false, "hello"), new DefaultHttp2Headers());
     assertEquals("hello", body.toString(StandardCharsets.UTF_8));
     body.release();
   }
 
   @Test
   void anUncompressedMessageIsCompressedAsTheContentEncodingSays() throws IOException {
-    ByteBuf body = new ConnectUnaryClientFraming(100, MessageEncoding.GZIP).requestBody(framed(false, "hello"));
+    ByteBuf body = new ConnectUnaryClientFraming(100, MessageEncoding.GZIP, "proto", false).requestBody(framed(false, "hello"), new DefaultHttp2Headers());
     try (InputStream in = MessageEncoding.GZIP.decompress(new ByteBufInputStream(body, true))) {
       assertEquals("hello", new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
@@ -57,7 +59,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void aResponseInTwoFramesIsOneMessageWithTheTrailersFromItsHead() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto").add("x-h", "1").add("trailer-x-t", "2"), true, false, call);
     framing.dataRead(text("hel"), false, call);
     framing.dataRead(text("lo"), true, call);
@@ -69,7 +71,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void anErrorIsReadFromItsJsonBody() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("404", "application/json").add("x-h", "1"), true, false, call);
     framing.dataRead(text("{\"code\":\"not_found\",\"message\":\"no such user\"}"), true, call);
     assertEquals(List.of("consumed 45", "end NOT_FOUND"), call.events);
@@ -79,7 +81,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void anErrorWithoutJsonIsItsHttpStatus() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("503", "text/plain"), true, false, call);
     framing.dataRead(text("<html>busy</html>"), true, call);
     assertEquals("end UNAVAILABLE", call.events.get(call.events.size() - 1));
@@ -87,14 +89,14 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void anErrorWithoutABodyIsItsHttpStatus() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("401", null), true, true, call);
     assertEquals(List.of("end UNAUTHENTICATED"), call.events);
   }
 
   @Test
   void aBodyOverTheLimitFailsAndWhatWasHeldIsReleased() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(8, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(8, null, "proto", false);
     framing.headersRead(head("200", "application/proto"), true, false, call);
     framing.dataRead(text("12345"), false, call);
     framing.dataRead(text("67890"), false, call);
@@ -105,7 +107,7 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void aBodyCutShortIsReleasedWithTheCall() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto"), true, false, call);
     framing.dataRead(text("part"), false, call);
     framing.dataRead(text("another"), false, call);
@@ -115,24 +117,99 @@ class ConnectUnaryClientFramingTest {
 
   @Test
   void aStreamingContentTypeIsNotConnectUnary() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/connect+proto"), true, false, call);
     assertEquals(List.of("fail UNKNOWN"), call.events);
   }
 
   @Test
   void aContentEncodingTheClientDoesNotKnowFails() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto").add("content-encoding", "br"), true, false, call);
     assertEquals(List.of("fail INTERNAL"), call.events);
   }
 
   @Test
   void httpTrailersEndTheResponse() {
-    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null);
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
     framing.headersRead(head("200", "application/proto"), true, false, call);
     framing.dataRead(text("m"), false, call);
     framing.headersRead(new DefaultHttp2Headers().add("x-ignored", "1"), false, true, call);
     assertEquals(List.of("headers identity", "consumed 1", "message m", "end OK"), call.events);
+  }
+
+  private static Http2Headers postHead(ConnectUnaryClientFraming framing, MessageEncoding encoding) {
+    Http2Headers headers = new DefaultHttp2Headers().method("POST").path("/pkg.S/M");
+    framing.addRequestHeaders(headers, 0, encoding);
+    return headers;
+  }
+
+  @Test
+  void aGetCarriesTheMessageBase64urlInTheQueryAndNoBody() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "json", true);
+    Http2Headers headers = postHead(framing, null);
+    assertTrue(framing.sendsMessageInHead());
+    ByteBuf body = framing.requestBody(framed(false, "{\"a\":\"?>\"}"), headers);
+    assertEquals(0, body.readableBytes());
+    assertEquals("GET", headers.method().toString());
+    String prefix = "/pkg.S/M?connect=v1&encoding=json&base64=1&message=";
+    String path = headers.path().toString();
+    assertTrue(path.startsWith(prefix), path);
+    assertEquals("{\"a\":\"?>\"}", new String(java.util.Base64.getUrlDecoder().decode(path.substring(prefix.length())),
+        StandardCharsets.UTF_8));
+    assertFalse(path.contains("="  + "=") || path.endsWith("="), "unpadded");
+    assertNull(headers.get("content-type"));
+    assertNull(headers.get("connect-protocol-version"));
+    assertEquals("gzip", headers.get("accept-encoding").toString());
+  }
+
+  @Test
+  void aCompressedGetNamesItsCompressionInTheQuery() throws IOException {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, MessageEncoding.GZIP, "proto", true);
+    Http2Headers headers = postHead(framing, MessageEncoding.GZIP);
+    framing.requestBody(framed(false, "hello"), headers).release();
+    String path = headers.path().toString();
+    assertTrue(path.contains("&compression=gzip&"), path);
+    assertNull(headers.get("content-encoding"));
+    byte[] message = java.util.Base64.getUrlDecoder().decode(path.substring(path.indexOf("message=") + 8));
+    try (InputStream in = MessageEncoding.GZIP.decompress(new java.io.ByteArrayInputStream(message))) {
+      assertEquals("hello", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void aGetWhoseTargetWouldPassTheLimitStaysAPost() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", true);
+    Http2Headers headers = postHead(framing, null);
+    ByteBuf body = framing.requestBody(framed(false, "x".repeat(ConnectUnaryClientFraming.MAX_GET_TARGET)), headers);
+    assertEquals(ConnectUnaryClientFraming.MAX_GET_TARGET, body.readableBytes());
+    body.release();
+    assertEquals("POST", headers.method().toString());
+    assertEquals("/pkg.S/M", headers.path().toString());
+    assertEquals("application/proto", headers.get("content-type").toString());
+  }
+
+  @Test
+  void withoutGetAnIdempotentCallIsAPost() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
+    assertFalse(framing.sendsMessageInHead());
+    Http2Headers headers = postHead(framing, null);
+    framing.requestBody(framed(false, "m"), headers).release();
+    assertEquals("POST", headers.method().toString());
+  }
+
+  @Test
+  void theJsonCodecSendsAndExpectsApplicationJson() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "json", false);
+    assertEquals("application/json", postHead(framing, null).get("content-type").toString());
+    framing.headersRead(head("200", "application/json"), true, false, call);
+    assertEquals(List.of("headers identity"), call.events);
+  }
+
+  @Test
+  void aResponseInAnotherCodecIsInternal() {
+    ConnectUnaryClientFraming framing = new ConnectUnaryClientFraming(100, null, "proto", false);
+    framing.headersRead(head("200", "application/json"), true, false, call);
+    assertEquals(List.of("fail INTERNAL"), call.events);
   }
 }

@@ -99,4 +99,11 @@ class GrpcClientFramingTest {
     framing.dataRead(Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 0, 0}), true, call);
     assertEquals(List.of("headers identity", "framed 0000000000", "fail INTERNAL"), call.events);
   }
+
+  @Test
+  void theJsonCodecSendsApplicationGrpcJson() {
+    Http2Headers headers = new io.netty.handler.codec.http2.DefaultHttp2Headers();
+    GrpcClientFraming.JSON.addRequestHeaders(headers, 0, null);
+    assertEquals("application/grpc+json", headers.get("content-type").toString());
+  }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** gRPC-Web's framing alone: the trailers are the body's last envelope. */
 class GrpcWebClientFramingTest {
 
-  private final GrpcWebClientFraming framing = new GrpcWebClientFraming(1 << 20);
+  private final GrpcWebClientFraming framing = new GrpcWebClientFraming(1 << 20, "proto");
   private final RecordingCallEvents call = new RecordingCallEvents();
 
   private static ByteBuf text(String text) {
@@ -117,5 +117,30 @@ class GrpcWebClientFramingTest {
   void anHttpErrorWithGrpcStatusButAGrpcWebContentTypeIsTheMappedHttpStatus() {
     framing.headersRead(head("500", "application/grpc-web").add("grpc-status", "5"), true, true, call);
     assertEquals(List.of("fail UNKNOWN"), call.events);
+  }
+
+  @Test
+  void theJsonCodecSendsAndExpectsItsJsonContentType() {
+    GrpcWebClientFraming json = new GrpcWebClientFraming(1 << 20, "json");
+    io.netty.handler.codec.http2.Http2Headers headers = new io.netty.handler.codec.http2.DefaultHttp2Headers();
+    json.addRequestHeaders(headers, 0, null);
+    assertEquals("application/grpc-web+json", headers.get("content-type").toString());
+    json.headersRead(GrpcClientFramingTest.head("200", "application/grpc-web+json"), true, false, call);
+    assertEquals(java.util.List.of("headers identity"), call.events);
+  }
+
+  @Test
+  void aResponseInAnotherCodecThanTheRequestsIsInternalAndAnotherTypeUnknown() {
+    GrpcWebClientFraming proto = new GrpcWebClientFraming(1 << 20, "proto");
+    proto.headersRead(GrpcClientFramingTest.head("200", "application/grpc-web+json"), true, false, call);
+    GrpcWebClientFraming other = new GrpcWebClientFraming(1 << 20, "proto");
+    other.headersRead(GrpcClientFramingTest.head("200", "text/plain"), true, false, call);
+    assertEquals(java.util.List.of("fail INTERNAL", "fail UNKNOWN"), call.events);
+  }
+
+  @Test
+  void aBareGrpcWebContentTypeIsProtobuf() {
+    framing.headersRead(GrpcClientFramingTest.head("200", "application/grpc-web"), true, false, call);
+    assertEquals(java.util.List.of("headers identity"), call.events);
   }
 }
