@@ -23,6 +23,9 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -42,6 +45,8 @@ public final class NettyClientTransport implements ClientTransport {
   private final ClientProtocol protocol;
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
+  /** Told of each change of the connections; for tests, empty otherwise. */
+  private final List<Runnable> connectionListeners = new CopyOnWriteArrayList<>();
 
   NettyClientTransport(
       InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
@@ -53,7 +58,8 @@ public final class NettyClientTransport implements ClientTransport {
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime);
+      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime,
+          this::connectionsChanged);
     }
     this.scheduler = slots[0].eventLoop();
     this.ticker = scheduler.ticker();
@@ -135,6 +141,17 @@ public final class NettyClientTransport implements ClientTransport {
     for (ConnectionSlot slot : slots) {
       slot.shutdown();
     }
+  }
+
+  private void connectionsChanged() {
+    for (Runnable listener : connectionListeners) {
+      listener.run();
+    }
+  }
+
+  @Override
+  public void onConnectionsChanged(Runnable listener) {
+    connectionListeners.add(Objects.requireNonNull(listener, "listener"));
   }
 
   @Override
