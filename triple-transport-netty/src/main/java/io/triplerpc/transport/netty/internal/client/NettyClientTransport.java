@@ -20,12 +20,10 @@ import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
-import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -45,8 +43,8 @@ public final class NettyClientTransport implements ClientTransport {
   private final ClientProtocol protocol;
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
-  /** Told of each change of the connections; for tests, empty otherwise. */
-  private final List<Runnable> connectionListeners = new CopyOnWriteArrayList<>();
+  /** Told of each change of the connections. */
+  private final ConnectionListeners connectionListeners = new ConnectionListeners();
 
   NettyClientTransport(
       InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
@@ -59,7 +57,7 @@ public final class NettyClientTransport implements ClientTransport {
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
       slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime,
-          this::connectionsChanged);
+          connectionListeners::changed);
     }
     this.scheduler = slots[0].eventLoop();
     this.ticker = scheduler.ticker();
@@ -143,15 +141,9 @@ public final class NettyClientTransport implements ClientTransport {
     }
   }
 
-  private void connectionsChanged() {
-    for (Runnable listener : connectionListeners) {
-      listener.run();
-    }
-  }
-
   @Override
   public void onConnectionsChanged(Runnable listener) {
-    connectionListeners.add(Objects.requireNonNull(listener, "listener"));
+    connectionListeners.add(listener);
   }
 
   @Override
