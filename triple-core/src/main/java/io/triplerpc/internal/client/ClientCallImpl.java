@@ -336,6 +336,19 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
     return stream != null && stream.isReady();
   }
 
+  /**
+   * The stream ended, processed or not: a request still held for the half-close will not be sent (the
+   * call went on without it) and is released, and the deadline's timer has nothing left to end. Event loop.
+   */
+  private void onStreamEnded() {
+    streamEnded = true;
+    releaseHeld();
+    ScheduledFuture<?> timer = deadlineTimer;
+    if (timer != null) {
+      timer.cancel(false);
+    }
+  }
+
   /** Releases the request held for the half-close, if the half-close did not take it. Any thread. */
   private void releaseHeld() {
     ByteBuf held = HELD.getAndSet(this, null);
@@ -425,12 +438,7 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
    */
   @Override
   public void onUnprocessed(Status status) {
-    streamEnded = true;
-    releaseHeld();
-    ScheduledFuture<?> timer = deadlineTimer;
-    if (timer != null) {
-      timer.cancel(false);
-    }
+    onStreamEnded();
     callExecutor.execute(() -> {
       Status outcome = outcome(status, false);
       if (observed != null) {
@@ -446,13 +454,7 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
 
   @Override
   public void onClose(Status status, Metadata trailers) {
-    // The call went on without its half-close (it ended first): the request it held will not be sent.
-    streamEnded = true;
-    releaseHeld();
-    ScheduledFuture<?> timer = deadlineTimer;
-    if (timer != null) {
-      timer.cancel(false);
-    }
+    onStreamEnded();
     boolean deadlinePassed = options.timeoutNanos() != 0 && deadlineNanos - transport.nanoTime() <= 0;
     // On the call's executor, after the messages before the close: one of them may fail to decode.
     callExecutor.execute(() -> {

@@ -192,6 +192,11 @@ final class TripleClientImpl extends TripleClient {
     return ClientCallFactories.intercept(calls, interceptors);
   }
 
+  /** The connection of a client of one address, or null for a cluster's client. */
+  TransportConnection connection() {
+    return connection;
+  }
+
   @Override
   public boolean isConnectionActive() {
     return connection != null ? connection.isActive() : cluster.isActive();

@@ -45,6 +45,18 @@ public interface ClientTransport {
   /** Write-queue counters summed over the transport's current connections. */
   WriteStats writeStats();
 
+  /**
+   * Calls {@code listener} after each change of the transport's connections: one became active, is
+   * going away (GOAWAY, lost, closed), or an attempt to connect failed, and later its backoff ended (a
+   * call may connect again). The signal a test awaits instead of calling again and again. The listener
+   * must be quick; any thread.
+   *
+   * @throws UnsupportedOperationException if the transport reports no changes (the default)
+   */
+  default void onConnectionsChanged(Runnable listener) {
+    throw new UnsupportedOperationException(getClass().getName() + " reports no connection changes");
+  }
+
   /** Closes the connections; calls in flight fail with UNAVAILABLE. */
   void shutdown();
 }

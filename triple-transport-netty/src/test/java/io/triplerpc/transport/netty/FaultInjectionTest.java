@@ -8,13 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.triplerpc.CallOptions;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
-import io.triplerpc.testing.AwaitPeers;
+import io.triplerpc.TripleClient;
 import io.triplerpc.testing.FaultProxy;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -72,29 +71,23 @@ class FaultInjectionTest {
   @Test
   void afterAnIdleConnectionIsResetCallsFailUnavailableUntilTheClientSeesItThenReconnect() {
     EchoService echo = echoThroughProxy(CallOptions.DEFAULT);
+    ConnectionChanges changes = ConnectionChanges.of(fixture.client());
     assertEquals("before", echo.echo(hello("before")).getMessage());
 
     proxy.reset();
     // The client learns of the reset on its event loop while this thread calls: a call that goes out
     // on the dead connection first fails UNAVAILABLE ("Connection failed: ... Connection reset by
-    // peer" or a closed channel); runs have seen none, one or two such calls. Once the client has
-    // marked the connection gone, the next call connects anew and succeeds.
-    List<Status> failures = new ArrayList<>();
-    AwaitPeers.until(() -> {
-      try {
-        return "after".equals(echo.echo(hello("after")).getMessage());
-      } catch (StatusException e) {
-        failures.add(e.status());
-        return false;
-      }
-    }, "a call succeeds after the reset");
-    failures.forEach(status -> assertEquals(Status.Code.UNAVAILABLE, status.code(), status::toString));
+    // peer" or a closed channel), and the client has then marked the connection gone (a change of its
+    // connections), so the next call connects anew and succeeds.
+    List<Status> failures = changes.callUntilItSucceeds(
+        () -> "after".equals(echo.echo(hello("after")).getMessage()), 1, "a call succeeds after the reset");
     assertEquals(2, proxy.connectionsAccepted(), "one new connection, whatever failed first: " + failures);
   }
 
   @Test
   void aBlackholedCallFailsWithDeadlineExceededAndTheClientRecoversAfterPass() {
     EchoService echo = echoThroughProxy(CallOptions.DEFAULT.withTimeout(Duration.ofMillis(300)));
+    ConnectionChanges changes = ConnectionChanges.of(fixture.client());
     assertEquals("before", echo.echo(hello("before")).getMessage());
 
     proxy.drop();
@@ -106,17 +99,10 @@ class FaultInjectionTest {
     // The dropped bytes leave the connection out of step with the server (a stream it never saw, or
     // header compression state it lacks); observed: the server answers the next frames with GOAWAY
     // PROTOCOL_ERROR and the client carries the unprocessed call to a new connection. Whether a
-    // call fails UNAVAILABLE on the way depends on timing; one succeeds soon after.
-    List<Status> failures = new ArrayList<>();
-    AwaitPeers.until(() -> {
-      try {
-        return "after".equals(echo.echo(hello("after")).getMessage());
-      } catch (StatusException failed) {
-        failures.add(failed.status());
-        return false;
-      }
-    }, "a call succeeds after pass()");
-    failures.forEach(status -> assertEquals(Status.Code.UNAVAILABLE, status.code(), status::toString));
+    // call fails UNAVAILABLE on the way depends on timing (the retry may find the old connection not
+    // yet marked gone); the connection's going away is a change, and a call after it succeeds.
+    changes.callUntilItSucceeds(() -> "after".equals(echo.echo(hello("after")).getMessage()), 2,
+        "a call succeeds after pass()");
   }
 
   @Test
@@ -154,20 +140,17 @@ class FaultInjectionTest {
   @Test
   void refusedConnectionsFailCallsUnavailableUntilTheProxyAcceptsAgain() {
     proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", fixture.server().port())).refuse();
-    EchoService echo = fixture.newClient(b -> b.address("127.0.0.1", proxy.port())
-        .reconnectBackoff(Duration.ofMillis(1), Duration.ofMillis(1))).proxy(EchoService.class);
+    TripleClient client = fixture.newClient(b -> b.address("127.0.0.1", proxy.port())
+        .reconnectBackoff(Duration.ofMillis(1), Duration.ofMillis(1)));
+    ConnectionChanges changes = ConnectionChanges.of(client);
+    EchoService echo = client.proxy(EchoService.class);
     StatusException e = assertThrows(StatusException.class, () -> echo.echo(hello("refused")));
     assertEquals(Status.Code.UNAVAILABLE, e.status().code());
 
     proxy.accept();
-    AwaitPeers.until(() -> {
-      try {
-        return "after".equals(echo.echo(hello("after")).getMessage());
-      } catch (StatusException failed) {
-        assertEquals(Status.Code.UNAVAILABLE, failed.status().code(), failed::toString);
-        return false;
-      }
-    }, "a call succeeds once the proxy accepts again");
+    // A call within the backoff of the refused attempt fails fast; the backoff's end is a change.
+    changes.callUntilItSucceeds(() -> "after".equals(echo.echo(hello("after")).getMessage()), 1,
+        "a call succeeds once the proxy accepts again");
     assertTrue(proxy.connectionsRefused() >= 1);
   }
 

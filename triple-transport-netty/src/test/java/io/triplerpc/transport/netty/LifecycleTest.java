@@ -9,7 +9,6 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.AwaitPeers;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import io.triplerpc.transport.netty.testing.EchoResponse;
 import java.net.ServerSocket;
@@ -85,6 +84,7 @@ class LifecycleTest {
     TripleServer first = fixture.server();
     int port = first.port();
     TripleClient client = fixture.newClient(b -> b.reconnectBackoff(Duration.ofMillis(1), Duration.ofMillis(1)));
+    ConnectionChanges changes = ConnectionChanges.of(client);
     EchoService echo = client.proxy(EchoService.class);
     assertEquals("one", echo.echo(EchoRequest.newBuilder().setMessage("one").build()).getMessage());
 
@@ -97,15 +97,10 @@ class LifecycleTest {
         .addService(EchoService.class, new EchoServiceImpl()).build().start();
     try {
       // A call that lands inside the backoff of an attempt made while the server was down fails fast
-      // (UNAVAILABLE, "Next connection attempt in ..."), as gRPC's calls do; one after it reconnects.
-      AwaitPeers.until(() -> {
-        try {
-          return "two".equals(echo.echo(EchoRequest.newBuilder().setMessage("two").build()).getMessage());
-        } catch (StatusException e) {
-          assertEquals(Status.Code.UNAVAILABLE, e.status().code(), e::toString);
-          return false;
-        }
-      }, "the client reconnects to the server that came back");
+      // (UNAVAILABLE, "Next connection attempt in ..."), as gRPC's calls do; one after its end reconnects.
+      changes.callUntilItSucceeds(
+          () -> "two".equals(echo.echo(EchoRequest.newBuilder().setMessage("two").build()).getMessage()), 1,
+          "the client reconnects to the server that came back");
     } finally {
       second.shutdownNow();
       second.awaitTermination(Duration.ofSeconds(10));

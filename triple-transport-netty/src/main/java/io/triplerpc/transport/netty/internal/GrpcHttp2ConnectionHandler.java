@@ -21,7 +21,9 @@ import io.netty.handler.codec.http2.Http2Stream;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
+import io.triplerpc.transport.netty.internal.write.QueuedCommand;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
+import io.triplerpc.transport.netty.internal.write.SendSettingsCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +65,17 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
 
   /** The queue that runs this connection's commands, closes and pings included. */
   public abstract WriteQueue writeQueue();
+
+  /**
+   * Queues {@code command}, which this handler decided on itself (in a read or a timer, not while a
+   * command runs), and writes it now, behind what waits: its frames keep their place among the streams'
+   * and leave before the next frame read is handled, as a write from the read itself would. Event loop.
+   */
+  public final void writeNow(QueuedCommand command) {
+    WriteQueue queue = writeQueue();
+    queue.enqueue(command, false);
+    queue.drainNow();
+  }
 
   /**
    * Starts keepalive on this connection, unless {@code timeNanos} is {@link KeepAlive#OFF}.
@@ -158,6 +171,7 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
     Http2Stream connectionStream = connection().connectionStream();
     int increment = window - flowController.initialWindowSize(connectionStream);
     if (increment > 0) {
+      // Netty's flow controller writes the WINDOW_UPDATE itself, as it does for every byte consumed.
       flowController.incrementWindowSize(connectionStream, increment);
     }
   }
@@ -171,7 +185,7 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
     if (windowSizer != null && windowSizer.startMeasurement()) {
-      encoder().writePing(ctx, false, BandwidthDelayWindow.PING_DATA, ctx.newPromise());
+      writeNow(new SendPingCommand(BandwidthDelayWindow.PING_DATA));
     }
     super.channelReadComplete(ctx);
   }
@@ -183,14 +197,14 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
    * follows these SETTINGS, so their ACK is read (and Netty applies them again, unchanged) before a
    * further growth: an older value is never applied over a newer one.
    */
-  private void windowMeasured(ChannelHandlerContext ctx) throws Http2Exception {
+  private void windowMeasured() throws Http2Exception {
     int window = windowSizer.pingAnswered();
     if (window == 0) {
       return;
     }
     widenConnectionWindowTo(window);
     connection().local().flowController().initialWindowSize(window);
-    encoder().writeSettings(ctx, new Http2Settings().initialWindowSize(window), ctx.newPromise());
+    writeNow(new SendSettingsCommand(new Http2Settings().initialWindowSize(window)));
   }
 
   /**
@@ -260,7 +274,7 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
     @Override
     public final void onPingAckRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
       if (data == BandwidthDelayWindow.PING_DATA) {
-        windowMeasured(ctx);
+        windowMeasured();
       } else {
         onOtherPingAck(ctx, data);
       }

@@ -16,6 +16,7 @@ import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.InetSocketAddress;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -51,6 +52,8 @@ final class ConnectionSlot {
   /** Every connection of the client, so that its event loops stop only once they have closed. */
   private final ChannelGroup connections;
   private final KeepAliveTime keepAliveTime;
+  /** Told of each change of this slot's connections (see {@link io.triplerpc.internal.stream.ClientTransport#onConnectionsChanged}). */
+  private final Runnable changed;
 
   /** The connection new streams go to; replaced when it is gone. */
   private volatile ClientConnection current;
@@ -62,8 +65,9 @@ final class ConnectionSlot {
   private boolean shutdown;
 
   ConnectionSlot(InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
-      SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime) {
+      SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime, Runnable changed) {
     this.sslContext = sslContext;
+    this.changed = changed;
     this.keepAliveTime = keepAliveTime;
     this.connections = connections;
     this.address = address;
@@ -187,14 +191,31 @@ final class ConnectionSlot {
   /** A connection attempt failed with {@code status}: its calls fail, and the next attempt waits out the backoff. */
   private void connectFailed(ClientConnection connection, Status status) {
     Throwable cause = status.cause();
+    long jittered;
     synchronized (this) {
       lastFailure = status;
-      long jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));
+      jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));
       retryAtNanos = now() + TimeUnit.MILLISECONDS.toNanos(jittered);
       backoffMillis = Math.min(options.maxBackoffMillis(), (long) (backoffMillis * BACKOFF_MULTIPLIER));
     }
     log.debug("Connection attempt to {} failed; next in about {} ms", target, backoffMillis, cause);
+    backoffEnds(jittered);
     connection.markClosed(status.asException());
+  }
+
+  /**
+   * Reports the end of the backoff, when a call may connect again, as a change of the connections. The
+   * timer runs on the slot's loop, whose clock the backoff is counted by; none once the loop stops.
+   */
+  private void backoffEnds(long afterMillis) {
+    if (loop.isShuttingDown()) {
+      return;
+    }
+    try {
+      loop.schedule(changed, afterMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException stopping) {
+      // The client is closing: no call will connect again.
+    }
   }
 
   /** The time of the event loops, by which backoffs are counted (a test's mock clock, say). */
@@ -208,14 +229,18 @@ final class ConnectionSlot {
   }
 
   /** A connection finished its handshake: the backoff starts over. */
-  synchronized void connected(ClientConnection connection) {
-    lastFailure = null;
-    backoffMillis = options.initialBackoffMillis();
+  void connected(ClientConnection connection) {
+    synchronized (this) {
+      lastFailure = null;
+      backoffMillis = options.initialBackoffMillis();
+    }
+    changed.run();
   }
 
   /** A connection is going away; the next call opens a new one. */
   void lost(ClientConnection connection, Throwable cause) {
     log.debug("Connection to {} lost: {}", target, cause.toString());
+    changed.run();
   }
 
   /** Closes the connection (GOAWAY; its calls fail with UNAVAILABLE); no new one opens. */

@@ -28,6 +28,7 @@ import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
+import io.triplerpc.transport.netty.internal.write.SendSettingsCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
@@ -198,11 +199,15 @@ final class NettyClientHandler extends GrpcHttp2ConnectionHandler {
       cancelStream(ctx, (CancelStreamCommand) msg, promise);
     } else if (msg instanceof SendPingCommand) {
       encoder().writePing(ctx, false, ((SendPingCommand) msg).data(), promise);
+    } else if (msg instanceof SendSettingsCommand) {
+      encoder().writeSettings(ctx, ((SendSettingsCommand) msg).settings(), promise);
     } else if (msg instanceof ForcefulCloseCommand) {
       forcefulClose(ctx, (ForcefulCloseCommand) msg, promise);
     } else {
       // Anything else would reach the socket around the queue, out of order with the streams' frames.
-      // (Netty's own frames, SETTINGS ACK and the like, are written below this handler and never come here.)
+      // Netty's own frames are written below this handler and never come here: SETTINGS and PING ACKs,
+      // WINDOW_UPDATEs of its flow controller, and the RST_STREAM or GOAWAY its error handling sends for
+      // a stream or connection error.
       ReferenceCountUtil.release(msg);
       throw new UnsupportedOperationException("Not a command of this connection: " + msg.getClass().getName());
     }

@@ -20,6 +20,7 @@ import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
@@ -46,6 +47,8 @@ public final class NettyClientTransport implements ClientTransport {
   private final boolean httpGet;
   private final AsciiString scheme;
   private static final AsciiString HTTPS = AsciiString.cached("https");
+  /** Told of each change of the connections. */
+  private final ConnectionListeners connectionListeners = new ConnectionListeners();
 
   NettyClientTransport(
       InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
@@ -59,7 +62,8 @@ public final class NettyClientTransport implements ClientTransport {
     this.slots = new ConnectionSlot[options.connectionsPerAddress()];
     this.scheme = sslContext == null ? GrpcHeaders.HTTP : HTTPS;
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime);
+      slots[i] = new ConnectionSlot(address, options, group, alloc, sslContext, connections, keepAliveTime,
+          connectionListeners::changed);
     }
     this.scheduler = slots[0].eventLoop();
     this.ticker = scheduler.ticker();
@@ -142,6 +146,11 @@ public final class NettyClientTransport implements ClientTransport {
     for (ConnectionSlot slot : slots) {
       slot.shutdown();
     }
+  }
+
+  @Override
+  public void onConnectionsChanged(Runnable listener) {
+    connectionListeners.add(listener);
   }
 
   @Override

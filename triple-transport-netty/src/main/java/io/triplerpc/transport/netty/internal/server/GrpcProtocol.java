@@ -19,6 +19,7 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.RejectStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
@@ -61,14 +62,14 @@ final class GrpcProtocol implements ServerProtocol {
     }
     CharSequence path = headers.path();
     if (path == null || path.length() == 0 || path.charAt(0) != '/') {
-      respondError(ctx, streamId, Status.UNIMPLEMENTED.withDescription("Malformed :path: " + path));
+      respondError(streamId, Status.UNIMPLEMENTED.withDescription("Malformed :path: " + path));
       return;
     }
     MessageEncoding encoding;
     try {
       encoding = MessageEncoding.forName(headers.get(GrpcHeaders.GRPC_ENCODING));
     } catch (IllegalArgumentException e) {
-      respondError(ctx, streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
+      respondError(streamId, Status.UNIMPLEMENTED.withDescription(e.getMessage()));
       return;
     }
     String codec = GrpcHeaders.codecOf(headers.get(GrpcHeaders.CONTENT_TYPE));
@@ -89,7 +90,7 @@ final class GrpcProtocol implements ServerProtocol {
     try {
       timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
     } catch (IllegalArgumentException e) {
-      respondError(ctx, streamId, Status.INTERNAL.withDescription(e.getMessage()));
+      respondError(streamId, Status.INTERNAL.withDescription(e.getMessage()));
       return;
     }
     if (timeoutNanos > 0) {
@@ -122,13 +123,12 @@ final class GrpcProtocol implements ServerProtocol {
   }
 
   /** Answers a gRPC request that cannot be served with a trailers-only response. */
-  void respondError(ChannelHandlerContext ctx, int streamId, Status status) {
+  void respondError(int streamId, Status status) {
     Http2Headers headers = new DefaultHttp2Headers(false).status(GrpcHeaders.STATUS_200);
     headers.add(GrpcHeaders.CONTENT_TYPE, GrpcHeaders.APPLICATION_GRPC);
     headers.add(GrpcHeaders.GRPC_ACCEPT_ENCODING, MessageEncoding.ACCEPT_ENCODING);
     GrpcHttp2Headers.addStatus(headers, status);
-    encoder().writeHeaders(ctx, streamId, headers, 0, true, ctx.newPromise());
-    connection.stopClientSending(ctx, streamId);
+    reject(streamId, headers, Unpooled.EMPTY_BUFFER);
   }
 
   /** Answers a request that is not a valid gRPC request with a plain HTTP status, ending the stream. */
@@ -143,8 +143,28 @@ final class GrpcProtocol implements ServerProtocol {
     GrpcHttp2Headers.addStatus(headers, status);
     ByteBuf body = ctx.alloc().buffer();
     body.writeCharSequence(status.description() + "\n", StandardCharsets.UTF_8);
-    encoder().writeHeaders(ctx, streamId, headers, 0, false, ctx.newPromise());
-    encoder().writeData(ctx, streamId, body, 0, true, ctx.newPromise());
+    reject(streamId, headers, body);
+  }
+
+  /**
+   * Answers, through the connection's queue, a request that opens no call. Written now, in the read that
+   * brought the request, as the stream's answer must be before its next frame is read.
+   */
+  private void reject(int streamId, Http2Headers head, ByteBuf body) {
+    connection.writeNow(new RejectStreamCommand(streamId, head, body));
+  }
+
+  /** Runs a {@link RejectStreamCommand}: the head, the body if any, and the client is told to stop sending. */
+  void reject(ChannelHandlerContext ctx, RejectStreamCommand command, ChannelPromise promise) {
+    int streamId = command.stream().id();
+    ByteBuf body = command.content();
+    if (body.isReadable()) {
+      encoder().writeHeaders(ctx, streamId, command.head(), 0, false, ctx.newPromise());
+      encoder().writeData(ctx, streamId, body, 0, true, promise);
+    } else {
+      command.release();
+      encoder().writeHeaders(ctx, streamId, command.head(), 0, true, promise);
+    }
     connection.stopClientSending(ctx, streamId);
   }
 

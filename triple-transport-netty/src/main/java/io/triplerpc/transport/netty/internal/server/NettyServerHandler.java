@@ -29,8 +29,10 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2ConnectionHandler;
 import io.triplerpc.transport.netty.internal.GrpcHttp2HandlerBuilder;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
+import io.triplerpc.transport.netty.internal.write.FinishGracefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
+import io.triplerpc.transport.netty.internal.write.RejectStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ResetStreamCommand;
 import io.triplerpc.transport.netty.internal.write.SendBodyCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
@@ -38,6 +40,7 @@ import io.triplerpc.transport.netty.internal.write.SendHeadCommand;
 import io.triplerpc.transport.netty.internal.write.SendHeadersCommand;
 import io.triplerpc.transport.netty.internal.write.SendPingCommand;
 import io.triplerpc.transport.netty.internal.write.SendResponseCommand;
+import io.triplerpc.transport.netty.internal.write.SendSettingsCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +60,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private static final Logger log = LoggerFactory.getLogger(NettyServerHandler.class);
   private static final AsciiString HOST = AsciiString.cached("host");
   private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
-  private static final long GOAWAY_PING_DATA = 0x7472697065L;
+  /** The PING between the two GOAWAYs of a graceful close. */
+  static final long GOAWAY_PING_DATA = 0x7472697065L;
   /** The GOAWAY debug data grpc-java's and Go's clients look for to ping less often. */
   static final String TOO_MANY_PINGS = "too_many_pings";
   /** The GOAWAY debug data when a client resets most streams as it opens them (rapid reset). */
@@ -87,6 +91,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private boolean shuttingDown;
   /** Sends the second GOAWAY of a graceful close if the PING's ACK does not come first; null when none is due. */
   private ScheduledFuture<?> secondGoAwayTimeout;
+  /** A {@link FinishGracefulCloseCommand} waits in the queue, and no forceful close came since. */
+  private boolean secondGoAwayQueued;
   /** The connection, described when its first stream opens (after any TLS handshake); event loop only. */
   private PeerInfo peer;
 
@@ -219,9 +225,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     Http2Headers headers = Http1ServerHandler.toHttp2Headers(request);
     if (GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
       // gRPC clients never upgrade; core's streams expect their messages as DATA frames.
-      grpc.respondError(ctx, UPGRADE_STREAM_ID,
+      grpc.respondError(UPGRADE_STREAM_ID,
           Status.UNIMPLEMENTED.withDescription("gRPC needs HTTP/2 with prior knowledge, not an h2c upgrade"));
-      flush(ctx);
       return;
     }
     web.openUpgraded(ctx, connection().stream(UPGRADE_STREAM_ID), headers, request.content().retain());
@@ -309,19 +314,34 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     encoder().writePing(ctx, false, GOAWAY_PING_DATA, ctx.newPromise());
     // Flushed by the queue's drain, right after this command.
     secondGoAwayTimeout = ctx.executor().schedule(
-        () -> secondGoAway(ctx), Math.max(0, options.drainGraceMillis()), TimeUnit.MILLISECONDS);
+        this::secondGoAway, Math.max(0, options.drainGraceMillis()), TimeUnit.MILLISECONDS);
   }
 
-  /** The client answered the first GOAWAY's PING, or did not in time: every stream it sent before is here. */
-  private void secondGoAway(ChannelHandlerContext ctx) {
+  /**
+   * The client answered the first GOAWAY's PING, or did not in time: every stream it sent before is
+   * here. The second GOAWAY goes out behind what waits in the queue. Event loop, in a read or the timer.
+   */
+  private void secondGoAway() {
     if (secondGoAwayTimeout == null) {
       return;
     }
     secondGoAwayTimeout.cancel(false);
     secondGoAwayTimeout = null;
+    secondGoAwayQueued = true;
+    writeNow(new FinishGracefulCloseCommand());
+  }
+
+  /** The second GOAWAY names the last stream this server processed; the connection closes once those end. */
+  private void finishGracefulClose(ChannelHandlerContext ctx, ChannelPromise promise) {
+    if (!secondGoAwayQueued) {
+      // A forceful close came first.
+      promise.setSuccess();
+      return;
+    }
+    secondGoAwayQueued = false;
     // Netty's close() sends no second GOAWAY once one went out, so name the last stream here.
     goAway(ctx, connection().remote().lastStreamCreated(), Http2Error.NO_ERROR.code(),
-        io.netty.buffer.Unpooled.EMPTY_BUFFER, ctx.newPromise());
+        io.netty.buffer.Unpooled.EMPTY_BUFFER, promise);
     // Through the pipeline, so that this handler's own close() waits for the streams in flight;
     // ctx.close() would start at the handler before this one and cut them off. (Not channel().close(),
     // the same on a socket, which on an EmbeddedChannel also cancels every scheduled task.)
@@ -346,6 +366,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   /** Ends every stream in flight with {@code status}, and any graceful close under way. */
   private void endStreams(Status status) throws Http2Exception {
     shuttingDown = true;
+    secondGoAwayQueued = false;
     if (secondGoAwayTimeout != null) {
       secondGoAwayTimeout.cancel(false);
       secondGoAwayTimeout = null;
@@ -379,6 +400,8 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
    * A connection error: GOAWAY naming the last stream this server opened, then close. Netty names
    * 2^31-1 instead (in case the error struck a stream before it was counted), which tells the client
    * that every stream it sent may have been processed; a stream whose headers failed to decode was not.
+   * Netty's error handling calls this where it finds the error, in a read or while a command runs, so
+   * the GOAWAY is written here and not queued: as Netty's other error frames, it is below the queue.
    */
   @Override
   protected void onConnectionError(
@@ -430,22 +453,34 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       web.sendHead(ctx, (SendHeadCommand) msg, promise);
     } else if (msg instanceof ResetStreamCommand) {
       web.resetStream(ctx, (ResetStreamCommand) msg, promise);
+      // A request answered without a call.
+    } else if (msg instanceof RejectStreamCommand) {
+      grpc.reject(ctx, (RejectStreamCommand) msg, promise);
       // The connection's.
     } else if (msg instanceof SendPingCommand) {
       encoder().writePing(ctx, false, ((SendPingCommand) msg).data(), promise);
+    } else if (msg instanceof SendSettingsCommand) {
+      encoder().writeSettings(ctx, ((SendSettingsCommand) msg).settings(), promise);
     } else if (msg instanceof GracefulCloseCommand) {
       gracefulClose(ctx, (GracefulCloseCommand) msg, promise);
+    } else if (msg instanceof FinishGracefulCloseCommand) {
+      finishGracefulClose(ctx, promise);
     } else if (msg instanceof ForcefulCloseCommand) {
       forcefulClose(ctx, (ForcefulCloseCommand) msg, promise);
     } else {
       // Anything else would reach the socket around the queue, out of order with the streams' frames.
-      // (Netty's own frames, SETTINGS ACK and the like, are written below this handler and never come here.)
+      // Netty's own frames are written below this handler and never come here: SETTINGS and PING ACKs,
+      // WINDOW_UPDATEs of its flow controller, and the RST_STREAM or GOAWAY its error handling sends for
+      // a stream or connection error (see onStreamError, onConnectionError).
       ReferenceCountUtil.release(msg);
       throw new UnsupportedOperationException("Not a command of this connection: " + msg.getClass().getName());
     }
   }
 
-  /** After the response ended, a client still sending is told to stop: RST_STREAM NO_ERROR (RFC 9113 8.1). */
+  /**
+   * After the response ended, a client still sending is told to stop: RST_STREAM NO_ERROR (RFC 9113 8.1).
+   * Called while the command that ended the response runs: the reset is part of it, right behind its frames.
+   */
   void stopClientSending(ChannelHandlerContext ctx, int streamId) {
     Http2Stream http2Stream = connection().stream(streamId);
     if (http2Stream != null && http2Stream.state() == Http2Stream.State.HALF_CLOSED_LOCAL) {
@@ -520,7 +555,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
    * After a write on {@code streamId}: past the backlog's limit, its call ends with RESOURCE_EXHAUSTED
    * ({@code endCall}) and the stream is reset (ENHANCE_YOUR_CALM); if a stream was reset for it before
    * and the client has not shown since that it reads, it does not read at all and the connection goes
-   * away.
+   * away. Called while the command that wrote runs: the reset or the GOAWAY is part of it, written before
+   * any later command (a body already queued for a web exchange would else count against the backlog
+   * again, and close the connection where a reset was due).
    */
   void enforceBacklog(ChannelHandlerContext ctx, int streamId, Consumer<Status> endCall) {
     if (!backlog.over()) {
@@ -547,7 +584,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
    * The client reads none of its responses ({@link OutboundBacklog}): every call ends with
    * RESOURCE_EXHAUSTED, GOAWAY ENHANCE_YOUR_CALM, and the connection closes at once.
    */
-  void closeForUnreadResponses(ChannelHandlerContext ctx, String waiting) {
+  private void closeForUnreadResponses(ChannelHandlerContext ctx, String waiting) {
     log.debug("Closing {}: the client does not read, {}", ctx.channel(), waiting);
     Status status = Status.RESOURCE_EXHAUSTED.withDescription("The client does not read its responses: " + waiting);
     try {
@@ -612,19 +649,18 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
      * less, and the connection closes.
      */
     @Override
-    public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+    public void onPingRead(ChannelHandlerContext ctx, long data) {
       if (!shuttingDown && !pings.pingAcceptable(connection().numActiveStreams() > 0)) {
         log.debug("Closing {}: the client pings too often", ctx.channel());
-        forcefulClose(ctx, new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
-            "The client sent too many PINGs"), Http2Error.ENHANCE_YOUR_CALM.code(), TOO_MANY_PINGS),
-            ctx.newPromise());
+        writeNow(new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
+            "The client sent too many PINGs"), Http2Error.ENHANCE_YOUR_CALM.code(), TOO_MANY_PINGS));
       }
     }
 
     @Override
     protected void onOtherPingAck(ChannelHandlerContext ctx, long data) {
       if (data == GOAWAY_PING_DATA) {
-        secondGoAway(ctx);
+        secondGoAway();
       }
     }
 
@@ -646,9 +682,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       if (!shuttingDown && resets.reset(streamId)) {
         log.debug("Closing {}: {} of its {} streams were reset within a second", ctx.channel(), resets.premature(),
             resets.streams());
-        forcefulClose(ctx, new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
+        writeNow(new ForcefulCloseCommand(Status.RESOURCE_EXHAUSTED.withDescription(
             "The client reset too many streams as soon as it opened them"), Http2Error.ENHANCE_YOUR_CALM.code(),
-            TOO_MANY_RESETS), ctx.newPromise());
+            TOO_MANY_RESETS));
       }
     }
   }

@@ -34,6 +34,7 @@ import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
+import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.Tls;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
@@ -47,10 +48,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -80,7 +79,7 @@ final class NettyServerTransport implements ServerTransport {
   /** What the queues of closed connections wrote: commands, flushes. Guarded by {@link #openQueues}. */
   private final long[] closedQueues = new long[2];
   /** Told after each change of the open connections and of the closed ones' counts. */
-  private final List<Runnable> connectionListeners = new CopyOnWriteArrayList<>();
+  private final ConnectionListeners connectionListeners = new ConnectionListeners();
   private volatile Channel serverChannel;
   private volatile boolean shuttingDown;
 
@@ -350,14 +349,12 @@ final class NettyServerTransport implements ServerTransport {
   }
 
   private void connectionsChanged() {
-    for (Runnable listener : connectionListeners) {
-      listener.run();
-    }
+    connectionListeners.changed();
   }
 
   @Override
   public void onConnectionsChanged(Runnable listener) {
-    connectionListeners.add(Objects.requireNonNull(listener, "listener"));
+    connectionListeners.add(listener);
   }
 
   @Override

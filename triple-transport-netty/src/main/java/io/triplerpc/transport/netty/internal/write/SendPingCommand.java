@@ -1,6 +1,6 @@
 package io.triplerpc.transport.netty.internal.write;
 
-/** Sends a PING (not an ACK) with {@code data}, for keepalive or a graceful close. */
+/** Sends a PING (not an ACK) with {@code data}, for keepalive or a window's measurement. */
 public final class SendPingCommand extends ConnectionCommand {
 
   private final long data;

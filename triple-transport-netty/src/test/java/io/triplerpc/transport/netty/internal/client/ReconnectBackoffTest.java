@@ -17,6 +17,7 @@ import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.testing.ManualClock;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,11 +30,13 @@ import org.junit.jupiter.api.Test;
 class ReconnectBackoffTest {
 
   private final ManualClock clock = new ManualClock();
+  /** Changes of the slot's connections reported so far. */
+  private final AtomicInteger changes = new AtomicInteger();
   private final ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1),
       new ClientTransportOptions(ClientTransportOptions.DEFAULTS.limits(), ClientTransportOptions.DEFAULTS.keepAlive(),
           1, 10_000, 1_000, 5_000, 0, null, ClientProtocol.GRPC),
       clock.eventLoop(), ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
-      new KeepAliveTime(KeepAlive.OFF));
+      new KeepAliveTime(KeepAlive.OFF), changes::incrementAndGet);
 
   @AfterEach
   void close() {
@@ -70,6 +73,18 @@ class ReconnectBackoffTest {
       waitOut(backoff);
       assertNotSame(first, failedAttempt(), "a new attempt once the backoff has passed");
     }
+  }
+
+  @Test
+  void aFailedAttemptAndTheEndOfItsBackoffAreChangesOfTheConnections() {
+    failedAttempt();
+    int afterFailure = changes.get();
+    assertTrue(afterFailure >= 1, "the failed attempt is a change");
+    clock.advance(Duration.ofMillis(1_000 * 8 / 10 - 2));
+    assertEquals(afterFailure, changes.get(), "none while the backoff runs");
+    clock.advance(Duration.ofMillis(1_000 * 4 / 10 + 2));
+    assertEquals(afterFailure + 1, changes.get(), "its end is one: a call may connect again");
+    failedAttempt();
   }
 
   @Test
