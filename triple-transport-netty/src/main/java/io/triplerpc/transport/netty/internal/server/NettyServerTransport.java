@@ -112,6 +112,12 @@ final class NettyServerTransport implements ServerTransport {
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel channel) {
+            if (transport.shuttingDown) {
+              // Accepted while the listener was closing: as if it were closed already ("no new connections
+              // or calls", TripleServer.shutdown), so the client takes its calls to another server.
+              channel.close();
+              return;
+            }
             transport.connections.add(channel);
             // Added after the group's own listener: the group has let go of the channel when it runs.
             channel.closeFuture().addListener(closed -> transport.connectionsChanged());
