@@ -21,6 +21,14 @@ public interface Connection extends ClientCallFactory {
   /** Write-queue counters of this address's connections. */
   WriteStats writeStats();
 
+  /**
+   * Calls {@code listener} after each change of this address's connections: one became active, went
+   * away (GOAWAY, lost, closed), or an attempt to open one failed (and later its backoff ended). For a
+   * cluster that looks for servers again when one goes away, as a DNS name is resolved again. The
+   * listener must be quick; any thread. Connections that report no changes ignore it (the default).
+   */
+  default void onConnectionsChanged(Runnable listener) {}
+
   /** Closes the connections; calls in flight fail with UNAVAILABLE. */
   void close();
 }

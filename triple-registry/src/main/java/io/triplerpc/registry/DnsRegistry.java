@@ -212,7 +212,17 @@ public final class DnsRegistry extends ReadOnlyRegistry {
         resolve();
       }
     });
-    return () -> loop.execute(() -> listeners.remove(listener));
+    return new Subscription() {
+      @Override
+      public void refresh() {
+        DnsRegistry.this.refresh();
+      }
+
+      @Override
+      public void close() {
+        loop.execute(() -> listeners.remove(listener));
+      }
+    };
   }
 
   @Override

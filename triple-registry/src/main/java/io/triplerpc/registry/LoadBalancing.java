@@ -4,6 +4,12 @@ package io.triplerpc.registry;
 public enum LoadBalancing {
   /** Each instance in turn, ignoring weights. */
   ROUND_ROBIN,
+  /**
+   * Every call to one instance while it serves (gRPC's {@code pick_first}): the first in the registry's
+   * order (a DNS answer's, say) that can take a call; when it fails, leaves or is ejected, the next
+   * that can, which calls then stay with. Weights are not used.
+   */
+  PICK_FIRST,
   /** At random, in proportion to the instances' weights (the default). */
   WEIGHTED_RANDOM,
   /**

@@ -128,6 +128,35 @@ class DnsDiscoveryTest {
   }
 
   @Test
+  void aServerThatGoesAwayMakesTheNameResolveAgain() throws Exception {
+    dns.set(NAME, loopback(1), loopback(2), loopback(3));
+    Signal applied = new Signal();
+    AtomicInteger pushes = new AtomicInteger();
+    // No interval: the test sees that the GOAWAY asks for a resolution (the interval has a test of its own).
+    Whoami whoami = consumer(Discovery.connecting(() -> DnsRegistry.builder(NAME, port).nameServer(dns.address())
+            .minResolveInterval(Duration.ZERO).build())
+        .loadBalancing(LoadBalancing.ROUND_ROBIN)
+        .observer(new DiscoveryObserver() {
+          @Override
+          public void pushApplied(String application, long lagNanos) {
+            pushes.incrementAndGet();
+            applied.fire();
+          }
+        })
+        .build());
+    assertEquals(Map.of("127.0.0.1", 4, "127.0.0.2", 4, "127.0.0.3", 4), tally(whoami, 12));
+    int queries = dns.queries();
+    int pushed = pushes.get();
+
+    // As Kubernetes deletes a pod: out of the DNS answer, then its server drains (GOAWAY).
+    dns.set(NAME, loopback(1), loopback(2));
+    servers.get(2).shutdown();
+    applied.await(() -> pushes.get() > pushed, "the server's GOAWAY has the name resolved again, without it");
+    assertTrue(dns.queries() >= queries + 2);
+    assertEquals(Map.of("127.0.0.1", 6, "127.0.0.2", 6), tally(whoami, 12), "no call failed or went to the server gone");
+  }
+
+  @Test
   void anEmptyAnswerKeepsTheLastGoodAddresses() throws Exception {
     dns.set(NAME, loopback(1), loopback(2));
     AtomicReference<DnsRegistry> registry = new AtomicReference<>();
@@ -173,8 +202,29 @@ class DnsDiscoveryTest {
   }
 
   @Test
+  void pickFirstSendsEveryCallToOneAddressUntilItGoesAway() throws Exception {
+    dns.set(NAME, loopback(1), loopback(2), loopback(3));
+    TripleClient client = TripleClient.builder()
+        .address("dns://127.0.0.1:" + dns.address().getPort() + "/" + NAME + ":" + port + "?lb=pick_first").build();
+    clients.add(client);
+    Whoami whoami = client.proxy(Whoami.class);
+    Map<String, Integer> before = tally(whoami, 10);
+    assertEquals(1, before.size(), "one address takes every call: " + before);
+    String chosen = before.keySet().iterator().next();
+    servers.get(Integer.parseInt(chosen.substring(chosen.lastIndexOf('.') + 1)) - 1).shutdown();
+    // Calls still succeed (the one that meets the GOAWAY is retried transparently), then stick to another.
+    Map<String, Integer> after = new TreeMap<>();
+    for (int i = 0; i < 20; i++) {
+      after.merge(whoami.whoIdempotent("test"), 1, Integer::sum);
+    }
+    after.remove(chosen);
+    assertEquals(1, after.size(), "the calls moved to one other address: " + after);
+  }
+
+  @Test
   void malformedTargetsAreRefusedNamingTheForm() {
-    for (String target : new String[] {"dns:///users.test", "dns:///users.test:http", "dns:///:50051"}) {
+    for (String target : new String[] {"dns:///users.test", "dns:///users.test:http", "dns:///:50051",
+        "dns:///users.test:50051?lb=random"}) {
       IllegalArgumentException refused =
           assertThrows(IllegalArgumentException.class, () -> TripleClient.builder().address(target));
       assertTrue(refused.getMessage().contains("dns:///"), refused.getMessage());

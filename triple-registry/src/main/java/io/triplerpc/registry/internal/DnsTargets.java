@@ -11,7 +11,9 @@ import java.net.URI;
 /**
  * The client target {@code dns:///name:port}, as gRPC names it: every address of the name, balanced
  * round robin (gRPC's {@code round_robin}), through a {@link DnsRegistry} of the client's own, closed
- * with it. {@code dns://server:53/name:port} asks that name server instead of the system's.
+ * with it. {@code dns://server:53/name:port} asks that name server instead of the system's;
+ * {@code ?lb=pick_first} sends every call to one address while it serves (gRPC's {@code pick_first}),
+ * {@code ?lb=round_robin} is the default.
  */
 public final class DnsTargets implements TargetResolver {
 
@@ -23,7 +25,7 @@ public final class DnsTargets implements TargetResolver {
   @Override
   public ClusterFactory resolve(URI target) {
     String path = target.getRawPath();
-    if (path == null || !path.startsWith("/") || path.length() < 2 || target.getRawQuery() != null) {
+    if (path == null || !path.startsWith("/") || path.length() < 2) {
       throw new IllegalArgumentException("A DNS target is dns:///name:port (or dns://server:53/name:port): " + target);
     }
     String hostPort = path.substring(1);
@@ -47,6 +49,17 @@ public final class DnsTargets implements TargetResolver {
           ? target.getHost().substring(1, target.getHost().length() - 1) : target.getHost();
       registry.nameServer(new InetSocketAddress(server, target.getPort() < 0 ? 53 : target.getPort()));
     }
-    return Discovery.connecting(registry::build).loadBalancing(LoadBalancing.ROUND_ROBIN).build();
+    return Discovery.connecting(registry::build).loadBalancing(balancing(target)).build();
+  }
+
+  private static LoadBalancing balancing(URI target) {
+    String query = target.getRawQuery();
+    if (query == null || query.equals("lb=round_robin")) {
+      return LoadBalancing.ROUND_ROBIN;
+    }
+    if (query.equals("lb=pick_first")) {
+      return LoadBalancing.PICK_FIRST;
+    }
+    throw new IllegalArgumentException("A DNS target's query is lb=round_robin (the default) or lb=pick_first: " + target);
   }
 }

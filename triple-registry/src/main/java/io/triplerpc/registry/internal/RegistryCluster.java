@@ -77,7 +77,17 @@ public final class RegistryCluster implements Cluster {
       LongSupplier outlierClock) {
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
-    this.connector = connector;
+    // A connection that goes away, or cannot be opened, may mean the registry's list is stale: a registry
+    // that looks its list up (DNS) is asked to look again; one that pushes ignores the hint.
+    this.connector = address -> {
+      Connection connection = connector.connect(address);
+      connection.onConnectionsChanged(() -> {
+        if (!connection.isActive()) {
+          subscriptions.forEach(Subscription::refresh);
+        }
+      });
+      return connection;
+    };
     this.settings = settings;
     this.snapshots = snapshots;
     this.pinnedApplications = Map.copyOf(pinnedApplications);

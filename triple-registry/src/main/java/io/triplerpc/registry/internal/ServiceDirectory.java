@@ -32,6 +32,8 @@ public final class ServiceDirectory {
   private final AtomicInteger nextIndex = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
   /** Copy on write: groups come and go with revisions, rarely. */
   private volatile RevisionGroup[] groups = NONE;
+  /** With {@link LoadBalancing#PICK_FIRST}: the instance every call goes to while it serves, or null. */
+  private volatile Endpoint first;
   private final java.util.concurrent.CompletableFuture<Void> ready = new java.util.concurrent.CompletableFuture<>();
   private volatile String unavailableReason;
   /** The applications attached so far; copy on write, rarely changed. */
@@ -231,7 +233,12 @@ public final class ServiceDirectory {
    * service has no instance.
    */
   Endpoint pick(Endpoint[] tried, int triedCount) {
-    if (balancing == LoadBalancing.LEAST_ACTIVE) {
+    if (balancing == LoadBalancing.PICK_FIRST) {
+      Endpoint e = pickFirst(tried, triedCount);
+      if (e != null) {
+        return e;
+      }
+    } else if (balancing == LoadBalancing.LEAST_ACTIVE) {
       // It looks at every instance anyway: one pass that skips the unwanted, not a pass per try.
       Endpoint e = leastActive(groups, ThreadLocalRandom.current(), tried, triedCount);
       if (e != null) {
@@ -268,6 +275,27 @@ public final class ServiceDirectory {
     return failing != null ? failing : fallback;
   }
 
+  /**
+   * The instance calls stick to, while it is in rotation and has not failed; else the first in the
+   * directory's order that can take a call, which calls then stick to. Null if none can.
+   */
+  private Endpoint pickFirst(Endpoint[] tried, int triedCount) {
+    Endpoint e = first;
+    if (e != null && !passedOver(e) && !isTried(e, tried, triedCount)) {
+      return e;
+    }
+    for (RevisionGroup group : groups) {
+      for (int i = 0, n = group.size(); i < n; i++) {
+        e = group.at(i);
+        if (e != null && !passedOver(e) && !isTried(e, tried, triedCount)) {
+          first = e;
+          return e;
+        }
+      }
+    }
+    return null;
+  }
+
   private static boolean isTried(Endpoint e, Endpoint[] tried, int count) {
     for (int i = 0; i < count; i++) {
       if (tried[i] == e) {
@@ -287,6 +315,9 @@ public final class ServiceDirectory {
     switch (balancing) {
       case ROUND_ROBIN:
         return nth(g, nextIndex.getAndIncrement() & Integer.MAX_VALUE);
+      case PICK_FIRST:
+        Endpoint e = first;
+        return e != null ? e : nth(g, 0);
       case WEIGHTED_RANDOM:
         return weightedRandom(g, random);
       case LEAST_ACTIVE:
