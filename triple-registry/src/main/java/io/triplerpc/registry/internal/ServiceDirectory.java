@@ -281,7 +281,8 @@ public final class ServiceDirectory {
    */
   private Endpoint pickFirst(Endpoint[] tried, int triedCount) {
     Endpoint e = first;
-    if (e != null && !passedOver(e) && !isTried(e, tried, triedCount)) {
+    // Still this service's (its revision may have left the service without the instance being removed).
+    if (e != null && !passedOver(e) && !isTried(e, tried, triedCount) && contains(e)) {
       return e;
     }
     for (RevisionGroup group : groups) {
@@ -316,8 +317,8 @@ public final class ServiceDirectory {
       case ROUND_ROBIN:
         return nth(g, nextIndex.getAndIncrement() & Integer.MAX_VALUE);
       case PICK_FIRST:
-        Endpoint e = first;
-        return e != null ? e : nth(g, 0);
+        // pick() tried the one calls stick to: this is the fallback's draw, the first in order.
+        return nth(g, 0);
       case WEIGHTED_RANDOM:
         return weightedRandom(g, random);
       case LEAST_ACTIVE:
