@@ -81,6 +81,17 @@ class DnsDiscoveryTest {
     return client.proxy(Whoami.class);
   }
 
+  /** An observer that counts the pushes the directory applied, and fires {@code applied} after each. */
+  private static DiscoveryObserver countingPushes(AtomicInteger pushes, Signal applied) {
+    return new DiscoveryObserver() {
+      @Override
+      public void pushApplied(String application, long lagNanos) {
+        pushes.incrementAndGet();
+        applied.fire();
+      }
+    };
+  }
+
   private static Map<String, Integer> tally(Whoami whoami, int calls) {
     Map<String, Integer> answered = new TreeMap<>();
     for (int i = 0; i < calls; i++) {
@@ -101,13 +112,7 @@ class DnsDiscoveryTest {
           return registry.get();
         })
         .loadBalancing(LoadBalancing.ROUND_ROBIN)
-        .observer(new DiscoveryObserver() {
-          @Override
-          public void pushApplied(String application, long lagNanos) {
-            pushes.incrementAndGet();
-            applied.fire();
-          }
-        })
+        .observer(countingPushes(pushes, applied))
         .build());
 
     assertEquals(Map.of("127.0.0.1", 10, "127.0.0.2", 10, "127.0.0.3", 10), tally(whoami, 30));
@@ -136,13 +141,7 @@ class DnsDiscoveryTest {
     Whoami whoami = consumer(Discovery.connecting(() -> DnsRegistry.builder(NAME, port).nameServer(dns.address())
             .minResolveInterval(Duration.ZERO).build())
         .loadBalancing(LoadBalancing.ROUND_ROBIN)
-        .observer(new DiscoveryObserver() {
-          @Override
-          public void pushApplied(String application, long lagNanos) {
-            pushes.incrementAndGet();
-            applied.fire();
-          }
-        })
+        .observer(countingPushes(pushes, applied))
         .build());
     assertEquals(Map.of("127.0.0.1", 4, "127.0.0.2", 4, "127.0.0.3", 4), tally(whoami, 12));
     int queries = dns.queries();
