@@ -262,6 +262,11 @@ final class Http1ClientHandler extends ChannelDuplexHandler {
     }
     HttpHeaders trailers = last ? ((LastHttpContent) content).trailingHeaders() : null;
     boolean withTrailers = trailers != null && !trailers.isEmpty();
+    if (last) {
+      // The connection is free before the call hears its end, so that a call the caller makes next finds
+      // it idle rather than opening another (the call's events run on another thread).
+      responseEnded();
+    }
     stream.state().dataRead(data, last && !withTrailers);
     if (withTrailers) {
       Http2Headers block = new DefaultHttp2Headers(false, trailers.size());
@@ -269,9 +274,6 @@ final class Http1ClientHandler extends ChannelDuplexHandler {
         block.add(AsciiString.of(trailer.getKey().toLowerCase(Locale.ROOT)), trailer.getValue());
       }
       stream.state().headersRead(block, true);
-    }
-    if (last) {
-      responseEnded();
     }
   }
 
