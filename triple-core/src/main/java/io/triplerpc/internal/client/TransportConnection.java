@@ -100,11 +100,7 @@ final class TransportConnection implements Connection, Picker, Picker.Pick {
 
   @Override
   public void onConnectionsChanged(Runnable listener) {
-    try {
-      transport.onConnectionsChanged(listener);
-    } catch (UnsupportedOperationException e) {
-      // A transport that reports no changes: the listener is never told, as the SPI allows.
-    }
+    transport.onConnectionsChanged(listener);
   }
 
   @Override

@@ -93,6 +93,11 @@ public final class WaitForStreamTransports implements ClientTransportFactory {
     }
 
     @Override
+    public void onConnectionsChanged(Runnable listener) {
+      transport.onConnectionsChanged(listener);
+    }
+
+    @Override
     public WriteStats writeStats() {
       return transport.writeStats();
     }

@@ -6,7 +6,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Who a transport tells of each change of its connections (the {@code onConnectionsChanged} of the
- * client and server transports): tests, and none otherwise. Thread-safe; listeners must be quick.
+ * client and server transports): tests, and on a client a cluster that looks for servers again when one
+ * goes away (DNS). Thread-safe; listeners must be quick.
  */
 public final class ConnectionListeners {
 

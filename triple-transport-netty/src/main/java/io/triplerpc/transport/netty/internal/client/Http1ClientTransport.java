@@ -23,6 +23,7 @@ import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -63,6 +64,7 @@ final class Http1ClientTransport implements ClientTransport {
   private final AsciiString scheme;
   private final int maxInboundMessageSize;
 
+  private final ConnectionListeners connectionListeners = new ConnectionListeners();
   /** Every open connection of this transport, idle or not. */
   private final Set<Http1ClientConnection> open = ConcurrentHashMap.newKeySet();
   /** Connections waiting for a call, the most recently used first. Guarded by itself. */
@@ -146,8 +148,10 @@ final class Http1ClientTransport implements ClientTransport {
         new Http1ClientConnection(channel, this, Math.max(options.limits().initialWindowSize(), 64 * 1024));
     open.add(connection);
     connections.add(channel);
-    channel.closeFuture().addListener(closed -> connection.markClosed(
-        Status.UNAVAILABLE.withDescription("Connection to " + target + " closed").asException()));
+    channel.closeFuture().addListener(closed -> {
+      connection.markClosed(Status.UNAVAILABLE.withDescription("Connection to " + target + " closed").asException());
+      connectionListeners.changed();
+    });
     HttpClientCodec codec = new HttpClientCodec(HttpObjectDecoder.DEFAULT_MAX_INITIAL_LINE_LENGTH,
         options.limits().maxHeaderListSize(), HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE);
     if (sslContext != null) {
@@ -163,7 +167,7 @@ final class Http1ClientTransport implements ClientTransport {
           connectFailed(connection, Status.UNAVAILABLE
               .withDescription(target + " did not negotiate HTTP/1.1 over TLS (ALPN: " + protocol + ")"));
         } else {
-          connection.markActive();
+          connected(connection);
         }
       });
     } else {
@@ -188,11 +192,21 @@ final class Http1ClientTransport implements ClientTransport {
           connectFailed(connection, Status.UNAVAILABLE.withCause(connected.cause())
               .withDescription("Cannot connect to " + target + ": " + connected.cause()));
         } else if (sslContext == null) {
-          connection.markActive();
+          connected(connection);
         }
       });
     });
     return connection;
+  }
+
+  private void connected(Http1ClientConnection connection) {
+    connection.markActive();
+    connectionListeners.changed();
+  }
+
+  @Override
+  public void onConnectionsChanged(Runnable listener) {
+    connectionListeners.add(listener);
   }
 
   /** A connection attempt failed: its call fails with {@code status}, the connection is closed. */
