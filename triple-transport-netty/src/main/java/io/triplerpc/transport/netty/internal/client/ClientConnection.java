@@ -1,44 +1,21 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoop;
 import io.triplerpc.internal.Ablations;
-import io.triplerpc.transport.netty.internal.write.WriteQueue;
 
 /**
- * One TCP connection to a server: its channel, its one {@link WriteQueue}, and whether it can take
- * new streams. Availability is a volatile flag kept by the handler's channelActive/channelInactive,
- * never a question to the socket.
+ * One HTTP/2 connection to a server, one of its {@link ConnectionSlot}'s in turn: streams go to it
+ * until it closes, fails or gets GOAWAY.
  */
-final class ClientConnection {
+final class ClientConnection extends AbstractClientConnection {
 
-  private final Channel channel;
-  private final WriteQueue writeQueue;
   private final String address;
   private final ConnectionSlot slot;
 
-  /** True between channelActive and the first sign the connection is going away. */
-  private volatile boolean active;
-  /** True once the connection closed, failed or got GOAWAY: new streams go elsewhere. */
-  private volatile boolean gone;
-
   ClientConnection(Channel channel, String address, ConnectionSlot slot) {
-    this.channel = channel;
-    this.writeQueue = new WriteQueue(channel);
+    super(channel);
     this.address = address;
     this.slot = slot;
-  }
-
-  Channel channel() {
-    return channel;
-  }
-
-  EventLoop eventLoop() {
-    return channel.eventLoop();
-  }
-
-  WriteQueue writeQueue() {
-    return writeQueue;
   }
 
   /** {@code host:port} of the server. */
@@ -46,11 +23,7 @@ final class ClientConnection {
     return address;
   }
 
-  boolean isActive() {
-    return active;
-  }
-
-  /** Whether new streams may still be opened here (it may still be connecting). */
+  @Override
   boolean isUsable() {
     if (Ablations.ASK_CHANNEL) {
       // What the flag replaced: a question to the channel (and through it the socket) per call.

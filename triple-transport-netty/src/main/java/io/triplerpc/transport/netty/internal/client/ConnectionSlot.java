@@ -1,24 +1,13 @@
 package io.triplerpc.transport.netty.internal.client;
 
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ReflectiveChannelFactory;
-import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.ssl.ApplicationProtocolNames;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.transport.netty.internal.EventLoops;
-import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
-import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +25,7 @@ final class ConnectionSlot {
   private static final double BACKOFF_MULTIPLIER = 1.6;
   private static final double BACKOFF_JITTER = 0.2;
 
-  private final InetSocketAddress address;
+  private final Dialer dialer;
   /** {@code host:port}, for messages. */
   private final String target;
   private final ClientTransportOptions options;
@@ -45,12 +34,6 @@ final class ConnectionSlot {
    * so a call's deadline is scheduled on the loop that already carries the call, not one woken for it.
    */
   private final EventLoop loop;
-  private final ByteBufAllocator alloc;
-  private final ReflectiveChannelFactory<? extends SocketChannel> channelFactory;
-  /** For TLS connections, or null. */
-  private final SslContext sslContext;
-  /** Every connection of the client, so that its event loops stop only once they have closed. */
-  private final ChannelGroup connections;
   private final KeepAliveTime keepAliveTime;
   /** Told of each change of this slot's connections (see {@link io.triplerpc.internal.stream.ClientTransport#onConnectionsChanged}). */
   private final Runnable changed;
@@ -64,18 +47,13 @@ final class ConnectionSlot {
   private Status lastFailure;
   private boolean shutdown;
 
-  ConnectionSlot(InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group, ByteBufAllocator alloc,
-      SslContext sslContext, ChannelGroup connections, KeepAliveTime keepAliveTime, Runnable changed) {
-    this.sslContext = sslContext;
-    this.changed = changed;
+  ConnectionSlot(Dialer dialer, EventLoop loop, KeepAliveTime keepAliveTime, Runnable changed) {
+    this.dialer = dialer;
+    this.target = dialer.target();
+    this.options = dialer.options();
+    this.loop = loop;
     this.keepAliveTime = keepAliveTime;
-    this.connections = connections;
-    this.address = address;
-    this.target = address.getHostString() + ':' + address.getPort();
-    this.options = options;
-    this.loop = group.next();
-    this.alloc = alloc;
-    this.channelFactory = new ReflectiveChannelFactory<>(EventLoops.socketChannel());
+    this.changed = changed;
     this.backoffMillis = options.initialBackoffMillis();
   }
 
@@ -118,74 +96,20 @@ final class ConnectionSlot {
     return c != null && c.isActive();
   }
 
-  /** A new, unregistered client socket as every client connection has it: no delay, keepalive, the connect timeout. */
-  static SocketChannel newChannel(ReflectiveChannelFactory<? extends SocketChannel> channelFactory,
-      ClientTransportOptions options, ByteBufAllocator alloc) {
-    SocketChannel channel = channelFactory.newChannel();
-    channel.config().setOption(ChannelOption.TCP_NODELAY, true);
-    channel.config().setOption(ChannelOption.SO_KEEPALIVE, true);
-    channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
-    channel.config().setAllocator(alloc);
-    return channel;
-  }
-
   private ClientConnection connect() {
-    SocketChannel channel = newChannel(channelFactory, options, alloc);
+    SocketChannel channel = dialer.newChannel();
     ClientConnection connection = new ClientConnection(channel, target, this);
-    connections.add(channel);
     NettyClientHandler http2 = NettyClientHandler.create(connection, options, keepAliveTime);
-    if (sslContext != null) {
-      // HTTP/2 starts once TLS is up: until then the connection is not active, its calls wait, and a
-      // failed handshake counts as a failed connection attempt (backoff included).
-      SslHandler tls = sslContext.newHandler(alloc, address.getHostString(), address.getPort());
-      channel.pipeline().addLast(tls);
-      tls.handshakeFuture().addListener(handshake -> {
-        String protocol = tls.applicationProtocol();
-        if (!handshake.isSuccess()) {
-          connectFailed(connection, Status.UNAVAILABLE
-              .withDescription("TLS handshake with " + target + " failed: " + handshake.cause().getMessage())
-              .withCause(handshake.cause()));
-          channel.close();
-        } else if (!ApplicationProtocolNames.HTTP_2.equals(protocol)) {
-          connectFailed(connection, Status.UNAVAILABLE
-              .withDescription(target + " did not negotiate HTTP/2 over TLS (ALPN: " + protocol + ")"));
-          channel.close();
-        } else {
-          channel.pipeline().addLast(http2);
-        }
-      });
+    // With TLS, HTTP/2 starts once the handshake is done: until then the connection is not active, its
+    // calls wait, and a failed handshake counts as a failed connection attempt (backoff included).
+    Consumer<Status> failed = status -> connectFailed(connection, status);
+    if (dialer.isTls()) {
+      dialer.addTls(channel, failed, () -> channel.pipeline().addLast(http2));
     } else {
       channel.pipeline().addLast(http2);
     }
-    loop.register(channel).addListener((ChannelFuture registered) -> {
-      if (!registered.isSuccess()) {
-        // Never registered, so never reached by close(): its socket is closed here.
-        channel.unsafe().closeForcibly();
-        connectFailed(connection, registered.cause());
-        return;
-      }
-      // Resolution happens here, on the event loop, as Netty's Bootstrap does it.
-      InetSocketAddress target = address.isUnresolved()
-          ? new InetSocketAddress(address.getHostString(), address.getPort())
-          : address;
-      if (target.isUnresolved()) {
-        channel.close();
-        connectFailed(connection, new java.net.UnknownHostException(address.getHostString()));
-        return;
-      }
-      channel.connect(target).addListener((ChannelFuture connected) -> {
-        if (!connected.isSuccess()) {
-          channel.close();
-          connectFailed(connection, connected.cause());
-        }
-      });
-    });
+    dialer.connect(loop, channel, failed, () -> { });
     return connection;
-  }
-
-  private void connectFailed(ClientConnection connection, Throwable cause) {
-    connectFailed(connection,
-        Status.UNAVAILABLE.withDescription("Cannot connect to " + target + ": " + cause).withCause(cause));
   }
 
   /** A connection attempt failed with {@code status}: its calls fail, and the next attempt waits out the backoff. */
@@ -256,7 +180,7 @@ final class ConnectionSlot {
     if (c != null) {
       // Through the queue, after what the calls queued before it: GOAWAY, then the connection closes.
       // The drain is a task queued before the event loops shut down, so it runs.
-      c.writeQueue().enqueue(new ForcefulCloseCommand(Status.UNAVAILABLE.withDescription("Client is closed")), true);
+      c.closeForClient();
     }
   }
 }

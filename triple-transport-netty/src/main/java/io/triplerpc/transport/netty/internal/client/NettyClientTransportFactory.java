@@ -41,6 +41,16 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private KeepAliveTime keepAliveTime;
   /** Completed once {@link #close()} has let go of the event loops (or found none to let go of). */
   private final CompletableFuture<Void> loopsReleased = new CompletableFuture<>();
+  private final HostResolver resolver;
+
+  public NettyClientTransportFactory() {
+    this(HostResolver.SYSTEM);
+  }
+
+  /** With {@code resolver} for the servers' names instead of the system's (a test's that hangs, say). */
+  NettyClientTransportFactory(HostResolver resolver) {
+    this.resolver = resolver;
+  }
 
   @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
@@ -60,11 +70,10 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
       sslContext = sslContexts.computeIfAbsent(options.tls(),
           options.http1() ? Tls::http1ClientContext : Tls::clientContext);
     }
-    if (options.http1()) {
-      return new Http1ClientTransport(address, options, group, ByteBufAllocator.DEFAULT, sslContext, connections);
-    }
-    return new NettyClientTransport(
-        address, options, group, ByteBufAllocator.DEFAULT, sslContext, connections, keepAliveTime);
+    Dialer dialer = new Dialer(address, options, ByteBufAllocator.DEFAULT, sslContext, connections, resolver);
+    return options.http1()
+        ? new Http1ClientTransport(dialer, group)
+        : new NettyClientTransport(dialer, group, keepAliveTime);
   }
 
   /**

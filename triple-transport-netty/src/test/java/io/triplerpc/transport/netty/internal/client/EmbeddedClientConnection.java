@@ -33,8 +33,9 @@ final class EmbeddedClientConnection implements AutoCloseable {
     MockTicker ticker = Ticker.newMockTicker();
     // The slot's loop (its clock) only: this connection's channel is made here, never by the slot.
     EventLoop slotLoop = EmbeddedChannel.builder().ticker(ticker).build().eventLoop();
-    ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1), options, slotLoop,
-        ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), keepAliveTime, () -> {});
+    ConnectionSlot slot = new ConnectionSlot(new Dialer(new InetSocketAddress("127.0.0.1", 1), options,
+        ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), HostResolver.SYSTEM),
+        slotLoop, keepAliveTime, () -> {});
     EmbeddedChannel channel = EmbeddedChannel.builder().ticker(ticker).register(false).build();
     connection = new ClientConnection(channel, "127.0.0.1:1", slot);
     channel.pipeline().addLast(NettyClientHandler.create(connection, options, keepAliveTime));

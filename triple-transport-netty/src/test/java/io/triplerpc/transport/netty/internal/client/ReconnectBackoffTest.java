@@ -32,11 +32,11 @@ class ReconnectBackoffTest {
   private final ManualClock clock = new ManualClock();
   /** Changes of the slot's connections reported so far. */
   private final AtomicInteger changes = new AtomicInteger();
-  private final ConnectionSlot slot = new ConnectionSlot(new InetSocketAddress("127.0.0.1", 1),
+  private final ConnectionSlot slot = new ConnectionSlot(new Dialer(new InetSocketAddress("127.0.0.1", 1),
       new ClientTransportOptions(ClientTransportOptions.DEFAULTS.limits(), ClientTransportOptions.DEFAULTS.keepAlive(),
           1, 10_000, 1_000, 5_000, 0, null, ClientProtocol.GRPC),
-      clock.eventLoop(), ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE),
-      new KeepAliveTime(KeepAlive.OFF), changes::incrementAndGet);
+      ByteBufAllocator.DEFAULT, null, new DefaultChannelGroup(GlobalEventExecutor.INSTANCE), HostResolver.SYSTEM),
+      clock.eventLoop(), new KeepAliveTime(KeepAlive.OFF), changes::incrementAndGet);
 
   @AfterEach
   void close() {
