@@ -92,13 +92,10 @@ final class ServiceConfigParser {
     Map<String, MethodConfig> methodConfigs = new LinkedHashMap<>();
     Map<String, String> namePaths = new HashMap<>();
     ServiceConfig.Throttling throttling = null;
-    for (Map.Entry<String, ?> field : config.entrySet()) {
-      String path = field.getKey();
-      Object value = field.getValue();
-      if (value == null) {
-        continue;
-      }
-      switch (path) {
+    for (Field field : fields(config, null)) {
+      String path = field.at();
+      Object value = field.value();
+      switch (field.name()) {
         case "methodConfig" -> {
           List<?> list = list(value, path);
           for (int i = 0; i < list.size(); i++) {
@@ -121,6 +118,21 @@ final class ServiceConfigParser {
     return new ServiceConfig(methodConfigs, throttling);
   }
 
+  /** A field of a JSON object that is set (null counts as absent), and its path for messages. */
+  private record Field(String name, String at, Object value) {}
+
+  /** The fields of {@code object} that are set, in order; {@code path} is the object's, null at the top. */
+  private static List<Field> fields(Map<String, ?> object, String path) {
+    List<Field> fields = new ArrayList<>(object.size());
+    for (Map.Entry<String, ?> field : object.entrySet()) {
+      if (field.getValue() != null) {
+        String at = path == null ? field.getKey() : path + "." + field.getKey();
+        fields.add(new Field(field.getKey(), at, field.getValue()));
+      }
+    }
+    return fields;
+  }
+
   /** Adds the config at {@code path} under each of its names, none of which may have been seen before. */
   private static void methodConfig(Map<String, ?> fields, String path, Map<String, MethodConfig> methodConfigs,
       Map<String, String> namePaths) {
@@ -128,13 +140,10 @@ final class ServiceConfigParser {
     RetryPolicy retry = null;
     HedgingPolicy hedging = null;
     long timeoutNanos = 0;
-    for (Map.Entry<String, ?> field : fields.entrySet()) {
-      String at = path + "." + field.getKey();
-      Object value = field.getValue();
-      if (value == null) {
-        continue;
-      }
-      switch (field.getKey()) {
+    for (Field field : fields(fields, path)) {
+      String at = field.at();
+      Object value = field.value();
+      switch (field.name()) {
         case "name" -> names = list(value, at);
         case "retryPolicy" -> retry = retryPolicy(object(value, at), at);
         case "hedgingPolicy" -> hedging = hedgingPolicy(object(value, at), at);
@@ -181,13 +190,10 @@ final class ServiceConfigParser {
   private static String name(Map<String, ?> fields, String path) {
     String service = "";
     String method = "";
-    for (Map.Entry<String, ?> field : fields.entrySet()) {
-      String at = path + "." + field.getKey();
-      Object value = field.getValue();
-      if (value == null) {
-        continue;
-      }
-      switch (field.getKey()) {
+    for (Field field : fields(fields, path)) {
+      String at = field.at();
+      Object value = field.value();
+      switch (field.name()) {
         case "service" -> service = nameComponent(value, at);
         case "method" -> method = nameComponent(value, at);
         default -> ignored(at, "not a field Triple knows");

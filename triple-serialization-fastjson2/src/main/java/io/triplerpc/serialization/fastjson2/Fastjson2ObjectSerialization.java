@@ -6,10 +6,9 @@ import com.alibaba.fastjson2.reader.ObjectReaderCreatorASM;
 import com.alibaba.fastjson2.reader.ObjectReaderProvider;
 import com.alibaba.fastjson2.writer.ObjectWriterCreatorASM;
 import com.alibaba.fastjson2.writer.ObjectWriterProvider;
-import io.triplerpc.serialization.internal.PerAllowedClasses;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
-import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.object.PerServiceSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
 
@@ -36,10 +35,8 @@ import java.lang.reflect.Type;
  *
  * <p>Thread-safe.
  */
-public final class Fastjson2ObjectSerialization implements ObjectSerialization {
-
-  /** What Dubbo names this serialization, on the wire and in its configuration. */
-  private static final String WIRE_NAME = "fastjson2";
+public final class Fastjson2ObjectSerialization
+    extends PerServiceSerialization<Fastjson2ObjectSerialization.Providers> {
 
   /** Dubbo's writer features ({@code FastJson2ObjectOutput}), less {@code ErrorOnNoneSerializable}. */
   static final JSONWriter.Feature[] WRITE_FEATURES = {
@@ -62,44 +59,20 @@ public final class Fastjson2ObjectSerialization implements ObjectSerialization {
       JSONReader.Feature.FieldBased};
 
   /**
-   * The providers of one class loader and allowed set, that is of one service: fastjson2 caches readers by
-   * the hash of the type names it resolved, so providers shared by services that allow different classes
-   * would let one service's allowed names through another.
+   * Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. Dubbo names it
+   * {@code fastjson2} on the wire and in its configuration alike.
    */
-  private final PerAllowedClasses<Providers> providers = new PerAllowedClasses<>(Providers::create);
-
-  /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
-  public Fastjson2ObjectSerialization() {}
-
-  @Override
-  public String name() {
-    return ObjectSerializations.FASTJSON2;
+  public Fastjson2ObjectSerialization() {
+    super(ObjectSerializations.FASTJSON2, ObjectSerializations.FASTJSON2, Providers::create);
   }
 
   @Override
-  public String wireName() {
-    return WIRE_NAME;
-  }
-
-  @Override
-  public boolean readsWireName(String serializeType) {
-    return WIRE_NAME.equals(serializeType);
-  }
-
-  @Override
-  public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
-    ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
-    Providers shared = providers.get(loader, allowed);
+  protected ObjectCodec newCodec(Type type, Providers shared, AllowedClasses allowed) {
     return new Fastjson2Codec(type, shared.reader, shared.autoType, shared.writer);
   }
 
-  @Override
-  public String toString() {
-    return "Fastjson2ObjectSerialization";
-  }
-
   /** One service's reader and writer providers, and the class check its readers run. */
-  private static final class Providers {
+  static final class Providers {
     final ObjectReaderProvider reader;
     final CheckedAutoType autoType;
     final ObjectWriterProvider writer;

@@ -1,10 +1,9 @@
 package io.triplerpc.serialization.hessian;
 
 import com.alibaba.com.caucho.hessian.io.SerializerFactory;
-import io.triplerpc.serialization.internal.PerAllowedClasses;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
-import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.object.PerServiceSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
 
@@ -20,34 +19,19 @@ import java.lang.reflect.Type;
  * <p>Thread-safe. One {@code SerializerFactory} (and its serializer caches) is shared per class loader;
  * each thread reuses one pair of hessian streams.
  */
-public final class HessianObjectSerialization implements ObjectSerialization {
+public final class HessianObjectSerialization extends PerServiceSerialization<SerializerFactory> {
 
   /** Dubbo writes hessian2 as {@code "hessian4"} in its wrappers and reads either. */
   private static final String WIRE_NAME = "hessian4";
 
-  /**
-   * One factory per class loader and allowed set, each caching its serializers and deserializers: a cache
-   * shared by services that allow different classes would let one service's allowed names through another.
-   * Each lives as long as the codecs that use it.
-   */
-  private final PerAllowedClasses<SerializerFactory> factories = new PerAllowedClasses<>((loader, allowed) -> {
-    SerializerFactory factory = new CheckedSerializerFactory(loader, allowed);
-    factory.setAllowNonSerializable(true);
-    factory.addFactory(new OptionalSerializerFactory());
-    return factory;
-  });
-
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
-  public HessianObjectSerialization() {}
-
-  @Override
-  public String name() {
-    return ObjectSerializations.HESSIAN2;
-  }
-
-  @Override
-  public String wireName() {
-    return WIRE_NAME;
+  public HessianObjectSerialization() {
+    super(ObjectSerializations.HESSIAN2, WIRE_NAME, (loader, allowed) -> {
+      SerializerFactory factory = new CheckedSerializerFactory(loader, allowed);
+      factory.setAllowNonSerializable(true);
+      factory.addFactory(new OptionalSerializerFactory());
+      return factory;
+    });
   }
 
   @Override
@@ -56,13 +40,7 @@ public final class HessianObjectSerialization implements ObjectSerialization {
   }
 
   @Override
-  public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
-    ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
-    return new HessianCodec(type, factories.get(loader, allowed));
-  }
-
-  @Override
-  public String toString() {
-    return "HessianObjectSerialization";
+  protected ObjectCodec newCodec(Type type, SerializerFactory factory, AllowedClasses allowed) {
+    return new HessianCodec(type, factory);
   }
 }

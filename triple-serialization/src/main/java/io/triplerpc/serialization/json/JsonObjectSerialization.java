@@ -13,10 +13,9 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.triplerpc.serialization.internal.PerAllowedClasses;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectCodec;
-import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.object.PerServiceSerialization;
 import io.triplerpc.serialization.object.ObjectSerializations;
 import java.lang.reflect.Type;
 
@@ -40,39 +39,15 @@ import java.lang.reflect.Type;
  *
  * <p>Thread-safe; one mapper (and its serializer caches) per class loader and service.
  */
-public final class JsonObjectSerialization implements ObjectSerialization {
-
-  private static final String WIRE_NAME = "jackson";
-
-  /**
-   * One mapper per class loader and allowed set, that is per service: Jackson caches the classes a type id
-   * resolved to, so a mapper shared by services that allow different classes would let one service's
-   * allowed names through another. Each lives as long as the codecs that use it.
-   */
-  private final PerAllowedClasses<ObjectMapper> mappers = new PerAllowedClasses<>(JsonObjectSerialization::newMapper);
+public final class JsonObjectSerialization extends PerServiceSerialization<ObjectMapper> {
 
   /** Creates the serialization; {@link ObjectSerializations#named} returns a shared instance. */
-  public JsonObjectSerialization() {}
-
-  @Override
-  public String name() {
-    return ObjectSerializations.JACKSON;
+  public JsonObjectSerialization() {
+    super(ObjectSerializations.JACKSON, "jackson", JsonObjectSerialization::newMapper);
   }
 
   @Override
-  public String wireName() {
-    return WIRE_NAME;
-  }
-
-  @Override
-  public boolean readsWireName(String serializeType) {
-    return WIRE_NAME.equals(serializeType);
-  }
-
-  @Override
-  public ObjectCodec codecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
-    ClassLoader loader = classLoader == null ? getClass().getClassLoader() : classLoader;
-    ObjectMapper mapper = mappers.get(loader, allowed);
+  protected ObjectCodec newCodec(Type type, ObjectMapper mapper, AllowedClasses allowed) {
     JavaType javaType = mapper.getTypeFactory().constructType(type);
     return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType), allowed);
   }
@@ -107,8 +82,4 @@ public final class JsonObjectSerialization implements ObjectSerialization {
     return mapper;
   }
 
-  @Override
-  public String toString() {
-    return "JsonObjectSerialization";
-  }
 }

@@ -30,16 +30,6 @@ final class ConnectStreamFraming implements WebFraming {
   }
 
   @Override
-  public boolean unframedRequest() {
-    return false;
-  }
-
-  @Override
-  public boolean headAtEnd() {
-    return false;
-  }
-
-  @Override
   public Http2Headers head(Metadata headers, MessageEncoding encoding) {
     return WebFraming.streamHead(contentType, ConnectWire.CONNECT_CONTENT_ENCODING, ConnectWire.CONNECT_ACCEPT_ENCODING,
         headers, encoding);

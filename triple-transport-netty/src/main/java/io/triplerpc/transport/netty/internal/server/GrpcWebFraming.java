@@ -45,16 +45,6 @@ final class GrpcWebFraming implements WebFraming {
   }
 
   @Override
-  public boolean unframedRequest() {
-    return false;
-  }
-
-  @Override
-  public boolean headAtEnd() {
-    return false;
-  }
-
-  @Override
   public boolean decodesRequest() {
     return text;
   }

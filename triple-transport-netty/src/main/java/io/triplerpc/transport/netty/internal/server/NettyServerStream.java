@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * The server side of one gRPC call on one HTTP/2 stream. Service threads queue commands; the event
  * loop owns everything in {@link TransportState}.
  */
-final class NettyServerStream implements ServerStream, StreamHandle {
+final class NettyServerStream extends AbstractServerStream implements StreamHandle {
 
   private static final AsciiString ACCEPT_ENCODING = AsciiString.cached(MessageEncoding.ACCEPT_ENCODING);
   // Most calls answer with the same header blocks: protobuf, no response encoding, no metadata, and
@@ -49,10 +49,7 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   private final int id;
   private final WriteQueue writeQueue;
   private final io.netty.channel.Channel channel;
-  private final EventLoop eventLoop;
-  private final ByteBufAllocator alloc;
   private final PeerInfo peer;
-  private final OutboundReadiness readiness = new OutboundReadiness();
   private final TransportState state;
 
   /** The response content type: the request's gRPC one. */
@@ -70,13 +67,12 @@ final class NettyServerStream implements ServerStream, StreamHandle {
       int maxInboundMessageSize,
       OutboundBacklog backlog,
       AsciiString contentType) {
+    super(channel.eventLoop(), channel.alloc());
     this.id = id;
     this.contentType = contentType;
     this.backlog = backlog;
     this.writeQueue = writeQueue;
     this.channel = channel;
-    this.eventLoop = channel.eventLoop();
-    this.alloc = channel.alloc();
     this.peer = peer;
     this.state = new TransportState(http2Stream, flowController, maxInboundMessageSize);
   }
@@ -225,28 +221,8 @@ final class NettyServerStream implements ServerStream, StreamHandle {
   }
 
   @Override
-  public boolean isReady() {
-    return readiness.isReady();
-  }
-
-  @Override
   public PeerInfo peer() {
     return peer;
-  }
-
-  @Override
-  public ByteBufAllocator alloc() {
-    return alloc;
-  }
-
-  @Override
-  public ScheduledExecutorService scheduler() {
-    return eventLoop;
-  }
-
-  @Override
-  public long nanoTime() {
-    return eventLoop.ticker().nanoTime();
   }
 
   // StreamHandle: event loop.

@@ -52,6 +52,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -401,22 +402,16 @@ final class NettyServerTransport implements ServerTransport {
     if (shuttingDown || termination.isDone()) {
       return;
     }
-    shuttingDown = true;
-    serverChannel.close().addListener(closed -> {
-      for (Channel connection : connections) {
-        connection.eventLoop().execute(() -> {
-          NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
-          Http1ServerHandler http1 = connection.pipeline().get(Http1ServerHandler.class);
-          if (handler != null) {
-            handler.writeQueue().enqueue(new GracefulCloseCommand(GracefulCloseCommand.SHUTDOWN), true);
-          } else if (http1 != null) {
-            http1.startGracefulShutdown();
-          } else {
-            connection.close();
-          }
-        });
+    closeConnections(connection -> {
+      NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
+      Http1ServerHandler http1 = connection.pipeline().get(Http1ServerHandler.class);
+      if (handler != null) {
+        handler.writeQueue().enqueue(new GracefulCloseCommand(GracefulCloseCommand.SHUTDOWN), true);
+      } else if (http1 != null) {
+        http1.startGracefulShutdown();
+      } else {
+        connection.close();
       }
-      terminateWhenConnectionsClose();
     });
   }
 
@@ -425,20 +420,28 @@ final class NettyServerTransport implements ServerTransport {
     if (termination.isDone()) {
       return;
     }
+    closeConnections(connection -> {
+      NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
+      if (handler != null) {
+        // Through the queue, after the frames queued before it: GOAWAY, then close at once.
+        handler.writeQueue().enqueue(
+            new ForcefulCloseCommand(Status.UNAVAILABLE.withDescription("Server is shutting down now")), true);
+      } else {
+        // Straight to the socket: HTTP/1.1, or no protocol chosen yet.
+        connection.unsafe().close(connection.voidPromise());
+      }
+    });
+  }
+
+  /**
+   * Stops accepting, then runs {@code close} for each connection on its event loop; the server terminates
+   * once every connection has closed.
+   */
+  private void closeConnections(Consumer<Channel> close) {
     shuttingDown = true;
     serverChannel.close().addListener(closed -> {
       for (Channel connection : connections) {
-        connection.eventLoop().execute(() -> {
-          NettyServerHandler handler = connection.pipeline().get(NettyServerHandler.class);
-          if (handler != null) {
-            // Through the queue, after the frames queued before it: GOAWAY, then close at once.
-            handler.writeQueue().enqueue(
-                new ForcefulCloseCommand(Status.UNAVAILABLE.withDescription("Server is shutting down now")), true);
-          } else {
-            // Straight to the socket: HTTP/1.1, or no protocol chosen yet.
-            connection.unsafe().close(connection.voidPromise());
-          }
-        });
+        connection.eventLoop().execute(() -> close.accept(connection));
       }
       terminateWhenConnectionsClose();
     });

@@ -18,13 +18,17 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 interface WebFraming {
 
   /** Whether the request body is one message without the 5-byte prefix. */
-  boolean unframedRequest();
+  default boolean unframedRequest() {
+    return false;
+  }
 
   /** The protocol, as observers name it: {@code connect} or {@code grpc-web}. */
   String protocol();
 
   /** Whether the response head waits for the end of the call (its status and trailers are in it). */
-  boolean headAtEnd();
+  default boolean headAtEnd() {
+    return false;
+  }
 
   /**
    * Whether {@link #requestBytes} changes the number of bytes (gRPC-Web text): then the body is

@@ -25,15 +25,12 @@ import java.util.concurrent.ScheduledExecutorService;
  * The web protocols are not the hot path: a task per write keeps this class simple. On HTTP/2 the
  * exchange turns each write into a command on the connection's write queue, as gRPC's streams do.
  */
-final class WebServerStream implements ServerStream, MessageDeframer.Sink {
+final class WebServerStream extends AbstractServerStream implements MessageDeframer.Sink {
 
   private final HttpExchange exchange;
   private final WebFraming framing;
-  private final EventLoop eventLoop;
-  private final ByteBufAllocator alloc;
   private final int maxInboundMessageSize;
   private final boolean compressedRequest;
-  private final OutboundReadiness readiness = new OutboundReadiness();
 
   // The sending thread's: what a head-at-end response holds until its close.
   private Metadata heldHeaders;
@@ -56,10 +53,9 @@ final class WebServerStream implements ServerStream, MessageDeframer.Sink {
    */
   WebServerStream(HttpExchange exchange, WebFraming framing, ByteBufAllocator alloc, int maxInboundMessageSize,
       boolean compressedRequest) {
+    super(exchange.eventLoop(), alloc);
     this.exchange = exchange;
     this.framing = framing;
-    this.eventLoop = exchange.eventLoop();
-    this.alloc = alloc;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.compressedRequest = compressedRequest;
     if (framing.unframedRequest()) {
@@ -339,23 +335,8 @@ final class WebServerStream implements ServerStream, MessageDeframer.Sink {
   }
 
   @Override
-  public boolean isReady() {
-    return readiness.isReady();
-  }
-
-  @Override
   public PeerInfo peer() {
     return exchange.peer();
-  }
-
-  @Override
-  public ByteBufAllocator alloc() {
-    return alloc;
-  }
-
-  @Override
-  public ScheduledExecutorService scheduler() {
-    return eventLoop;
   }
 
   @Override
@@ -363,8 +344,4 @@ final class WebServerStream implements ServerStream, MessageDeframer.Sink {
     return framing.protocol();
   }
 
-  @Override
-  public long nanoTime() {
-    return eventLoop.ticker().nanoTime();
-  }
 }
