@@ -1,6 +1,7 @@
 package io.triplerpc.spring.boot;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.TripleServer;
 import io.triplerpc.spring.boot.app.Greeter;
@@ -131,6 +132,18 @@ class DnsReferenceTest {
       Map<String, Integer> picked = tally(context.getBean(PickFirst.class).greeter(), 10);
       assertEquals(1, picked.size(), "pick_first: one address takes every call: " + picked);
       assertEquals(10, picked.values().iterator().next());
+    });
+  }
+
+  @Test
+  void aMalformedDnsTargetStopsStartUpNamingTheParameterAndTheForm() {
+    runner.withUserConfiguration(Consumers.class).withPropertyValues("greeter.target=dns:///" + NAME).run(context -> {
+      StringBuilder messages = new StringBuilder();
+      for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+        messages.append(t.getMessage()).append('\n');
+      }
+      assertTrue(messages.toString().contains("@TripleReference on parameter 0 of"), messages.toString());
+      assertTrue(messages.toString().contains("A DNS target names its port, as in dns:///"), messages.toString());
     });
   }
 }
