@@ -181,7 +181,7 @@ class GrpcJavaDnsTest {
     Path classes = temp.resolve("classes");
     Path log = temp.resolve("javac.log");
     Process javac = new ProcessBuilder(jdk.home().resolve("bin").resolve("javac").toString(),
-        "--release", "18", "-proc:none", "-cp", JavaProcess.testClassPath(), "-d", classes.toString(),
+        "-proc:none", "-cp", JavaProcess.testClassPath(), "-d", classes.toString(),
         source.toString())
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {

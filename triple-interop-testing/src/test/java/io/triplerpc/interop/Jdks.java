@@ -83,7 +83,8 @@ final class Jdks {
     }
   }
 
-  private static Optional<Jdk> read(Path home) {
+  /** The JDK at {@code home}, if it is one. */
+  static Optional<Jdk> read(Path home) {
     Path release = home.resolve("release");
     if (!Files.isRegularFile(release) || !Files.isExecutable(home.resolve("bin").resolve("java"))
         || !Files.isExecutable(home.resolve("bin").resolve("javac"))) {
