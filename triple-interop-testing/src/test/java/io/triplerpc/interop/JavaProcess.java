@@ -1,6 +1,7 @@
 package io.triplerpc.interop;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
@@ -30,16 +31,34 @@ final class JavaProcess implements AutoCloseable {
 
   /** Starts {@code mainClass} with {@code args} on the test class path. */
   static JavaProcess start(String mainClass, String... args) throws IOException {
-    // Surefire may start tests from a manifest-only jar; it names the real class path here.
-    String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    return start(Path.of(System.getProperty("java.home")), List.of(), List.of(), mainClass, args);
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} on the JDK or JRE at {@code javaHome}, with the JVM
+   * options {@code options}, on {@code before} (class path entries ahead of the test's) and the test
+   * class path.
+   */
+  static JavaProcess start(Path javaHome, List<String> options, List<Path> before, String mainClass, String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(javaHome.resolve("bin").resolve("java").toString());
     command.add("-Xss1m");
+    command.addAll(options);
     command.add("-cp");
-    command.add(classPath);
+    List<String> classPath = new ArrayList<>();
+    before.forEach(entry -> classPath.add(entry.toString()));
+    classPath.add(testClassPath());
+    command.add(String.join(File.pathSeparator, classPath));
     command.add(mainClass);
     command.addAll(List.of(args));
     return new JavaProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+  }
+
+  /** The test's class path. */
+  static String testClassPath() {
+    // Surefire may start tests from a manifest-only jar; it names the real class path here.
+    return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 
   private void readOutput() {

@@ -31,9 +31,10 @@ import java.lang.annotation.Target;
 public @interface TripleReference {
 
   /**
-   * The server: {@code host:port}, or a target such as {@code registry://host:7070},
-   * {@code static://h1:50051,h2:50051} or {@code zookeeper://zk:2181}; {@code ${...}} placeholders are
-   * resolved. Empty (the default) finds the servers through the application's registry
+   * The server: {@code host:port}, or a target such as {@code dns:///users.prod.svc:50051} (every
+   * address of the name, round robin; {@code ?lb=pick_first} for one at a time),
+   * {@code registry://host:7070}, {@code static://h1:50051,h2:50051} or {@code zookeeper://zk:2181};
+   * {@code ${...}} placeholders are resolved, and the result is the client's address as written. Empty (the default) finds the servers through the application's registry
    * ({@code triple.registry.address}, or a {@code Registry} bean).
    */
   String address() default "";
