@@ -72,15 +72,21 @@ final class GrpcWebFraming implements WebFraming {
       }
       int whole = count - count % 4;
       ByteBuf decoded = data.alloc().buffer(whole / 4 * 3);
-      // Decoded in runs, each ending with a padded group (or at the last whole group).
-      int start = 0;
-      for (int group = 0; group < whole; group += 4) {
-        if (chars[group + 3] == '=') {
-          decodeRun(decoded, chars, start, group + 4);
-          start = group + 4;
+      try {
+        // Decoded in runs, each ending with a padded group (or at the last whole group).
+        int start = 0;
+        for (int group = 0; group < whole; group += 4) {
+          if (chars[group + 3] == '=') {
+            decodeRun(decoded, chars, start, group + 4);
+            start = group + 4;
+          }
         }
+        decodeRun(decoded, chars, start, whole);
+      } catch (IllegalArgumentException malformed) {
+        // Found by ServerInputFuzzTest: the buffer of a body refused as malformed was never released.
+        decoded.release();
+        throw malformed;
       }
-      decodeRun(decoded, chars, start, whole);
       pendingLength = count - whole;
       System.arraycopy(chars, whole, pending, 0, pendingLength);
       return decoded;

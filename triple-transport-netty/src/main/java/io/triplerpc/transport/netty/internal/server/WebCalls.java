@@ -139,9 +139,18 @@ final class WebCalls {
     CharSequence acceptEncoding = headers.get(unary ? ConnectWire.ACCEPT_ENCODING
         : grpcWeb ? GrpcHeaders.GRPC_ACCEPT_ENCODING : ConnectWire.CONNECT_ACCEPT_ENCODING);
     ByteBuf getMessage = null;
-    if (get && invalid == null) {
+    String path = headers.path().toString();
+    Metadata metadata = null;
+    if (invalid == null) {
+      // Whatever of the request may be malformed is read before the stream exists, so that a malformed
+      // one is answered and leaves nothing held (ServerInputFuzzTest found a GET whose path had a bad
+      // percent-escape leave its stream's body buffer behind).
       try {
-        getMessage = getMessage(headers.path(), query);
+        if (get) {
+          path = query.path();
+          getMessage = getMessage(headers.path(), query);
+        }
+        metadata = metadataOf(headers);
       } catch (IllegalArgumentException e) {
         invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
       }
@@ -149,11 +158,12 @@ final class WebCalls {
     WebServerStream stream = new WebServerStream(exchange, framing, alloc, maxInboundMessageSize,
         unary && requestEncoding != null);
     if (invalid != null) {
+      if (getMessage != null) {
+        getMessage.release();
+      }
       stream.fail(invalid);
       return null;
     }
-    String path = (get ? query.path() : headers.path().toString());
-    Metadata metadata = metadataOf(headers);
     InboundRequest request = new InboundRequest(path, metadata, timeoutNanos, requestEncoding, acceptEncoding,
         "proto".equals(codec) && grpcWeb ? null : codec, unary, get);
     stream.listener(listener.streamCreated(stream, request));
