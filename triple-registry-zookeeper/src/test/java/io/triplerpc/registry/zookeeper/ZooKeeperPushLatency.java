@@ -16,8 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -27,6 +29,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
@@ -96,6 +99,10 @@ public final class ZooKeeperPushLatency {
   private final CompletableFuture<Long> synced = new CompletableFuture<>();
   /** Completed by the next push the directory applies: when, and the consumer's own share of it. */
   private final AtomicReference<CompletableFuture<long[]>> nextPush = new AtomicReference<>();
+  /** When the consumer's ZooKeeper client delivered the last watch event of each znode path. */
+  private final Map<String, Long> heard = new ConcurrentHashMap<>();
+  /** Pushes applied that were not the change awaited (none expected once the sync is over). */
+  private final AtomicLong otherPushes = new AtomicLong();
 
   private final DiscoveryObserver observer = new DiscoveryObserver() {
     @Override
@@ -111,6 +118,8 @@ public final class ZooKeeperPushLatency {
       CompletableFuture<long[]> waiting = nextPush.getAndSet(null);
       if (waiting != null) {
         waiting.complete(new long[] {now, lagNanos});
+      } else {
+        otherPushes.incrementAndGet();
       }
     }
   };
@@ -174,12 +183,30 @@ public final class ZooKeeperPushLatency {
             retained / 1048576.0, retained / instances);
         printLargest(before, after);
 
+        // A second watch on the consumer's own client, which ZooKeeper's client calls with the same events
+        // as the registry's: when the consumer heard of each change, to split its latency.
+        CompletableFuture<Void> probing = new CompletableFuture<>();
+        PersistentWatcher probe = new PersistentWatcher(consumer.client(), format.instancesPath(APPLICATION), true);
+        probe.getListenable().addListener(event -> {
+          if (event.getPath() != null) {
+            heard.put(event.getPath(), System.nanoTime());
+          }
+        });
+        probe.getResetListenable().addListener(() -> probing.complete(null));
+        probe.start();
+        probing.get(30, TimeUnit.SECONDS);
+        otherPushes.set(0);
         long[][] latencies = changes(provider, live);
+        probe.close();
+        System.out.printf(Locale.ROOT, "changes: %d (after %d to warm up), each awaited; pushes applied while none was: %d%n",
+            changes, WARMUP_CHANGES, otherPushes.get());
         String[] kinds = {"add", "weight", "remove"};
         long[] all = Arrays.stream(latencies[0]).sorted().toArray();
         long[] consumerShare = Arrays.stream(latencies[1]).sorted().toArray();
         long[] written = Arrays.stream(latencies[2]).sorted().toArray();
         long[] afterAck = Arrays.stream(latencies[3]).sorted().toArray();
+        long[] toEvent = Arrays.stream(latencies[4]).sorted().toArray();
+        long[] afterEvent = Arrays.stream(latencies[5]).sorted().toArray();
         StringBuilder perKind = new StringBuilder();
         for (int k = 0; k < 3; k++) {
           long[] kind = new long[(changes + 2 - k) / 3];
@@ -198,11 +225,18 @@ public final class ZooKeeperPushLatency {
         System.out.printf(Locale.ROOT, "  acknowledgement to applied (negative: the consumer first): p50 %.2f ms, p99 %.2f ms,"
             + " max %.2f ms%n", millis(percentile(afterAck, 50)), millis(percentile(afterAck, 99)),
             millis(afterAck[afterAck.length - 1]));
+        System.out.printf(Locale.ROOT, "  write call to the consumer's client hearing the watch event: p50 %.2f ms, p99 %.2f ms%n",
+            millis(percentile(toEvent, 50)), millis(percentile(toEvent, 99)));
+        System.out.printf(Locale.ROOT, "  watch event to applied in the directory (the consumer: its read of the znode, decoding,"
+            + " the directory): p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", millis(percentile(afterEvent, 50)),
+            millis(percentile(afterEvent, 99)), millis(afterEvent[afterEvent.length - 1]));
         System.out.println(String.format(Locale.ROOT,
             "zk_app_instances=%d zk_change_p50_ms=%.2f zk_change_p99_ms=%.2f zk_initial_sync_ms=%.0f"
-                + " zk_retained_bytes_per_instance=%d zk_write_p99_ms=%.2f zk_ack_to_applied_p99_ms=%.2f%s",
+                + " zk_retained_bytes_per_instance=%d zk_write_p99_ms=%.2f zk_ack_to_applied_p99_ms=%.2f"
+                + " zk_event_to_applied_p99_ms=%.2f%s",
             instances, millis(percentile(all, 50)), millis(percentile(all, 99)), millis(initialSyncNanos),
-            retained / instances, millis(percentile(written, 99)), millis(percentile(afterAck, 99)), perKind));
+            retained / instances, millis(percentile(written, 99)), millis(percentile(afterAck, 99)),
+            millis(percentile(afterEvent, 99)), perKind));
       }
     }
   }
@@ -254,13 +288,12 @@ public final class ZooKeeperPushLatency {
    * measured change, the time from its write call to the directory's new list, and the consumer's share.
    */
   private long[][] changes(CuratorFramework provider, List<ServiceInstance> live) throws Exception {
-    long[][] latencies = new long[4][changes];
+    long[][] latencies = new long[6][changes];
     int next = instances;
     long lastApplied = 0;
     for (int i = 0; i < WARMUP_CHANGES + changes; i++) {
       LockSupport.parkNanos(lastApplied + SPACING_NANOS - System.nanoTime());
       CompletableFuture<long[]> applied = new CompletableFuture<>();
-      nextPush.set(applied);
       CompletableFuture<Long> acknowledged = new CompletableFuture<>();
       BackgroundCallback acknowledge = (client, event) -> {
         if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
@@ -269,23 +302,28 @@ public final class ZooKeeperPushLatency {
           acknowledged.completeExceptionally(KeeperException.create(KeeperException.Code.get(event.getResultCode())));
         }
       };
+      ServiceInstance target = switch (i % 3) {
+        case 0 -> instance(next);
+        case 1 -> live.get(i % live.size());
+        default -> live.get(live.size() / 2);
+      };
+      heard.clear();
+      nextPush.set(applied);
       long lastWrite = System.nanoTime();
       switch (i % 3) {
         case 0 -> {
-          ServiceInstance target = instance(next++);
+          next++;
           live.add(target);
           provider.create().withMode(CreateMode.EPHEMERAL).inBackground(acknowledge)
               .forPath(format.instancePath(target), ZnodeFormat.encodeInstance(target));
         }
         case 1 -> {
-          int index = i % live.size();
-          ServiceInstance old = live.get(index);
-          ServiceInstance target = old.withWeight(old.weight() == 100 ? 50 : 100);
-          live.set(index, target);
+          target = target.withWeight(target.weight() == 100 ? 50 : 100);
+          live.set(i % live.size(), target);
           provider.setData().inBackground(acknowledge).forPath(format.instancePath(target), ZnodeFormat.encodeInstance(target));
         }
         default -> {
-          ServiceInstance target = live.remove(live.size() / 2);
+          live.remove(live.size() / 2);
           provider.delete().inBackground(acknowledge).forPath(format.instancePath(target));
         }
       }
@@ -297,9 +335,29 @@ public final class ZooKeeperPushLatency {
         latencies[1][i - WARMUP_CHANGES] = push[1];
         latencies[2][i - WARMUP_CHANGES] = ack - lastWrite;
         latencies[3][i - WARMUP_CHANGES] = push[0] - ack;
+        long event = heard(format.instancePath(target));
+        latencies[4][i - WARMUP_CHANGES] = event - lastWrite;
+        latencies[5][i - WARMUP_CHANGES] = push[0] - event;
       }
     }
     return latencies;
+  }
+
+  /**
+   * When the probe heard of the change to {@code path}. The registry's watch and the probe are called
+   * one after the other for the same event: the registry's first, a deletion (which needs no read) can
+   * be applied before the probe is called, and then this waits a little for it.
+   */
+  private long heard(String path) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    Long event;
+    while ((event = heard.get(path)) == null) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("No watch event for " + path);
+      }
+      LockSupport.parkNanos(50_000);
+    }
+    return event;
   }
 
   /** The live objects by class: {instances, bytes}, and their sum under "Total". Collects first. */
