@@ -8,6 +8,7 @@ import io.triplerpc.registry.ServiceInstance;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.ServerInfo;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -24,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import javax.management.ObjectName;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -68,6 +71,8 @@ import org.apache.zookeeper.KeeperException;
  * in-process server and the clients here; on a real deployment the consumers' clients need it, and
  * the servers too for their own reads).
  *
+ * <p>{@code --jfr FILE} writes a flight recording of the initial sync (JFR's profile settings) to FILE.
+ *
  * <p>Prints the figures, then one line: {@code zk_app_instances=N zk_change_p50_ms=N
  * zk_change_p99_ms=N zk_initial_sync_ms=N ...}.
  */
@@ -91,6 +96,8 @@ public final class ZooKeeperPushLatency {
 
   private final int instances;
   private final int changes;
+  /** Where to write a flight recording (JFR's profile settings) of the initial sync, or null. */
+  private final Path jfr;
   private final ZnodeFormat format = new ZnodeFormat(ROOT);
   private final MetadataInfo metadata = MetadataInfo.of(APPLICATION,
       List.of(new ServerInfo.Service(SERVICE, List.of("echo"), "proto", "", "")));
@@ -124,23 +131,26 @@ public final class ZooKeeperPushLatency {
     }
   };
 
-  private ZooKeeperPushLatency(int instances, int changes) {
+  private ZooKeeperPushLatency(int instances, int changes, Path jfr) {
     this.instances = instances;
     this.changes = changes;
+    this.jfr = jfr;
   }
 
   public static void main(String[] args) throws Exception {
     int instances = 10_000;
     int changes = 500;
+    Path jfr = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--instances" -> instances = Integer.parseInt(args[++i]);
         case "--changes" -> changes = Integer.parseInt(args[++i]);
+        case "--jfr" -> jfr = Path.of(args[++i]);
         default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-            + " (--instances N, --changes N)");
+            + " (--instances N, --changes N, --jfr FILE)");
       }
     }
-    new ZooKeeperPushLatency(instances, changes).run();
+    new ZooKeeperPushLatency(instances, changes, jfr).run();
   }
 
   private void run() throws Exception {
@@ -172,9 +182,19 @@ public final class ZooKeeperPushLatency {
             throw new UnsupportedOperationException("The harness makes no calls");
           })) {
         Map<String, long[]> before = histogram();
+        Recording recording = null;
+        if (jfr != null) {
+          recording = new Recording(Configuration.getConfiguration("profile"));
+          recording.start();
+        }
         long subscribed = System.nanoTime();
         cluster.prepare(SERVICE, CallOptions.DEFAULT);
         long initialSyncNanos = synced.get(600, TimeUnit.SECONDS) - subscribed;
+        if (recording != null) {
+          recording.stop();
+          recording.dump(jfr);
+          recording.close();
+        }
         Map<String, long[]> after = histogram();
         long retained = after.get("Total")[1] - before.get("Total")[1];
         System.out.printf(Locale.ROOT, "initial sync of %,d instances: %d ms%n", instances,
