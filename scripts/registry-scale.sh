@@ -6,7 +6,12 @@
 #   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N
 #
 #   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--apps N] [--services N] [--instances N]
-#                             [--changes N] [--resync N]
+#                             [--changes N] [--resync N] [--zk-instances N] [--zookeeper-only]
+#
+# --zk-instances N: the ZooKeeper application's instances (10,000 unless set); 100000 is the issue's
+# ZooKeeper scale run, which needs -Djute.maxbuffer above 1 MB (set here when N > 40,000) and a 3 GB heap.
+# --zookeeper-only: skips the in-memory directory run. MAVEN_ARGS (e.g. "-o -Dmaven.repo.local=DIR") is
+# passed to every mvn call.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,31 +19,49 @@ cd "$root"
 build=true
 zookeeper=true
 args=()
+zk_instances=10000
+zookeeper_only=false
+expect_zk_instances=false
+# shellcheck disable=SC2206 # MAVEN_ARGS is a list of words, as Maven 3.9 reads it.
+mvn_args=(${MAVEN_ARGS:-})
 for arg in "$@"; do
+  if [ "$expect_zk_instances" = true ]; then zk_instances="$arg"; expect_zk_instances=false; continue; fi
   case "$arg" in
+    --zk-instances) expect_zk_instances=true ;;
+    --zk-instances=*) zk_instances="${arg#*=}" ;;
+    --zookeeper-only) zookeeper_only=true ;;
     --no-build) build=false ;;
     --no-zookeeper) zookeeper=false ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) args+=("$arg") ;;
   esac
 done
 
 if [ "$build" = true ]; then
   echo "Building Triple (mvn -B -q install -DskipTests)..."
-  mvn -B -q install -DskipTests
+  mvn "${mvn_args[@]+"${mvn_args[@]}"}" -B -q install -DskipTests
 fi
 
-# ZooKeeper: a real in-process server (curator-test), a 10,000-instance application, then znode
-# writes timed until the consumer's listener sees them.
+# ZooKeeper: a real in-process server (curator-test), a 10,000-instance application (--zk-instances),
+# then znode writes timed until the consumer's directory uses them.
 if [ "$zookeeper" = true ]; then
   module=triple-registry-zookeeper
-  mvn -B -q -Dstyle.color=never dependency:build-classpath -pl "$module" -Dmdep.includeScope=test \
-      -Dmdep.outputFile=target/zk-latency.classpath >/dev/null 2>&1 \
+  # In the reactor (-am), so that Triple's own modules are this tree's classes, not an installed copy.
+  mvn "${mvn_args[@]+"${mvn_args[@]}"}" -B -q -Dstyle.color=never test-compile dependency:build-classpath \
+      -pl "$module" -am -Dcheckstyle.skip -Dmdep.includeScope=test -Dmdep.outputFile=target/zk-latency.classpath \
+      >/dev/null 2>&1 \
       || { echo "registry-scale.sh: could not resolve the ZooKeeper harness's class path (build first)" >&2; exit 1; }
-  java -Xmx1g -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/zk-latency.classpath")" \
+  zk_java=(-Xmx1g)
+  if [ "$zk_instances" -gt 40000 ]; then
+    # The children list of one parent exceeds ZooKeeper's default packet limit (1 MB) past ~45,000
+    # instances; the in-process server and both clients read this property.
+    zk_java=(-Xmx3g -Djute.maxbuffer=$((zk_instances * 64)))
+  fi
+  java "${zk_java[@]}" -cp "$module/target/test-classes:$module/target/classes:$(cat "$module/target/zk-latency.classpath")" \
       -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.io.triplerpc=warn \
-      io.triplerpc.registry.zookeeper.ZooKeeperPushLatency
+      io.triplerpc.registry.zookeeper.ZooKeeperPushLatency --instances "$zk_instances"
 fi
+[ "$zookeeper_only" = true ] && exit 0
 
 jar=triple-benchmark/registry/target/registry-scale.jar
 java -Xms4g -Xmx4g -XX:+UseG1GC -jar "$jar" "${args[@]+"${args[@]}"}"

@@ -89,6 +89,27 @@ class ZooKeeperRegistryTest {
   }
 
   @Test
+  void aResyncReadsInstancesInBatchesAndTheyShareTheirRevision() throws Exception {
+    ZooKeeperRegistry registry = newRegistry();
+    List<CompletableFuture<Void>> writes = new ArrayList<>();
+    for (int i = 0; i < 250; i++) { // Three read batches: 100, 100 and 50.
+      writes.add(registry.register(ServiceInstance.of("many", "10.0.1." + i, 50051, "rev" + i % 2)));
+    }
+    get(CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])));
+
+    RecordingListener listener = new RecordingListener();
+    registry.subscribe("many", listener);
+    listener.awaitResyncs(1);
+    Map<String, ServiceInstance> instances = listener.instances();
+    assertEquals(250, instances.size());
+    assertEquals(ServiceInstance.of("many", "10.0.1.249", 50051, "rev1"), instances.get("10.0.1.249:50051"));
+    // One revision string per revision, not one per instance.
+    assertEquals(2, instances.values().stream().map(ServiceInstance::revision)
+        .map(System::identityHashCode).distinct().count());
+    assertEquals(List.of(), listener.violations());
+  }
+
+  @Test
   void aLateSubscriberGetsTheRegisteredInstancesInItsResync() throws Exception {
     ZooKeeperRegistry registry = newRegistry();
     ServiceInstance one = ServiceInstance.of("greeter", "10.0.0.1", 50051, "rev1");
