@@ -13,9 +13,9 @@ import io.grpc.testing.integration.TestService;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
+import io.triplerpc.testing.OnePortServers;
 import io.triplerpc.testing.TestDnsServer;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Proxy;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -68,23 +68,11 @@ class GrpcJavaDnsTest {
     dns = TestDnsServer.start();
     dns.set(NAME, InetAddress.getByName(ADDRESSES.get(0)), InetAddress.getByName(ADDRESSES.get(1)),
         InetAddress.getByName(ADDRESSES.get(2)));
-    // One port on three loopback addresses: the first takes a free one, the others (almost always free too) follow.
-    for (int attempt = 0; servers.size() < ADDRESSES.size() && attempt < 10; attempt++) {
-      servers.forEach(TripleServer::shutdownNow);
-      servers.clear();
-      port = 0;
-      try {
-        for (String address : ADDRESSES) {
-          TripleServer server = TripleServer.builder().host(address).port(port)
-              .addService(TestService.class, answeringAs(address)).build().start();
-          servers.add(server);
-          port = server.port();
-        }
-      } catch (UncheckedIOException taken) {
-        // Another process holds the port on one of the addresses: try another.
-      }
-    }
-    assertEquals(ADDRESSES.size(), servers.size(), "three servers on one port");
+    servers.addAll(OnePortServers.start(ADDRESSES,
+        (address, onePort) -> TripleServer.builder().host(address).port(onePort)
+            .addService(TestService.class, answeringAs(address)).build().start(),
+        TripleServer::port, TripleServer::shutdownNow));
+    port = servers.get(0).port();
   }
 
   @AfterEach

@@ -9,9 +9,9 @@ import io.triplerpc.StatusException;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.testing.ManualClock;
+import io.triplerpc.testing.OnePortServers;
 import io.triplerpc.testing.Signal;
 import io.triplerpc.testing.TestDnsServer;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,23 +44,11 @@ class DnsDiscoveryTest {
   @BeforeEach
   void start() throws Exception {
     dns = TestDnsServer.start();
-    // One port on four loopback addresses: the first takes a free one, the others (almost always free too) follow.
-    for (int attempt = 0; servers.size() < 4 && attempt < 10; attempt++) {
-      servers.forEach(TripleServer::shutdownNow);
-      servers.clear();
-      port = 0;
-      try {
-        for (int i = 1; i <= 4; i++) {
-          TripleServer server = TripleServer.builder().host("127.0.0." + i).port(port)
-              .addService(Whoami.class, Whoami.named("127.0.0." + i)).build().start();
-          servers.add(server);
-          port = server.port();
-        }
-      } catch (UncheckedIOException taken) {
-        // Another process holds the port on one of the addresses: try another.
-      }
-    }
-    assertEquals(4, servers.size(), "four servers on one port");
+    servers.addAll(OnePortServers.start(List.of("127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4"),
+        (host, port) -> TripleServer.builder().host(host).port(port).addService(Whoami.class, Whoami.named(host))
+            .build().start(),
+        TripleServer::port, TripleServer::shutdownNow));
+    port = servers.get(0).port();
   }
 
   @AfterEach
