@@ -3,25 +3,36 @@
 # services x 3,143 instances = 2.2 million service-level addresses) against the consumer directory,
 # plus a one-million-instance resync and, where the ZooKeeper harness is built, the ZooKeeper push
 # latency. Builds first (mvn -B install -DskipTests) unless --no-build. Ends with one line:
-#   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N
+#   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N (then further keys)
 #
-#   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--apps N] [--services N] [--instances N]
-#                             [--changes N] [--resync N]
+#   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--scale N] [--histogram 1] [--apps N]
+#                             [--services N] [--instances N] [--changes N] [--resync N]
+#
+# --scale N runs N times the Seed-700 shape (70 N applications, a resync of N million instances) in a
+# heap of 4 GB + 0.6 GB per N (10 GB at --scale 10, at most 12 GB); --histogram 1 prints the classes
+# the full sync retained, in bytes per instance.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 build=true
 zookeeper=true
+scale=1
 args=()
-for arg in "$@"; do
-  case "$arg" in
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-build) build=false ;;
     --no-zookeeper) zookeeper=false ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-    *) args+=("$arg") ;;
+    --scale) scale="${2:?--scale needs a number}"; args+=("$1" "$2"); shift ;;
+    --scale=*) scale="${1#--scale=}"; args+=("$1") ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) args+=("$1") ;;
   esac
+  shift
 done
+# 4 GB for the 1x run (as before); room for two lists of N million instances at N x.
+heap_mb=$(( scale <= 1 ? 4096 : 4096 + scale * 600 ))
+heap_mb=$(( heap_mb > 12288 ? 12288 : heap_mb ))
 
 if [ "$build" = true ]; then
   echo "Building Triple (mvn -B -q install -DskipTests)..."
@@ -41,4 +52,4 @@ if [ "$zookeeper" = true ]; then
 fi
 
 jar=triple-benchmark/registry/target/registry-scale.jar
-java -Xms4g -Xmx4g -XX:+UseG1GC -jar "$jar" "${args[@]+"${args[@]}"}"
+java -Xms${heap_mb}m -Xmx${heap_mb}m -XX:+UseG1GC -jar "$jar" "${args[@]+"${args[@]}"}"
