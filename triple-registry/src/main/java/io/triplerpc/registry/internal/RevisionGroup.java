@@ -29,6 +29,8 @@ public final class RevisionGroup {
   private volatile long totalWeight;
   /** Endpoints whose weight is not the default; when 0, a weighted pick is a uniform one. */
   private volatile int unusualWeights;
+  /** Between {@link #beginBulk} and {@link #endBulk}: the tree and total wait. Under the directory's lock. */
+  private boolean bulk;
 
   RevisionGroup(String application, String revision, boolean servesAll) {
     this.application = application;
@@ -50,42 +52,81 @@ public final class RevisionGroup {
     return totalWeight;
   }
 
+  /**
+   * Makes room for {@code expected} endpoints in all, and some to spare, before a list adds them: the
+   * arrays then grow once, not many times.
+   */
+  void ensureCapacity(int expected) {
+    long wanted = expected + expected / 8L + 8;
+    if (wanted > slots.length) {
+      grow((int) Math.min(Integer.MAX_VALUE - 8, wanted));
+    }
+  }
+
+  /**
+   * From now until {@link #endBulk}, additions, removals and weight changes leave the weight tree and
+   * total as they were (weighted picks meanwhile draw among the endpoints in slots as they were
+   * weighed); the end rebuilds them in linear time, not O(log n) per change. For a whole list.
+   */
+  void beginBulk() {
+    bulk = true;
+  }
+
+  /** Rebuilds the weight tree and total after {@link #beginBulk}. */
+  void endBulk() {
+    if (!bulk) {
+      return;
+    }
+    bulk = false;
+    long[] tree = buildTree(slots, size, slots.length);
+    weights = tree;
+    long total = 0;
+    for (int j = size; j > 0; j -= j & -j) {
+      total += tree[j];
+    }
+    totalWeight = total;
+  }
+
   void add(Endpoint endpoint) {
     int n = size;
     if (n == slots.length) {
-      grow(n * 2);
+      grow(n + (n >> 1) + 1);
     }
     endpoint.group = this;
-    endpoint.slot = n;
+    endpoint.slot(n);
     slots[n] = endpoint;
-    treeAdd(n, endpoint.weight);
     if (endpoint.weight != ServiceInstance.DEFAULT_WEIGHT) {
       unusualWeights++;
     }
-    totalWeight += endpoint.weight;
+    if (!bulk) {
+      treeAdd(n, endpoint.weight);
+      totalWeight += endpoint.weight;
+    }
     size = n + 1;
   }
 
   void remove(Endpoint endpoint) {
     int n = size - 1;
-    int hole = endpoint.slot;
+    int hole = endpoint.slot();
     Endpoint last = slots[n];
     if (hole != n) {
       slots[hole] = last;
-      last.slot = hole;
-      treeAdd(hole, (long) last.weight - endpoint.weight);
-    } else {
-      treeAdd(hole, -endpoint.weight);
+      last.slot(hole);
     }
-    if (hole != n) {
-      treeAdd(n, -last.weight);
+    if (!bulk) {
+      if (hole != n) {
+        treeAdd(hole, (long) last.weight - endpoint.weight);
+        treeAdd(n, -last.weight);
+      } else {
+        treeAdd(hole, -endpoint.weight);
+      }
+      totalWeight -= endpoint.weight;
     }
     size = n;
     slots[n] = null;
     if (endpoint.weight != ServiceInstance.DEFAULT_WEIGHT) {
       unusualWeights--;
     }
-    totalWeight -= endpoint.weight;
     endpoint.group = null;
   }
 
@@ -94,27 +135,36 @@ public final class RevisionGroup {
     if (old == weight) {
       return;
     }
-    treeAdd(endpoint.slot, (long) weight - old);
+    if (!bulk) {
+      treeAdd(endpoint.slot(), (long) weight - old);
+      totalWeight += weight - old;
+    }
     unusualWeights += (weight != ServiceInstance.DEFAULT_WEIGHT ? 1 : 0) - (old != ServiceInstance.DEFAULT_WEIGHT ? 1 : 0);
-    totalWeight += weight - old;
     endpoint.weight = weight;
   }
 
   private void grow(int capacity) {
     Endpoint[] bigger = java.util.Arrays.copyOf(slots, capacity);
-    // Linear-time build: each node passes its sum on to its parent.
+    if (!bulk) {
+      weights = buildTree(bigger, size, capacity);
+    }
+    slots = bigger;
+  }
+
+  /** The Fenwick tree of the weights of {@code slots[0..size-1]}, for {@code capacity} slots, in linear time. */
+  private static long[] buildTree(Endpoint[] slots, int size, int capacity) {
+    // Each node passes its sum on to its parent.
     long[] tree = new long[capacity + 1];
     for (int i = 0; i < size; i++) {
-      tree[i + 1] += bigger[i].weight;
+      tree[i + 1] += slots[i].weight;
     }
     for (int j = 1; j <= capacity; j++) {
       int parent = j + (j & -j);
-      if (parent <= capacity) {
+      if (parent > 0 && parent <= capacity) {
         tree[parent] += tree[j];
       }
     }
-    weights = tree;
-    slots = bigger;
+    return tree;
   }
 
   private void treeAdd(int slot, long delta) {

@@ -51,7 +51,7 @@ class RevisionGroupTest {
     group.remove(middle);
     model.remove(middle);
     assertNull(middle.group, "a removed endpoint belongs to no group");
-    assertEquals(1, last.slot, "the last endpoint fills the hole");
+    assertEquals(1, last.slot(), "the last endpoint fills the hole");
     checkInvariants(group, model, "after removing a middle one");
 
     // Removing the last one moves nothing.
@@ -119,13 +119,13 @@ class RevisionGroupTest {
     for (int slot = 0; slot < group.size(); slot++) {
       Endpoint e = group.at(slot);
       assertNotNull(e, where + ": slot " + slot + " empty");
-      assertEquals(slot, e.slot, where + ": " + e + " thinks it is elsewhere");
+      assertEquals(slot, e.slot(), where + ": " + e + " thinks it is elsewhere");
       assertSame(group, e.group, where + ": " + e);
       assertNull(seen.put(e, slot), where + ": " + e + " in two slots");
     }
     assertNull(group.at(group.size()), where + ": slot past the end still holds an endpoint");
     for (Endpoint e : model) {
-      assertSame(e, group.at(e.slot), where + ": " + e);
+      assertSame(e, group.at(e.slot()), where + ": " + e);
     }
     assertEquals(model.size(), seen.size(), where);
     checkWeightTree(group, where);
