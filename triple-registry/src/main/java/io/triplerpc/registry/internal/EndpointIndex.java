@@ -2,13 +2,17 @@ package io.triplerpc.registry.internal;
 
 /**
  * An application's endpoints by host and port: open addressing with linear probing, so a lookup
- * allocates nothing and an entry costs one array slot. The table need not be a power of two (a hash
- * is taken modulo its odd size), so it is sized to the instances: about 1.5 slots each, at
- * most 4/3 of the entries when it grows. Not thread-safe: used under the directory's lock.
+ * allocates nothing and an entry costs one array slot and a one-byte tag. The table need not be a
+ * power of two (a hash is taken modulo its odd size), so it is sized to the instances: about 1.5
+ * slots each, at most 4/3 of the entries when it grows. The tags (seven bits of the hash, and one
+ * meaning "taken") let a probe pass over other entries without reading their endpoints, which are
+ * elsewhere in memory. Not thread-safe: used under the directory's lock.
  */
 final class EndpointIndex {
 
   private Endpoint[] table;
+  /** Per slot: 0 if empty, else {@link #tag} of its endpoint's hash. */
+  private byte[] tags;
   private int size;
 
   EndpointIndex() {
@@ -17,7 +21,9 @@ final class EndpointIndex {
 
   /** An index sized for {@code expected} endpoints without growing. */
   EndpointIndex(int expected) {
-    table = new Endpoint[capacityFor(expected)];
+    int capacity = capacityFor(expected);
+    table = new Endpoint[capacity];
+    tags = new byte[capacity];
   }
 
   /** Three slots for two entries, so the table is at most 2/3 full; odd, so that a hash modulo it uses all its bits. */
@@ -46,6 +52,11 @@ final class EndpointIndex {
     return Integer.remainderUnsigned(hash, capacity);
   }
 
+  /** Never 0: seven bits of the hash (others than those choosing the slot, mostly), and the top one. */
+  private static byte tag(int hash) {
+    return (byte) ((hash * 0x9E3779B9) >>> 25 | 0x80);
+  }
+
   Endpoint get(String host, int port) {
     int i = find(Endpoint.ipv4(host), host, port);
     return i >= 0 ? table[i] : null;
@@ -56,14 +67,16 @@ final class EndpointIndex {
    * Endpoint.ipv4(host)}): its slot, or {@code -(slot + 1)} for the empty slot where it would go.
    */
   int find(long ipv4, String host, int port) {
-    Endpoint[] t = table;
-    int n = t.length;
-    for (int i = home(Endpoint.hash(ipv4, host, port), n); ; i = i + 1 == n ? 0 : i + 1) {
-      Endpoint e = t[i];
-      if (e == null) {
+    byte[] g = tags;
+    int n = g.length;
+    int hash = Endpoint.hash(ipv4, host, port);
+    byte tag = tag(hash);
+    for (int i = home(hash, n); ; i = i + 1 == n ? 0 : i + 1) {
+      byte t = g[i];
+      if (t == 0) {
         return -(i + 1);
       }
-      if (e.matches(ipv4, host, port)) {
+      if (t == tag && table[i].matches(ipv4, host, port)) {
         return i;
       }
     }
@@ -80,7 +93,9 @@ final class EndpointIndex {
       add(endpoint);
       return;
     }
-    table[-missing - 1] = endpoint;
+    int i = -missing - 1;
+    table[i] = endpoint;
+    tags[i] = tag(endpoint.hash());
     size++;
   }
 
@@ -89,48 +104,55 @@ final class EndpointIndex {
     if (tooFull(size + 1, table.length)) {
       resize(capacityFor(Math.max(size + 1, table.length)));
     }
-    insert(table, endpoint);
+    insert(table, tags, endpoint);
     size++;
   }
 
-  private static void insert(Endpoint[] t, Endpoint endpoint) {
+  private static void insert(Endpoint[] t, byte[] g, Endpoint endpoint) {
     int n = t.length;
-    int i = home(endpoint.hash(), n);
-    while (t[i] != null) {
+    int hash = endpoint.hash();
+    int i = home(hash, n);
+    while (g[i] != 0) {
       i = i + 1 == n ? 0 : i + 1;
     }
     t[i] = endpoint;
+    g[i] = tag(hash);
   }
 
   private void resize(int capacity) {
     Endpoint[] old = table;
     Endpoint[] t = new Endpoint[capacity];
+    byte[] g = new byte[capacity];
     for (Endpoint e : old) {
       if (e != null) {
-        insert(t, e);
+        insert(t, g, e);
       }
     }
     table = t;
+    tags = g;
   }
 
   /** Removes {@code endpoint} (by identity); returns whether it was there. */
   boolean remove(Endpoint endpoint) {
     Endpoint[] t = table;
+    byte[] g = tags;
     int n = t.length;
     int i = home(endpoint.hash(), n);
     while (t[i] != endpoint) {
-      if (t[i] == null) {
+      if (g[i] == 0) {
         return false;
       }
       i = i + 1 == n ? 0 : i + 1;
     }
     t[i] = null;
+    g[i] = 0;
     size--;
     // Re-seat the rest of the probe run so lookups past the hole still find their entries.
-    for (int j = i + 1 == n ? 0 : i + 1; t[j] != null; j = j + 1 == n ? 0 : j + 1) {
+    for (int j = i + 1 == n ? 0 : i + 1; g[j] != 0; j = j + 1 == n ? 0 : j + 1) {
       Endpoint moved = t[j];
       t[j] = null;
-      insert(t, moved);
+      g[j] = 0;
+      insert(t, g, moved);
     }
     return true;
   }
