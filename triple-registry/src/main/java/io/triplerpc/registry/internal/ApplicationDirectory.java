@@ -175,28 +175,33 @@ public final class ApplicationDirectory implements InstanceListener {
       // The whole list is applied in bulk: the index and the groups are sized for it first, and the
       // groups' weight trees are rebuilt once at the end, not updated instance by instance.
       index.ensureCapacity(instances.size());
-      inList = true;
-      reserve(instances);
-      boolean first = index.size() == 0;
-      for (ServiceInstance instance : instances) {
-        Endpoint e = upsert(instance);
-        if (e != null && !first) {
-          e.mark();
-        }
-      }
-      // Known before and not in the list: gone. (After a first list, nothing is.)
       List<Endpoint> gone = new ArrayList<>();
-      if (!first) {
-        index.forEach(e -> {
-          if (!e.unmark()) {
-            gone.add(e);
+      inList = true;
+      boolean complete = false;
+      try {
+        reserve(instances);
+        boolean first = index.size() == 0;
+        for (ServiceInstance instance : instances) {
+          Endpoint e = upsert(instance);
+          if (e != null && !first) {
+            e.mark();
           }
-        });
-      }
-      gone.forEach(this::removeEndpoint);
-      inList = false;
-      for (RevisionGroup group : groups.values()) {
-        group.endBulk();
+        }
+        // Known before and not in the list: gone. (After a first list, nothing is.)
+        if (!first) {
+          index.forEach(e -> {
+            if (!e.unmark()) {
+              gone.add(e);
+            }
+          });
+        }
+        gone.forEach(this::removeEndpoint);
+        complete = true;
+      } finally {
+        if (!complete) {
+          index.forEach(Endpoint::unmark);
+        }
+        endList();
       }
       applied = instances.size() + gone.size();
       // Changes collected before the list are older than it.
@@ -268,6 +273,14 @@ public final class ApplicationDirectory implements InstanceListener {
   @Override
   public void onDisconnected(Throwable cause) {
     log.warn("{}: lost the registry ({}); calling the {} known instances meanwhile", application, cause.toString(), size());
+  }
+
+  /** The end of a list, even one that failed half-way: the groups' weight trees rebuilt. Lock held. */
+  private void endList() {
+    inList = false;
+    for (RevisionGroup group : groups.values()) {
+      group.endBulk();
+    }
   }
 
   /**

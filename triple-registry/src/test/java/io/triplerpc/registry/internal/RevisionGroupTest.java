@@ -96,6 +96,48 @@ class RevisionGroupTest {
     }
   }
 
+  /**
+   * A list's changes in bulk ({@link RevisionGroup#beginBulk}): the tree and total wait, the slots do
+   * not; at {@link RevisionGroup#endBulk} they agree with the slots again, whatever happened meanwhile
+   * (growth, a reservation, removals that move the last endpoint, reweighs).
+   */
+  @Test
+  void bulkChangesLeaveTheTreeRightAtTheirEnd() {
+    for (long seed = 1; seed <= 6; seed++) {
+      Random random = new Random(seed);
+      RevisionGroup group = group();
+      List<Endpoint> model = new ArrayList<>();
+      int nextPort = 1;
+      for (int round = 0; round < 40; round++) {
+        String where = "seed " + seed + " round " + round;
+        group.beginBulk();
+        if (random.nextBoolean()) {
+          group.ensureCapacity(model.size() + random.nextInt(200));
+        }
+        for (int step = 0, steps = random.nextInt(120); step < steps; step++) {
+          int roll = random.nextInt(10);
+          if (model.isEmpty() || roll < 5) {
+            Endpoint e = endpoint(nextPort++, randomWeight(random));
+            group.add(e);
+            model.add(e);
+          } else if (roll < 8) {
+            group.remove(model.remove(random.nextInt(model.size())));
+          } else {
+            group.reweigh(model.get(random.nextInt(model.size())), randomWeight(random));
+          }
+          assertEquals(model.size(), group.size(), where);
+        }
+        group.endBulk();
+        checkInvariants(group, model, where);
+        // And changes one by one after it keep it right.
+        Endpoint e = endpoint(nextPort++, randomWeight(random));
+        group.add(e);
+        model.add(e);
+        checkInvariants(group, model, where + " then one more");
+      }
+    }
+  }
+
   private static int randomWeight(Random random) {
     int kind = random.nextInt(4);
     if (kind == 0) {
