@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     --no-zookeeper) zookeeper=false ;;
     --scale) scale="${2:?--scale needs a number}"; args+=("$1" "$2"); shift ;;
     --scale=*) scale="${1#--scale=}"; args+=("$1") ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) args+=("$1") ;;
   esac
   shift
