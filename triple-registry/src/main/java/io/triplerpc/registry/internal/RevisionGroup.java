@@ -23,8 +23,12 @@ public final class RevisionGroup {
   final boolean servesAll;
 
   private volatile Endpoint[] slots = new Endpoint[4];
-  /** Fenwick tree of weights over slots, 1-based. */
-  private volatile long[] weights = new long[5];
+  /**
+   * Fenwick tree of weights over slots, 1-based: an {@code int[]} while the total weight is at most
+   * {@link #INT_TREE_LIMIT} (half an int, so that no sum overflows while a removal is half done), else
+   * a {@code long[]}.
+   */
+  private volatile Object weights = new int[5];
   private volatile int size;
   private volatile long totalWeight;
   /** Endpoints whose weight is not the default; when 0, a weighted pick is a uniform one. */
@@ -56,6 +60,8 @@ public final class RevisionGroup {
    * Makes room for {@code expected} endpoints in all, and some to spare, before a list adds them: the
    * arrays then grow once, not many times.
    */
+  static final long INT_TREE_LIMIT = 1 << 30;
+
   void ensureCapacity(int expected) {
     long wanted = expected + expected / 8L + 8;
     if (wanted > slots.length) {
@@ -78,12 +84,8 @@ public final class RevisionGroup {
       return;
     }
     bulk = false;
-    long[] tree = buildTree(slots, size, slots.length);
-    weights = tree;
-    long total = 0;
-    for (int j = size; j > 0; j -= j & -j) {
-      total += tree[j];
-    }
+    long total = weightOf(slots, size);
+    weights = buildTree(slots, size, slots.length, total);
     totalWeight = total;
   }
 
@@ -99,6 +101,7 @@ public final class RevisionGroup {
       unusualWeights++;
     }
     if (!bulk) {
+      fitTree(totalWeight + endpoint.weight);
       treeAdd(n, endpoint.weight);
       totalWeight += endpoint.weight;
     }
@@ -136,6 +139,7 @@ public final class RevisionGroup {
       return;
     }
     if (!bulk) {
+      fitTree(totalWeight + weight - old);
       treeAdd(endpoint.slot(), (long) weight - old);
       totalWeight += weight - old;
     }
@@ -146,17 +150,49 @@ public final class RevisionGroup {
   private void grow(int capacity) {
     Endpoint[] bigger = java.util.Arrays.copyOf(slots, capacity);
     if (!bulk) {
-      weights = buildTree(bigger, size, capacity);
+      weights = buildTree(bigger, size, capacity, totalWeight);
     }
     slots = bigger;
   }
 
-  /** The Fenwick tree of the weights of {@code slots[0..size-1]}, for {@code capacity} slots, in linear time. */
-  private static long[] buildTree(Endpoint[] slots, int size, int capacity) {
-    // Each node passes its sum on to its parent.
-    long[] tree = new long[capacity + 1];
+  private static long weightOf(Endpoint[] slots, int size) {
+    long total = 0;
     for (int i = 0; i < size; i++) {
-      tree[i + 1] += slots[i].weight;
+      total += slots[i].weight;
+    }
+    return total;
+  }
+
+  /** Before the total weight becomes {@code total}: a tree of longs if ints no longer do. */
+  private void fitTree(long total) {
+    if (total > INT_TREE_LIMIT && weights instanceof int[]) {
+      Endpoint[] s = slots;
+      weights = buildTree(s, size, s.length, total);
+    }
+  }
+
+  /**
+   * The Fenwick tree of the weights of {@code slots[0..size-1]}, whose sum is {@code total}, for
+   * {@code capacity} slots, in linear time: ints if the total allows.
+   */
+  private static Object buildTree(Endpoint[] slots, int size, int capacity, long total) {
+    // Each node passes its sum on to its parent; no sum exceeds the total.
+    if (total > INT_TREE_LIMIT) {
+      long[] tree = new long[capacity + 1];
+      for (int i = 0; i < size; i++) {
+        tree[i + 1] = slots[i].weight;
+      }
+      for (int j = 1; j <= capacity; j++) {
+        int parent = j + (j & -j);
+        if (parent > 0 && parent <= capacity) {
+          tree[parent] += tree[j];
+        }
+      }
+      return tree;
+    }
+    int[] tree = new int[capacity + 1];
+    for (int i = 0; i < size; i++) {
+      tree[i + 1] = slots[i].weight;
     }
     for (int j = 1; j <= capacity; j++) {
       int parent = j + (j & -j);
@@ -168,9 +204,18 @@ public final class RevisionGroup {
   }
 
   private void treeAdd(int slot, long delta) {
-    long[] tree = weights;
-    for (int j = slot + 1; j < tree.length; j += j & -j) {
-      tree[j] += delta;
+    Object t = weights;
+    if (t instanceof int[]) {
+      int[] tree = (int[]) t;
+      int d = (int) delta;
+      for (int j = slot + 1; j < tree.length; j += j & -j) {
+        tree[j] += d;
+      }
+    } else {
+      long[] tree = (long[]) t;
+      for (int j = slot + 1; j < tree.length; j += j & -j) {
+        tree[j] += delta;
+      }
     }
   }
 
@@ -196,13 +241,25 @@ public final class RevisionGroup {
       return null;
     }
     long target = random.nextLong(total);
-    long[] tree = weights;
+    Object t = weights;
     int position = 0;
-    for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
-      int next = position + step;
-      if (next < tree.length && tree[next] <= target) {
-        position = next;
-        target -= tree[next];
+    if (t instanceof int[]) {
+      int[] tree = (int[]) t;
+      for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
+        int next = position + step;
+        if (next < tree.length && tree[next] <= target) {
+          position = next;
+          target -= tree[next];
+        }
+      }
+    } else {
+      long[] tree = (long[]) t;
+      for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
+        int next = position + step;
+        if (next < tree.length && tree[next] <= target) {
+          position = next;
+          target -= tree[next];
+        }
       }
     }
     // position is the count of slots whose cumulative weight is <= target: the pick is that slot.

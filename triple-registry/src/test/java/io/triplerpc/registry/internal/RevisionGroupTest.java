@@ -1,6 +1,7 @@
 package io.triplerpc.registry.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -195,11 +196,72 @@ class RevisionGroupTest {
     try {
       Field field = RevisionGroup.class.getDeclaredField("weights");
       field.setAccessible(true);
-      return (long[]) field.get(group);
+      Object tree = field.get(group);
+      if (tree instanceof int[]) {
+        return java.util.Arrays.stream((int[]) tree).asLongStream().toArray();
+      }
+      return (long[]) tree;
     } catch (ReflectiveOperationException e) {
       throw new AssertionError("RevisionGroup keeps its weight tree in a field named weights", e);
     }
   }
+
+  private static boolean hasLongTree(RevisionGroup group) throws ReflectiveOperationException {
+    Field field = RevisionGroup.class.getDeclaredField("weights");
+    field.setAccessible(true);
+    return field.get(group) instanceof long[];
+  }
+
+  /**
+   * The tree holds ints until the total weight passes 2^30, then longs (and stays so); sums stay
+   * right across the switch, in bulk or not, and weighted picks still follow the weights.
+   */
+  @Test
+  void bigWeightsMoveTheTreeToLongs() throws Exception {
+    RevisionGroup group = group();
+    List<Endpoint> model = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Endpoint e = endpoint(i + 1, DEFAULT);
+      group.add(e);
+      model.add(e);
+    }
+    assertFalse(hasLongTree(group));
+    Endpoint heavy = endpoint(100, Integer.MAX_VALUE);
+    group.add(heavy);
+    model.add(heavy);
+    assertTrue(hasLongTree(group));
+    checkInvariants(group, model, "after a weight of 2^31 - 1");
+    group.reweigh(model.get(3), 1_500_000_000);
+    checkInvariants(group, model, "after a second big weight");
+    group.remove(heavy);
+    model.remove(heavy);
+    checkInvariants(group, model, "after removing the first");
+    assertProportional(group, model, 40_000);
+
+    RevisionGroup reweighed = group();
+    List<Endpoint> others = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      Endpoint e = endpoint(i + 1, DEFAULT);
+      reweighed.add(e);
+      others.add(e);
+    }
+    reweighed.reweigh(others.get(0), 1 << 30);
+    assertTrue(hasLongTree(reweighed), "a reweigh past 2^30 too");
+    checkInvariants(reweighed, others, "after a reweigh past 2^30");
+
+    RevisionGroup bulk = group();
+    List<Endpoint> listed = new ArrayList<>();
+    bulk.beginBulk();
+    for (int i = 0; i < 50; i++) {
+      Endpoint e = endpoint(i + 1, i % 10 == 0 ? 400_000_000 : DEFAULT);
+      bulk.add(e);
+      listed.add(e);
+    }
+    bulk.endBulk();
+    assertTrue(hasLongTree(bulk), "a list whose total passes 2^30");
+    checkInvariants(bulk, listed, "after a list of big weights");
+  }
+
 
   @Test
   void weightedPicksFollowWeightsAndNeverPickWeightZero() {
