@@ -3,11 +3,15 @@
 # services x 3,143 instances = 2.2 million service-level addresses) against the consumer directory,
 # plus a one-million-instance resync and, where the ZooKeeper harness is built, the ZooKeeper push
 # latency. Builds first (mvn -B install -DskipTests) unless --no-build. Ends with one line:
-#   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N
+#   retained_heap_mb=N alloc_per_change_bytes=N change_p99_ms=N resync_1m_ms=N (then further keys)
 #
-#   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--apps N] [--services N] [--instances N]
-#                             [--changes N] [--resync N] [--zk-instances N] [--zookeeper-only]
+#   scripts/registry-scale.sh [--no-build] [--no-zookeeper] [--zookeeper-only] [--scale N] [--histogram 1]
+#                             [--apps N] [--services N] [--instances N] [--changes N] [--resync N]
+#                             [--zk-instances N]
 #
+# --scale N runs N times the Seed-700 shape (70 N applications, a resync of N million instances) in a
+# heap of 4 GB + 0.6 GB per N (10 GB at --scale 10, at most 12 GB); --histogram 1 prints the classes
+# the full sync retained, in bytes per instance.
 # --zk-instances N: the ZooKeeper application's instances (10,000 unless set); 100000 is the issue's
 # ZooKeeper scale run, which needs -Djute.maxbuffer above 1 MB (set here when N > 40,000) and a 3 GB heap.
 # --zookeeper-only: skips the in-memory directory run. MAVEN_ARGS (e.g. "-o -Dmaven.repo.local=DIR") is
@@ -18,24 +22,29 @@ cd "$root"
 
 build=true
 zookeeper=true
+scale=1
 args=()
 zk_instances=10000
 zookeeper_only=false
-expect_zk_instances=false
 # shellcheck disable=SC2206 # MAVEN_ARGS is a list of words, as Maven 3.9 reads it.
 mvn_args=(${MAVEN_ARGS:-})
-for arg in "$@"; do
-  if [ "$expect_zk_instances" = true ]; then zk_instances="$arg"; expect_zk_instances=false; continue; fi
-  case "$arg" in
-    --zk-instances) expect_zk_instances=true ;;
-    --zk-instances=*) zk_instances="${arg#*=}" ;;
-    --zookeeper-only) zookeeper_only=true ;;
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-build) build=false ;;
     --no-zookeeper) zookeeper=false ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) args+=("$arg") ;;
+    --zookeeper-only) zookeeper_only=true ;;
+    --zk-instances) zk_instances="${2:?--zk-instances needs a number}"; shift ;;
+    --zk-instances=*) zk_instances="${1#*=}" ;;
+    --scale) scale="${2:?--scale needs a number}"; args+=("$1" "$2"); shift ;;
+    --scale=*) scale="${1#--scale=}"; args+=("$1") ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) args+=("$1") ;;
   esac
+  shift
 done
+# 4 GB for the 1x run (as before); room for two lists of N million instances at N x.
+heap_mb=$(( scale <= 1 ? 4096 : 4096 + scale * 600 ))
+heap_mb=$(( heap_mb > 12288 ? 12288 : heap_mb ))
 
 if [ "$build" = true ]; then
   echo "Building Triple (mvn -B -q install -DskipTests)..."
@@ -64,4 +73,4 @@ fi
 [ "$zookeeper_only" = true ] && exit 0
 
 jar=triple-benchmark/registry/target/registry-scale.jar
-java -Xms4g -Xmx4g -XX:+UseG1GC -jar "$jar" "${args[@]+"${args[@]}"}"
+java -Xms${heap_mb}m -Xmx${heap_mb}m -XX:+UseG1GC -jar "$jar" "${args[@]+"${args[@]}"}"

@@ -59,6 +59,9 @@ public final class ApplicationDirectory implements InstanceListener {
   /** Set when the cluster closes: later deliveries from the registry are ignored. */
   private boolean closed;
 
+  /** While a whole list is applied: new groups start in bulk mode ({@link RevisionGroup#beginBulk}). */
+  private boolean inList;
+
   private boolean windowOpen;
   private List<InstanceChange> pending = new ArrayList<>();
   private final Runnable closeWindow = this::closeWindow;
@@ -169,21 +172,37 @@ public final class ApplicationDirectory implements InstanceListener {
         return;
       }
       pushLag.applying(received);
+      // The whole list is applied in bulk: the index and the groups are sized for it first, and the
+      // groups' weight trees are rebuilt once at the end, not updated instance by instance.
       index.ensureCapacity(instances.size());
-      EndpointIndex seen = new EndpointIndex(instances.size());
-      for (ServiceInstance instance : instances) {
-        Endpoint e = upsert(instance);
-        if (e != null && seen.get(e.host, e.port) == null) {
-          seen.add(e);
-        }
-      }
       List<Endpoint> gone = new ArrayList<>();
-      index.forEach(e -> {
-        if (seen.get(e.host, e.port) == null) {
-          gone.add(e);
+      inList = true;
+      boolean complete = false;
+      try {
+        reserve(instances);
+        boolean first = index.size() == 0;
+        for (ServiceInstance instance : instances) {
+          Endpoint e = upsert(instance);
+          if (e != null && !first) {
+            e.mark();
+          }
         }
-      });
-      gone.forEach(this::removeEndpoint);
+        // Known before and not in the list: gone. (After a first list, nothing is.)
+        if (!first) {
+          index.forEach(e -> {
+            if (!e.unmark()) {
+              gone.add(e);
+            }
+          });
+        }
+        gone.forEach(this::removeEndpoint);
+        complete = true;
+      } finally {
+        if (!complete) {
+          index.forEach(Endpoint::unmark);
+        }
+        endList();
+      }
       applied = instances.size() + gone.size();
       // Changes collected before the list are older than it.
       pending.clear();
@@ -256,6 +275,43 @@ public final class ApplicationDirectory implements InstanceListener {
     log.warn("{}: lost the registry ({}); calling the {} known instances meanwhile", application, cause.toString(), size());
   }
 
+  /** The end of a list, even one that failed half-way: the groups' weight trees rebuilt. Lock held. */
+  private void endList() {
+    inList = false;
+    for (RevisionGroup group : groups.values()) {
+      group.endBulk();
+    }
+  }
+
+  /**
+   * Before a list: makes room in each revision's group for the list's instances of that revision, and
+   * puts the groups in bulk mode. Lock held.
+   */
+  private void reserve(Collection<ServiceInstance> instances) {
+    for (RevisionGroup group : groups.values()) {
+      group.beginBulk();
+    }
+    Map<String, int[]> counts = new HashMap<>();
+    String revision = null;
+    int[] count = null;
+    for (ServiceInstance instance : instances) {
+      if (!instance.application().equals(application)) {
+        continue; // skipped, with a warning, when applied
+      }
+      // A list's instances mostly share a few revisions, often one string: one map look-up per run.
+      if (instance.revision() != revision) {
+        revision = instance.revision();
+        count = counts.computeIfAbsent(revision, r -> new int[1]);
+      }
+      count[0]++;
+    }
+    counts.forEach((r, n) -> {
+      if (n[0] > 16) {
+        group(r).ensureCapacity(n[0]);
+      }
+    });
+  }
+
   /** Called with the lock held. */
   private void apply(List<InstanceChange> changes) {
     for (int i = 0, n = changes.size(); i < n; i++) {
@@ -279,17 +335,20 @@ public final class ApplicationDirectory implements InstanceListener {
     if (!isOurs(instance)) {
       return null;
     }
-    Endpoint e = index.get(instance.host(), instance.port());
-    if (e == null) {
+    String host = instance.host();
+    long ipv4 = Endpoint.ipv4(host);
+    int found = index.find(ipv4, host, instance.port());
+    if (found < 0) {
       PeakEwma peakEwma = settings.peakEwma();
-      e = new Endpoint(instance.host(), instance.port(), instance.weight(),
+      Endpoint e = new Endpoint(host, ipv4, instance.port(), instance.weight(),
           settings.outlierDetection() == null ? null : new OutlierStats(settings.outlierDetection()),
           peakEwma == null ? null : peakEwma.newEstimate());
-      index.add(e);
+      index.add(e, found);
       group(instance.revision()).add(e);
       pushLag.placedIn(e.group);
       return e;
     }
+    Endpoint e = index.at(found);
     RevisionGroup current = e.group;
     if (!current.revision.equals(instance.revision())) {
       current.remove(e);
@@ -338,6 +397,9 @@ public final class ApplicationDirectory implements InstanceListener {
       return group;
     }
     group = new RevisionGroup(application, revision, settings.servesAll(revision));
+    if (inList) {
+      group.beginBulk();
+    }
     groups.put(revision, group);
     MetadataInfo known = metadata.get(revision);
     if (known != null || group.servesAll) {
@@ -407,7 +469,7 @@ public final class ApplicationDirectory implements InstanceListener {
     for (RevisionGroup group : groups.values()) {
       for (int i = 0, n = group.size(); i < n; i++) {
         Endpoint e = group.at(i);
-        instances.add(ServiceInstance.of(application, e.host, e.port, group.revision).withWeight(e.weight));
+        instances.add(ServiceInstance.of(application, e.host(), e.port, group.revision).withWeight(e.weight));
       }
     }
     List<MetadataInfo> revisions = new ArrayList<>();

@@ -29,7 +29,7 @@ final class OutlierDetector {
   void evaluate(ApplicationDirectory directory) {
     List<Endpoint> endpoints = new ArrayList<>();
     directory.forEachEndpoint(e -> {
-      if (e.outlier != null) {
+      if (e.outlier() != null) {
         endpoints.add(e);
       }
     });
@@ -45,7 +45,7 @@ final class OutlierDetector {
     long[] calls = new long[n];
     int ejected = 0;
     for (int i = 0; i < n; i++) {
-      stats[i] = endpoints.get(i).outlier;
+      stats[i] = endpoints.get(i).outlier();
       calls[i] = stats[i].takeCalls();
       if (stats[i].isEjected()) {
         ejected++;

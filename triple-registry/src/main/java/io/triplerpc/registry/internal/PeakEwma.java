@@ -58,7 +58,7 @@ public final class PeakEwma {
 
   /** The latency estimate of {@code endpoint} at {@code nowNanos}, in nanoseconds; the default without one. */
   double estimate(Endpoint endpoint, long nowNanos) {
-    RttEstimate rtt = endpoint.rtt;
+    RttEstimate rtt = endpoint.rtt();
     return rtt == null ? defaultRttNanos : rtt.at(nowNanos, decayNanos);
   }
 
@@ -67,7 +67,7 @@ public final class PeakEwma {
    * {@link RttEstimate#observe} for how it counts.
    */
   void observe(Endpoint endpoint, long startedAtNanos, boolean succeeded) {
-    RttEstimate rtt = endpoint.rtt;
+    RttEstimate rtt = endpoint.rtt();
     if (rtt != null) {
       long now = clock.getAsLong();
       rtt.observe(now - startedAtNanos, now, succeeded, decayNanos);

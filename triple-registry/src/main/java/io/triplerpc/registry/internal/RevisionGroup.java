@@ -23,12 +23,18 @@ public final class RevisionGroup {
   final boolean servesAll;
 
   private volatile Endpoint[] slots = new Endpoint[4];
-  /** Fenwick tree of weights over slots, 1-based. */
-  private volatile long[] weights = new long[5];
+  /**
+   * Fenwick tree of weights over slots, 1-based: an {@code int[]} while the total weight is at most
+   * {@link #INT_TREE_LIMIT} (half an int, so that no sum overflows while a removal is half done), else
+   * a {@code long[]}.
+   */
+  private volatile Object weights = new int[5];
   private volatile int size;
   private volatile long totalWeight;
   /** Endpoints whose weight is not the default; when 0, a weighted pick is a uniform one. */
   private volatile int unusualWeights;
+  /** Between {@link #beginBulk} and {@link #endBulk}: the tree and total wait. Under the directory's lock. */
+  private boolean bulk;
 
   RevisionGroup(String application, String revision, boolean servesAll) {
     this.application = application;
@@ -50,42 +56,80 @@ public final class RevisionGroup {
     return totalWeight;
   }
 
+  /**
+   * Makes room for {@code expected} endpoints in all, and some to spare, before a list adds them: the
+   * arrays then grow once, not many times.
+   */
+  static final long INT_TREE_LIMIT = 1 << 30;
+
+  void ensureCapacity(int expected) {
+    long wanted = expected + expected / 8L + 8;
+    if (wanted > slots.length) {
+      grow((int) Math.min(Integer.MAX_VALUE - 8, wanted));
+    }
+  }
+
+  /**
+   * From now until {@link #endBulk}, additions, removals and weight changes leave the weight tree and
+   * total as they were (weighted picks meanwhile draw among the endpoints in slots as they were
+   * weighed); the end rebuilds them in linear time, not O(log n) per change. For a whole list.
+   */
+  void beginBulk() {
+    bulk = true;
+  }
+
+  /** Rebuilds the weight tree and total after {@link #beginBulk}. */
+  void endBulk() {
+    if (!bulk) {
+      return;
+    }
+    bulk = false;
+    long total = weightOf(slots, size);
+    weights = buildTree(slots, size, slots.length, total);
+    totalWeight = total;
+  }
+
   void add(Endpoint endpoint) {
     int n = size;
     if (n == slots.length) {
-      grow(n * 2);
+      grow(n + (n >> 1) + 1);
     }
     endpoint.group = this;
-    endpoint.slot = n;
+    endpoint.slot(n);
     slots[n] = endpoint;
-    treeAdd(n, endpoint.weight);
     if (endpoint.weight != ServiceInstance.DEFAULT_WEIGHT) {
       unusualWeights++;
     }
-    totalWeight += endpoint.weight;
+    if (!bulk) {
+      fitTree(totalWeight + endpoint.weight);
+      treeAdd(n, endpoint.weight);
+      totalWeight += endpoint.weight;
+    }
     size = n + 1;
   }
 
   void remove(Endpoint endpoint) {
     int n = size - 1;
-    int hole = endpoint.slot;
+    int hole = endpoint.slot();
     Endpoint last = slots[n];
     if (hole != n) {
       slots[hole] = last;
-      last.slot = hole;
-      treeAdd(hole, (long) last.weight - endpoint.weight);
-    } else {
-      treeAdd(hole, -endpoint.weight);
+      last.slot(hole);
     }
-    if (hole != n) {
-      treeAdd(n, -last.weight);
+    if (!bulk) {
+      if (hole != n) {
+        treeAdd(hole, (long) last.weight - endpoint.weight);
+        treeAdd(n, -last.weight);
+      } else {
+        treeAdd(hole, -endpoint.weight);
+      }
+      totalWeight -= endpoint.weight;
     }
     size = n;
     slots[n] = null;
     if (endpoint.weight != ServiceInstance.DEFAULT_WEIGHT) {
       unusualWeights--;
     }
-    totalWeight -= endpoint.weight;
     endpoint.group = null;
   }
 
@@ -94,33 +138,84 @@ public final class RevisionGroup {
     if (old == weight) {
       return;
     }
-    treeAdd(endpoint.slot, (long) weight - old);
+    if (!bulk) {
+      fitTree(totalWeight + weight - old);
+      treeAdd(endpoint.slot(), (long) weight - old);
+      totalWeight += weight - old;
+    }
     unusualWeights += (weight != ServiceInstance.DEFAULT_WEIGHT ? 1 : 0) - (old != ServiceInstance.DEFAULT_WEIGHT ? 1 : 0);
-    totalWeight += weight - old;
     endpoint.weight = weight;
   }
 
   private void grow(int capacity) {
     Endpoint[] bigger = java.util.Arrays.copyOf(slots, capacity);
-    // Linear-time build: each node passes its sum on to its parent.
-    long[] tree = new long[capacity + 1];
-    for (int i = 0; i < size; i++) {
-      tree[i + 1] += bigger[i].weight;
+    if (!bulk) {
+      weights = buildTree(bigger, size, capacity, totalWeight);
     }
-    for (int j = 1; j <= capacity; j++) {
-      int parent = j + (j & -j);
-      if (parent <= capacity) {
-        tree[parent] += tree[j];
-      }
-    }
-    weights = tree;
     slots = bigger;
   }
 
+  private static long weightOf(Endpoint[] slots, int size) {
+    long total = 0;
+    for (int i = 0; i < size; i++) {
+      total += slots[i].weight;
+    }
+    return total;
+  }
+
+  /** Before the total weight becomes {@code total}: a tree of longs if ints no longer do. */
+  private void fitTree(long total) {
+    if (total > INT_TREE_LIMIT && weights instanceof int[]) {
+      Endpoint[] s = slots;
+      weights = buildTree(s, size, s.length, total);
+    }
+  }
+
+  /**
+   * The Fenwick tree of the weights of {@code slots[0..size-1]}, whose sum is {@code total}, for
+   * {@code capacity} slots, in linear time: ints if the total allows.
+   */
+  private static Object buildTree(Endpoint[] slots, int size, int capacity, long total) {
+    // Each node passes its sum on to its parent; no sum exceeds the total.
+    if (total > INT_TREE_LIMIT) {
+      long[] tree = new long[capacity + 1];
+      for (int i = 0; i < size; i++) {
+        tree[i + 1] = slots[i].weight;
+      }
+      for (int j = 1; j <= capacity; j++) {
+        int parent = j + (j & -j);
+        if (parent > 0 && parent <= capacity) {
+          tree[parent] += tree[j];
+        }
+      }
+      return tree;
+    }
+    int[] tree = new int[capacity + 1];
+    for (int i = 0; i < size; i++) {
+      tree[i + 1] = slots[i].weight;
+    }
+    for (int j = 1; j <= capacity; j++) {
+      int parent = j + (j & -j);
+      if (parent > 0 && parent <= capacity) {
+        tree[parent] += tree[j];
+      }
+    }
+    return tree;
+  }
+
   private void treeAdd(int slot, long delta) {
-    long[] tree = weights;
-    for (int j = slot + 1; j < tree.length; j += j & -j) {
-      tree[j] += delta;
+    Object t = weights;
+    if (t instanceof int[]) {
+      int[] tree = (int[]) t;
+      int d = (int) delta;
+      for (int j = slot + 1; j < tree.length; j += j & -j) {
+        tree[j] += d;
+      }
+    } else {
+      long[] tree = (long[]) t;
+      for (int j = slot + 1; j < tree.length; j += j & -j) {
+        tree[j] += delta;
+      }
     }
   }
 
@@ -146,13 +241,25 @@ public final class RevisionGroup {
       return null;
     }
     long target = random.nextLong(total);
-    long[] tree = weights;
+    Object t = weights;
     int position = 0;
-    for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
-      int next = position + step;
-      if (next < tree.length && tree[next] <= target) {
-        position = next;
-        target -= tree[next];
+    if (t instanceof int[]) {
+      int[] tree = (int[]) t;
+      for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
+        int next = position + step;
+        if (next < tree.length && tree[next] <= target) {
+          position = next;
+          target -= tree[next];
+        }
+      }
+    } else {
+      long[] tree = (long[]) t;
+      for (int step = Integer.highestOneBit(tree.length - 1); step > 0; step >>= 1) {
+        int next = position + step;
+        if (next < tree.length && tree[next] <= target) {
+          position = next;
+          target -= tree[next];
+        }
       }
     }
     // position is the count of slots whose cumulative weight is <= target: the pick is that slot.

@@ -168,7 +168,7 @@ class ApplicationDirectoryTest {
     assertEquals(ORDERS_ONLY.revision(), first.group.revision);
     assertEquals(70, first.weight());
     assertEquals(70, first.group.totalWeight());
-    assertSame(first, first.group.at(first.slot));
+    assertSame(first, first.group.at(first.slot()));
     assertTrue(orders.contains(first));
     assertFalse(cart.contains(first));
     assertEquals(1, cart.size());

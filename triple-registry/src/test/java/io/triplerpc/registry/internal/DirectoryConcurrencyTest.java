@@ -121,7 +121,7 @@ class DirectoryConcurrencyTest {
         assertNotNull(e, instance.toString());
         assertEquals(instance.weight(), e.weight(), e.toString());
         assertEquals(instance.revision(), e.group.revision, e.toString());
-        assertSame(e, e.group.at(e.slot), e.toString());
+        assertSame(e, e.group.at(e.slot()), e.toString());
         assertFalse(e.isRemoved(), e.toString());
       }
       for (ServiceDirectory view : views) {

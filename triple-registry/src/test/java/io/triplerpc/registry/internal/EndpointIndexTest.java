@@ -78,8 +78,8 @@ class EndpointIndexTest {
    */
   @Test
   void probeRunWrappingAroundTheTableSurvivesRemovals() {
-    // Fewer than 8 entries keep the initial capacity of 16.
-    int port = portWithHomeSlot(COLLIDING_HOSTS.get(0), 15, 15);
+    // Fewer than 12 entries keep the initial capacity of 17.
+    int port = portWithHomeSlot(COLLIDING_HOSTS.get(0), 16, 17);
     for (int removeAt = 0; removeAt < 6; removeAt++) {
       EndpointIndex index = new EndpointIndex();
       Map<String, Endpoint> model = new HashMap<>();
@@ -89,25 +89,25 @@ class EndpointIndexTest {
         model.put(COLLIDING_HOSTS.get(i), e);
       }
       // A neighbour whose home is slot 0, inside the wrapped run: it must stay findable as well.
-      int neighbourPort = portWithHomeSlot("neighbour", 0, 15);
+      int neighbourPort = portWithHomeSlot("neighbour", 0, 17);
       Endpoint neighbour = new Endpoint("neighbour", neighbourPort, 100);
       index.add(neighbour);
 
       Endpoint gone = model.remove(COLLIDING_HOSTS.get(removeAt));
       assertTrue(index.remove(gone));
-      assertNull(index.get(gone.host, gone.port), "removed member " + removeAt);
+      assertNull(index.get(gone.host(), gone.port), "removed member " + removeAt);
       for (Endpoint e : model.values()) {
-        assertSame(e, index.get(e.host, e.port), "after removing member " + removeAt + ": " + e);
+        assertSame(e, index.get(e.host(), e.port), "after removing member " + removeAt + ": " + e);
       }
       assertSame(neighbour, index.get("neighbour", neighbourPort));
       assertEquals(6, index.size());
     }
   }
 
-  /** A port at which {@code host}'s home slot in a table of {@code mask + 1} slots is {@code slot}. */
-  private static int portWithHomeSlot(String host, int slot, int mask) {
+  /** A port at which {@code host}'s home slot in a table of {@code capacity} slots is {@code slot}. */
+  private static int portWithHomeSlot(String host, int slot, int capacity) {
     for (int port = 1; port <= 65535; port++) {
-      if ((Endpoint.hash(host, port) & mask) == slot) {
+      if (EndpointIndex.home(Endpoint.hash(host, port), capacity) == slot) {
         return port;
       }
     }
@@ -169,7 +169,7 @@ class EndpointIndexTest {
     Collections.shuffle(all, random);
     for (Endpoint e : all) {
       assertTrue(index.remove(e), e.toString());
-      assertNull(index.get(e.host, e.port));
+      assertNull(index.get(e.host(), e.port));
     }
     assertEquals(0, index.size());
     index.forEach(e -> {
@@ -202,7 +202,7 @@ class EndpointIndexTest {
 
   private static void assertSameContents(Map<String, Endpoint> model, EndpointIndex index, String where) {
     for (Endpoint e : model.values()) {
-      assertSame(e, index.get(e.host, e.port), where + ": lookup of " + e);
+      assertSame(e, index.get(e.host(), e.port), where + ": lookup of " + e);
     }
     Map<Endpoint, Boolean> visited = new IdentityHashMap<>();
     index.forEach(e -> {

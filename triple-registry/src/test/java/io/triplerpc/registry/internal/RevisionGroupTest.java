@@ -1,6 +1,7 @@
 package io.triplerpc.registry.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -51,7 +52,7 @@ class RevisionGroupTest {
     group.remove(middle);
     model.remove(middle);
     assertNull(middle.group, "a removed endpoint belongs to no group");
-    assertEquals(1, last.slot, "the last endpoint fills the hole");
+    assertEquals(1, last.slot(), "the last endpoint fills the hole");
     checkInvariants(group, model, "after removing a middle one");
 
     // Removing the last one moves nothing.
@@ -96,6 +97,48 @@ class RevisionGroupTest {
     }
   }
 
+  /**
+   * A list's changes in bulk ({@link RevisionGroup#beginBulk}): the tree and total wait, the slots do
+   * not; at {@link RevisionGroup#endBulk} they agree with the slots again, whatever happened meanwhile
+   * (growth, a reservation, removals that move the last endpoint, reweighs).
+   */
+  @Test
+  void bulkChangesLeaveTheTreeRightAtTheirEnd() {
+    for (long seed = 1; seed <= 6; seed++) {
+      Random random = new Random(seed);
+      RevisionGroup group = group();
+      List<Endpoint> model = new ArrayList<>();
+      int nextPort = 1;
+      for (int round = 0; round < 40; round++) {
+        String where = "seed " + seed + " round " + round;
+        group.beginBulk();
+        if (random.nextBoolean()) {
+          group.ensureCapacity(model.size() + random.nextInt(200));
+        }
+        for (int step = 0, steps = random.nextInt(120); step < steps; step++) {
+          int roll = random.nextInt(10);
+          if (model.isEmpty() || roll < 5) {
+            Endpoint e = endpoint(nextPort++, randomWeight(random));
+            group.add(e);
+            model.add(e);
+          } else if (roll < 8) {
+            group.remove(model.remove(random.nextInt(model.size())));
+          } else {
+            group.reweigh(model.get(random.nextInt(model.size())), randomWeight(random));
+          }
+          assertEquals(model.size(), group.size(), where);
+        }
+        group.endBulk();
+        checkInvariants(group, model, where);
+        // And changes one by one after it keep it right.
+        Endpoint e = endpoint(nextPort++, randomWeight(random));
+        group.add(e);
+        model.add(e);
+        checkInvariants(group, model, where + " then one more");
+      }
+    }
+  }
+
   private static int randomWeight(Random random) {
     int kind = random.nextInt(4);
     if (kind == 0) {
@@ -119,13 +162,13 @@ class RevisionGroupTest {
     for (int slot = 0; slot < group.size(); slot++) {
       Endpoint e = group.at(slot);
       assertNotNull(e, where + ": slot " + slot + " empty");
-      assertEquals(slot, e.slot, where + ": " + e + " thinks it is elsewhere");
+      assertEquals(slot, e.slot(), where + ": " + e + " thinks it is elsewhere");
       assertSame(group, e.group, where + ": " + e);
       assertNull(seen.put(e, slot), where + ": " + e + " in two slots");
     }
     assertNull(group.at(group.size()), where + ": slot past the end still holds an endpoint");
     for (Endpoint e : model) {
-      assertSame(e, group.at(e.slot), where + ": " + e);
+      assertSame(e, group.at(e.slot()), where + ": " + e);
     }
     assertEquals(model.size(), seen.size(), where);
     checkWeightTree(group, where);
@@ -153,11 +196,72 @@ class RevisionGroupTest {
     try {
       Field field = RevisionGroup.class.getDeclaredField("weights");
       field.setAccessible(true);
-      return (long[]) field.get(group);
+      Object tree = field.get(group);
+      if (tree instanceof int[]) {
+        return java.util.Arrays.stream((int[]) tree).asLongStream().toArray();
+      }
+      return (long[]) tree;
     } catch (ReflectiveOperationException e) {
       throw new AssertionError("RevisionGroup keeps its weight tree in a field named weights", e);
     }
   }
+
+  private static boolean hasLongTree(RevisionGroup group) throws ReflectiveOperationException {
+    Field field = RevisionGroup.class.getDeclaredField("weights");
+    field.setAccessible(true);
+    return field.get(group) instanceof long[];
+  }
+
+  /**
+   * The tree holds ints until the total weight passes 2^30, then longs (and stays so); sums stay
+   * right across the switch, in bulk or not, and weighted picks still follow the weights.
+   */
+  @Test
+  void bigWeightsMoveTheTreeToLongs() throws Exception {
+    RevisionGroup group = group();
+    List<Endpoint> model = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Endpoint e = endpoint(i + 1, DEFAULT);
+      group.add(e);
+      model.add(e);
+    }
+    assertFalse(hasLongTree(group));
+    Endpoint heavy = endpoint(100, Integer.MAX_VALUE);
+    group.add(heavy);
+    model.add(heavy);
+    assertTrue(hasLongTree(group));
+    checkInvariants(group, model, "after a weight of 2^31 - 1");
+    group.reweigh(model.get(3), 1_500_000_000);
+    checkInvariants(group, model, "after a second big weight");
+    group.remove(heavy);
+    model.remove(heavy);
+    checkInvariants(group, model, "after removing the first");
+    assertProportional(group, model, 40_000);
+
+    RevisionGroup reweighed = group();
+    List<Endpoint> others = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      Endpoint e = endpoint(i + 1, DEFAULT);
+      reweighed.add(e);
+      others.add(e);
+    }
+    reweighed.reweigh(others.get(0), 1 << 30);
+    assertTrue(hasLongTree(reweighed), "a reweigh past 2^30 too");
+    checkInvariants(reweighed, others, "after a reweigh past 2^30");
+
+    RevisionGroup bulk = group();
+    List<Endpoint> listed = new ArrayList<>();
+    bulk.beginBulk();
+    for (int i = 0; i < 50; i++) {
+      Endpoint e = endpoint(i + 1, i % 10 == 0 ? 400_000_000 : DEFAULT);
+      bulk.add(e);
+      listed.add(e);
+    }
+    bulk.endBulk();
+    assertTrue(hasLongTree(bulk), "a list whose total passes 2^30");
+    checkInvariants(bulk, listed, "after a list of big weights");
+  }
+
 
   @Test
   void weightedPicksFollowWeightsAndNeverPickWeightZero() {

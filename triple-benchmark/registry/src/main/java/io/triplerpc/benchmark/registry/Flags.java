@@ -3,7 +3,7 @@ package io.triplerpc.benchmark.registry;
 import java.util.HashMap;
 import java.util.Map;
 
-/** {@code --name N} pairs of the harness's command line. */
+/** {@code --name N} pairs (or {@code --name=N}) of the harness's command line. */
 final class Flags {
 
   private Flags() {}
@@ -12,11 +12,12 @@ final class Flags {
     Map<String, Integer> flags = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
-      if (!arg.startsWith("--") || i + 1 >= args.length) {
+      int eq = arg.indexOf('=');
+      if (!arg.startsWith("--") || (eq < 0 && i + 1 >= args.length)) {
         throw new IllegalArgumentException("Expected --name N pairs, got: " + arg);
       }
       String name = arg.substring(2);
-      int eq = name.indexOf('=');
+      eq = name.indexOf('=');
       if (eq >= 0) {
         flags.put(name.substring(0, eq), Integer.parseInt(name.substring(eq + 1)));
       } else {
