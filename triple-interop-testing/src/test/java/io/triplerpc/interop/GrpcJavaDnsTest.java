@@ -13,16 +13,14 @@ import io.grpc.testing.integration.TestService;
 import io.grpc.testing.integration.TestServiceGrpc;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.OnePortServers;
+import io.triplerpc.testing.DnsNamedServers;
 import io.triplerpc.testing.TestDnsServer;
 import java.io.InputStream;
 import java.lang.reflect.Proxy;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +54,7 @@ class GrpcJavaDnsTest {
   private static final Map<String, Integer> TEN_EACH = Map.of("127.0.0.1", 10, "127.0.0.2", 10, "127.0.0.3", 10);
   private static final String PROVIDER = "io/triplerpc/interop/resolver/TestDnsResolverProvider.java";
 
-  private final List<TripleServer> servers = new ArrayList<>();
+  private DnsNamedServers<TripleServer> named;
   private TestDnsServer dns;
   private int port;
 
@@ -65,23 +63,20 @@ class GrpcJavaDnsTest {
 
   @BeforeEach
   void start() throws Exception {
-    dns = TestDnsServer.start();
-    dns.set(NAME, InetAddress.getByName(ADDRESSES.get(0)), InetAddress.getByName(ADDRESSES.get(1)),
-        InetAddress.getByName(ADDRESSES.get(2)));
-    servers.addAll(OnePortServers.start(ADDRESSES,
+    named = DnsNamedServers.start(NAME, ADDRESSES,
         (address, onePort) -> TripleServer.builder().host(address).port(onePort)
             .addService(TestService.class, answeringAs(address)).build().start(),
-        TripleServer::port, TripleServer::shutdownNow));
-    port = servers.get(0).port();
+        TripleServer::port, server -> {
+          server.shutdownNow();
+          server.awaitTermination(Duration.ofSeconds(10));
+        });
+    dns = named.dns();
+    port = named.port();
   }
 
   @AfterEach
   void stop() throws Exception {
-    for (TripleServer server : servers) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-    dns.close();
+    named.close();
   }
 
   /** The interop TestService, whose UnaryCall fills server_id, when asked, with the server's address. */

@@ -9,11 +9,9 @@ import io.triplerpc.spring.boot.autoconfigure.TripleClientAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleRegistryAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleServerAutoConfiguration;
 import io.triplerpc.spring.boot.internal.TripleReferences;
-import io.triplerpc.testing.OnePortServers;
+import io.triplerpc.testing.DnsNamedServers;
 import io.triplerpc.testing.TestDnsServer;
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,7 +35,7 @@ class DnsReferenceTest {
   private static final String NAME = "greeter.test";
   private static final List<String> ADDRESSES = List.of("127.0.0.1", "127.0.0.2", "127.0.0.3");
 
-  private final List<TripleServer> servers = new ArrayList<>();
+  private DnsNamedServers<TripleServer> named;
   private TestDnsServer dns;
   private int port;
 
@@ -65,23 +63,20 @@ class DnsReferenceTest {
 
   @BeforeEach
   void start() throws Exception {
-    dns = TestDnsServer.start();
-    dns.set(NAME, InetAddress.getByName(ADDRESSES.get(0)), InetAddress.getByName(ADDRESSES.get(1)),
-        InetAddress.getByName(ADDRESSES.get(2)));
-    servers.addAll(OnePortServers.start(ADDRESSES,
+    named = DnsNamedServers.start(NAME, ADDRESSES,
         (address, onePort) -> TripleServer.builder().host(address).port(onePort)
             .addService(Greeter.class, answeringAs(address)).build().start(),
-        TripleServer::port, TripleServer::shutdownNow));
-    port = servers.get(0).port();
+        TripleServer::port, server -> {
+          server.shutdownNow();
+          server.awaitTermination(Duration.ofSeconds(10));
+        });
+    dns = named.dns();
+    port = named.port();
   }
 
   @AfterEach
   void stop() throws Exception {
-    for (TripleServer server : servers) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-    dns.close();
+    named.close();
   }
 
   /** Greets with the server's address. */

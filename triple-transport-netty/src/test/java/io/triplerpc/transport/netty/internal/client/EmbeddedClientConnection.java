@@ -48,6 +48,11 @@ final class EmbeddedClientConnection implements AutoCloseable {
 
   /** A listener that releases the messages it gets and ignores everything else. */
   static ClientStreamListener releasingListener() {
+    return releasingListener(status -> { });
+  }
+
+  /** A listener that releases the messages it gets and tells {@code closed} how the stream ended. */
+  static ClientStreamListener releasingListener(java.util.function.Consumer<Status> closed) {
     return new ClientStreamListener() {
       @Override
       public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
@@ -58,10 +63,14 @@ final class EmbeddedClientConnection implements AutoCloseable {
       }
 
       @Override
-      public void onClose(Status status, Metadata trailers) {}
+      public void onClose(Status status, Metadata trailers) {
+        closed.accept(status);
+      }
 
       @Override
-      public void onUnprocessed(Status status) {}
+      public void onUnprocessed(Status status) {
+        closed.accept(status);
+      }
 
       @Override
       public void onReady() {}

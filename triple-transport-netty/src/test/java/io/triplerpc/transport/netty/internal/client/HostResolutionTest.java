@@ -5,25 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
-import io.triplerpc.MethodType;
 import io.triplerpc.Status;
 import io.triplerpc.TripleServer;
 import io.triplerpc.internal.stream.ClientStream;
-import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.internal.wire.MessageEncoding;
-import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.internal.descriptor.MethodBinding;
+import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -124,52 +119,14 @@ class HostResolutionTest {
   private static CompletableFuture<Status> call(ClientTransport transport, long timeoutNanos) {
     CompletableFuture<Status> closed = new CompletableFuture<>();
     ClientStream stream = transport.newStream(ECHO, new Metadata(), timeoutNanos, null);
-    stream.start(new ClientStreamListener() {
-      @Override
-      public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {}
-
-      @Override
-      public void onMessage(ByteBuf payload, boolean compressed) {
-        payload.release();
-      }
-
-      @Override
-      public void onClose(Status status, Metadata trailers) {
-        closed.complete(status);
-      }
-
-      @Override
-      public void onReady() {}
-    }, true);
+    stream.start(EmbeddedClientConnection.releasingListener(closed::complete), true);
     stream.request(1);
     // An empty EchoRequest: a gRPC message prefix with length 0.
     stream.writeMessage(Unpooled.wrappedBuffer(new byte[5]), true);
     return closed;
   }
 
-  /** The codecs are never used: the test frames and releases the messages itself. */
-  private static final MessageCodec<byte[]> BYTES = new MessageCodec<>() {
-    @Override
-    public String subtype() {
-      return "proto";
-    }
-
-    @Override
-    public int serializedSize(byte[] value) {
-      return value.length;
-    }
-
-    @Override
-    public void write(byte[] value, OutputStream out) throws java.io.IOException {
-      out.write(value);
-    }
-
-    @Override
-    public byte[] read(InputStream in) throws java.io.IOException {
-      return in.readAllBytes();
-    }
-  };
-
-  private static final MethodDescriptor<byte[], byte[]> ECHO =
-      MethodDescriptor.of("triple.test.EchoService", "echo", MethodType.UNARY, BYTES, BYTES, false);
+  /** EchoService's unary {@code echo}, as a client of the service describes it. */
+  private static final MethodDescriptor<Object, Object> ECHO = ServiceDescriptor.of(EchoService.class).methods().stream()
+      .map(MethodBinding::descriptor).filter(method -> method.methodName().equals("echo")).findFirst().orElseThrow();
 }
