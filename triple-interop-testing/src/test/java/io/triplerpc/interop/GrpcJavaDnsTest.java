@@ -1,7 +1,6 @@
 package io.triplerpc.interop;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -15,10 +14,7 @@ import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.testing.DnsNamedServers;
 import io.triplerpc.testing.TestDnsServer;
-import java.io.InputStream;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -29,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +49,6 @@ class GrpcJavaDnsTest {
   private static final String NAME = "users.test";
   private static final List<String> ADDRESSES = List.of("127.0.0.1", "127.0.0.2", "127.0.0.3");
   private static final Map<String, Integer> TEN_EACH = Map.of("127.0.0.1", 10, "127.0.0.2", 10, "127.0.0.3", 10);
-  private static final String PROVIDER = "io/triplerpc/interop/resolver/TestDnsResolverProvider.java";
 
   private DnsNamedServers<TripleServer> named;
   private TestDnsServer dns;
@@ -121,16 +117,15 @@ class GrpcJavaDnsTest {
     assumeTrue(jdk.isPresent(), "grpc-java resolves dns:/// names through InetAddress, so pointing it at the test"
         + " DNS server takes a JDK 18+ name resolver (JEP 418) in its JVM, and no JDK 18 or newer was found in "
         + Jdks.searched());
-    Path provider = compileResolverProvider(jdk.get());
+    Path provider = TestResolverProvider.compile(jdk.get(), temp);
 
     int before = dns.queries();
     Map<String, Integer> grpcJava = new TreeMap<>();
     String output;
     try (JavaProcess client = JavaProcess.start(jdk.get().home(),
-        List.of("-Dtriple.test.dns.server=127.0.0.1:" + dns.address().getPort(),
-            "-Dtriple.test.dns.domain=test",
+        Stream.concat(TestResolverProvider.options("127.0.0.1:" + dns.address().getPort(), "test").stream(),
             // A and AAAA records only, through InetAddress: no SRV (grpclb) or TXT lookups at the system's servers.
-            "-Dio.grpc.internal.DnsNameResolverProvider.enable_jndi=false"),
+            Stream.of("-Dio.grpc.internal.DnsNameResolverProvider.enable_jndi=false")).toList(),
         List.of(provider), GrpcJavaClient.class.getName(), "dns:///" + NAME + ":" + port, "3", "30")) {
       int exit = client.awaitExit(60);
       output = client.output();
@@ -148,35 +143,6 @@ class GrpcJavaDnsTest {
     Map<String, Integer> triple = tripleCalls(30);
     assertEquals(TEN_EACH, triple);
     assertEquals(triple.keySet(), grpcJava.keySet(), "both clients reach the same three addresses");
-  }
-
-  /**
-   * Compiles the resolver provider with {@code jdk} against the test class path, into a directory that
-   * also registers it in {@code META-INF/services}: the child JVM's class path only.
-   */
-  private Path compileResolverProvider(Jdks.Jdk jdk) throws Exception {
-    Path source = temp.resolve("src").resolve(PROVIDER);
-    Files.createDirectories(source.getParent());
-    try (InputStream in = GrpcJavaDnsTest.class.getResourceAsStream("/jdk18/" + PROVIDER)) {
-      assertNotNull(in, "the provider's source is among the test resources");
-      Files.copy(in, source);
-    }
-    Path classes = temp.resolve("classes");
-    Path log = temp.resolve("javac.log");
-    Process javac = new ProcessBuilder(jdk.home().resolve("bin").resolve("javac").toString(),
-        "-proc:none", "-cp", JavaProcess.testClassPath(), "-d", classes.toString(),
-        source.toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    try {
-      assertTrue(javac.waitFor(120, TimeUnit.SECONDS), "javac of JDK " + jdk.feature() + " did not finish");
-    } finally {
-      javac.destroyForcibly();
-    }
-    assertEquals(0, javac.exitValue(), "javac of " + jdk.home() + ":\n" + Files.readString(log));
-    Path services = classes.resolve("META-INF").resolve("services").resolve("java.net.spi.InetAddressResolverProvider");
-    Files.createDirectories(services.getParent());
-    Files.writeString(services, "io.triplerpc.interop.resolver.TestDnsResolverProvider\n", StandardCharsets.UTF_8);
-    return classes;
   }
 
   /**

@@ -1,14 +1,17 @@
 package io.triplerpc.interop;
 
+import io.triplerpc.testing.Signal;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +24,8 @@ final class JavaProcess implements AutoCloseable {
   private final Process process;
   private final StringBuffer output = new StringBuffer();
   private final CompletableFuture<Void> outputDone = new CompletableFuture<>();
+  /** Fires on each line of output, and when the output ends. */
+  private final Signal lineRead = new Signal();
 
   private JavaProcess(Process process) {
     this.process = process;
@@ -67,11 +72,13 @@ final class JavaProcess implements AutoCloseable {
       String line;
       while ((line = reader.readLine()) != null) {
         output.append(line).append('\n');
+        lineRead.fire();
       }
     } catch (IOException e) {
       output.append("[output read failed: ").append(e).append("]\n");
     } finally {
       outputDone.complete(null);
+      lineRead.fire();
     }
   }
 
@@ -99,6 +106,37 @@ final class JavaProcess implements AutoCloseable {
         // Try again.
       }
     }
+  }
+
+  /** Writes {@code line} to the process's standard input. */
+  void send(String line) throws IOException {
+    OutputStream in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
+  /**
+   * Waits until a line of the output starts with {@code prefix}, and returns the first such line.
+   *
+   * @throws AssertionError with the output if none came in {@code seconds}, or the output ended first
+   */
+  String awaitLine(String prefix, long seconds) {
+    lineRead.await(() -> line(prefix) != null || outputDone.isDone(), Duration.ofSeconds(seconds),
+        "a line starting with '" + prefix + "' was written; output:\n" + output);
+    String line = line(prefix);
+    if (line == null) {
+      throw new AssertionError("the process's output ended without a line starting with '" + prefix + "':\n" + output);
+    }
+    return line;
+  }
+
+  private String line(String prefix) {
+    for (String line : output.toString().split("\n")) {
+      if (line.startsWith(prefix)) {
+        return line;
+      }
+    }
+    return null;
   }
 
   /** Waits for the process to exit and returns its exit code. */

@@ -32,7 +32,8 @@ import java.util.stream.Stream;
  * domain {@code triple.test.dns.domain} are asked of the DNS server at {@code triple.test.dns.server}
  * (host:port, over UDP, with Netty's resolver), every other lookup goes to the JDK's built-in
  * resolver. So a client in that JVM that resolves through {@code InetAddress} (grpc-java's
- * {@code dns:///} resolver does) asks the test's DNS server.
+ * {@code dns:///} resolver does, and Triple's {@code host:port} addresses) asks the test's DNS server,
+ * and waits as long as that server does not answer (up to {@code triple.test.dns.timeoutMillis}).
  *
  * <p>Not compiled by the build (the build targets Java 17, which lacks this SPI): the test compiles it
  * with a JDK 18 or newer and registers it in {@code META-INF/services} of a directory only the child's
@@ -42,6 +43,8 @@ public final class TestDnsResolverProvider extends InetAddressResolverProvider {
 
   public static final String SERVER = "triple.test.dns.server";
   public static final String DOMAIN = "triple.test.dns.domain";
+  /** How long a lookup waits for the server's answer, in milliseconds; 5,000 by default. */
+  public static final String TIMEOUT = "triple.test.dns.timeoutMillis";
 
   @Override
   public InetAddressResolver get(Configuration configuration) {
@@ -53,7 +56,8 @@ public final class TestDnsResolverProvider extends InetAddressResolverProvider {
     int colon = server.lastIndexOf(':');
     InetSocketAddress address = new InetSocketAddress(
         server.substring(0, colon), Integer.parseInt(server.substring(colon + 1)));
-    return new Forwarding(configuration.builtinResolver(), address, domain.toLowerCase(Locale.ROOT));
+    long timeoutMillis = Long.getLong(TIMEOUT, 5_000);
+    return new Forwarding(configuration.builtinResolver(), address, domain.toLowerCase(Locale.ROOT), timeoutMillis);
   }
 
   @Override
@@ -66,14 +70,16 @@ public final class TestDnsResolverProvider extends InetAddressResolverProvider {
     private final InetAddressResolver builtin;
     private final InetSocketAddress server;
     private final String domain;
+    private final long timeoutMillis;
     private final EventLoopGroup group =
         new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("test-dns-resolver", true), NioIoHandler.newFactory());
     private final DnsNameResolver resolver;
 
-    Forwarding(InetAddressResolver builtin, InetSocketAddress server, String domain) {
+    Forwarding(InetAddressResolver builtin, InetSocketAddress server, String domain, long timeoutMillis) {
       this.builtin = builtin;
       this.server = server;
       this.domain = domain;
+      this.timeoutMillis = timeoutMillis;
       this.resolver = new DnsNameResolverBuilder(group.next())
           .datagramChannelType(NioDatagramChannel.class)
           .resolvedAddressTypes(ResolvedAddressTypes.IPV4_PREFERRED)
@@ -84,7 +90,7 @@ public final class TestDnsResolverProvider extends InetAddressResolverProvider {
           .hostsFileEntriesResolver((name, types) -> null)
           .searchDomains(List.of())
           .ndots(1)
-          .queryTimeoutMillis(5_000)
+          .queryTimeoutMillis(timeoutMillis)
           .nameServerProvider(new SingletonDnsServerAddressStreamProvider(server))
           .build();
     }
@@ -104,7 +110,7 @@ public final class TestDnsResolverProvider extends InetAddressResolverProvider {
       }
       List<InetAddress> answered;
       try {
-        answered = resolver.resolveAll(host).get(10, TimeUnit.SECONDS);
+        answered = resolver.resolveAll(host).get(timeoutMillis * 2 + 5_000, TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
         System.err.println("test-dns-resolver: " + host + " from " + server + " failed: " + e.getCause());
         UnknownHostException unknown = new UnknownHostException(host + ": " + e.getCause().getMessage());
