@@ -98,6 +98,8 @@ class ClusterFaultScheduleTest {
   private final Signal signal = new Signal();
   private final List<Provider> providers = new ArrayList<>();
   private final List<Provider> everyProvider = new ArrayList<>();
+  /** The providers stopped with SIGTERM, whose last leak check must have run. */
+  private final List<Provider> stoppedGracefully = new ArrayList<>();
   private final List<Step> steps = new ArrayList<>();
   private final List<ClusterCalls> consumers = new ArrayList<>();
   private final List<TripleClient> clients = new ArrayList<>();
@@ -114,12 +116,12 @@ class ClusterFaultScheduleTest {
    * it reaches the registry server.
    */
   private record Provider(String name, int port, FaultProxy proxy, FaultProxy toRegistry, JavaProcess process,
-      Path executions) {}
+      Path executions, Path stopReport) {}
 
   /**
    * One fault of the schedule, of a kind, on what: when it was injected, took effect and healed, in
-   * {@link System#nanoTime()}. It lasts until the next one is injected; a call that ends meanwhile is
-   * its (each fault waits until calls started before it recovered have ended).
+   * {@link System#nanoTime()}. It lasts until the next one is injected, and a call that ends meanwhile
+   * counts against it (each fault waits until the calls started before it recovered have ended).
    */
   private record Step(String kind, String on, long injected, long effect, long healed) {}
 
@@ -221,13 +223,24 @@ class ClusterFaultScheduleTest {
     for (ClusterCalls calls : consumers) {
       calls.close(); // Flushes the call logs.
     }
+    // Leaks, as Netty reported them while each provider ran (its output) and as the last check of a
+    // graceful stop found them (its stop report).
     List<String> leaks = new ArrayList<>();
     for (Provider provider : providers) {
       provider.process().terminate();
+      stoppedGracefully.add(provider);
     }
     for (Provider provider : everyProvider) {
       provider.process().onExit().get(60, TimeUnit.SECONDS);
       ClusterLogs.leaks(provider.process().output()).forEach(leak -> leaks.add(provider.name() + ": " + leak));
+    }
+    for (Provider provider : stoppedGracefully) {
+      assertEquals(143, provider.process().onExit().get(), provider.name() + " exit code after SIGTERM");
+      assertTrue(Files.exists(provider.stopReport()), provider.name() + " stopped gracefully, its last leak check done:\n"
+          + provider.process().output());
+      String report = Files.readString(provider.stopReport());
+      assertTrue(report.endsWith("stopped\n"), provider.name() + "'s stop report: " + report);
+      ClusterLogs.leaks(report).forEach(leak -> leaks.add(provider.name() + ": " + leak));
     }
 
     ClusterLogs.Report report = ClusterLogs.check(
@@ -269,7 +282,8 @@ class ClusterFaultScheduleTest {
     victim.process().terminate();
     awaitInstances(providers.size());
     long unregistered = System.nanoTime();
-    assertEquals(143, victim.process().onExit().get(30, TimeUnit.SECONDS), "exit code after SIGTERM");
+    victim.process().onExit().get(30, TimeUnit.SECONDS);
+    stoppedGracefully.add(victim);
     steps.add(new Step("provider stopped gracefully (SIGTERM)", victim.name(), injected, unregistered, injected));
     awaitRecovery("a provider stopped", injected);
     replace();
@@ -375,13 +389,17 @@ class ClusterFaultScheduleTest {
     FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", port));
     FaultProxy toRegistry = FaultProxy.start(new InetSocketAddress("127.0.0.1", registryPort));
     Path executions = LOGS.resolve(name + ".executions");
+    Path stopReport = LOGS.resolve(name + ".stopped");
     Files.deleteIfExists(executions);
+    Files.deleteIfExists(stopReport);
     JavaProcess process = JavaProcess.start(Path.of(System.getProperty("java.home")),
         List.of("-Dio.netty.leakDetection.level=PARANOID", "-Dio.netty.leakDetection.targetRecords=32",
+            // The tests' logging shows warnings only; the provider's own lines say it started and stopped.
+            "-Dorg.slf4j.simpleLogger.log." + ClusterProvider.class.getName() + "=info",
             "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
         List.of(), ClusterProvider.class.getName(), name, String.valueOf(port), String.valueOf(proxy.port()),
-        String.valueOf(toRegistry.port()), ensemble.getConnectString(), executions.toString());
-    Provider provider = new Provider(name, port, proxy, toRegistry, process, executions);
+        String.valueOf(toRegistry.port()), ensemble.getConnectString(), executions.toString(), stopReport.toString());
+    Provider provider = new Provider(name, port, proxy, toRegistry, process, executions, stopReport);
     everyProvider.add(provider);
     process.awaitListening(port, 60);
     return provider;

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -32,7 +33,10 @@ import org.slf4j.LoggerFactory;
  * for every call it runs, before answering. SIGTERM stops it gracefully: unregister, drain, exit, with
  * a last leak check; SIGKILL leaves its registrations to expire.
  *
- * <p>Arguments: {@code name port advertisedPort registryPort zooKeeperConnectString executionLog}.
+ * <p>Arguments: {@code name port advertisedPort registryPort zooKeeperConnectString executionLog
+ * stopReport}. The stop report, written at the end of a graceful stop, lists the leaks found (lines
+ * starting {@code LEAK:}), then {@code stopped}: a file, as the JVM's piped output may lose its last
+ * lines when the process exits.
  */
 public final class ClusterProvider implements Ledger {
 
@@ -52,6 +56,7 @@ public final class ClusterProvider implements Ledger {
 
   private final String name;
   private final Writer executions;
+  private final Path stopReport;
   private final ScheduledExecutorService work =
       Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "ledger-work");
@@ -59,9 +64,10 @@ public final class ClusterProvider implements Ledger {
         return thread;
       });
 
-  private ClusterProvider(String name, Writer executions) {
+  private ClusterProvider(String name, Writer executions, Path stopReport) {
     this.name = name;
     this.executions = executions;
+    this.stopReport = stopReport;
   }
 
   public static void main(String[] args) throws Exception {
@@ -75,14 +81,16 @@ public final class ClusterProvider implements Ledger {
     String zooKeeper = args[4];
     Writer executions = Files.newBufferedWriter(Path.of(args[5]), StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    ClusterProvider provider = new ClusterProvider(name, executions);
+    Path stopReport = Path.of(args[6]);
+    ClusterProvider provider = new ClusterProvider(name, executions, stopReport);
 
     TripleServer server = TripleServer.builder().host("127.0.0.1").port(port)
         .addService(Ledger.class, provider).build().start();
     RemoteRegistry registryServer = RemoteRegistry.builder("127.0.0.1", registryPort)
         .leaseTtl(LEASE_TTL).heartbeatInterval(Duration.ofSeconds(1))
         .reconnectBackoff(Duration.ofMillis(100), Duration.ofSeconds(1)).build();
-    ZooKeeperRegistry zooKeeperRegistry = ZooKeeperRegistry.builder(zooKeeper).sessionTimeout(SESSION_TIMEOUT).build();
+    ZooKeeperRegistry zooKeeperRegistry = ZooKeeperRegistry.builder(zooKeeper).sessionTimeout(SESSION_TIMEOUT)
+        .connectionTimeout(SESSION_TIMEOUT).build();
     ServiceInstance instance = ServiceInstance.of(APPLICATION, "127.0.0.1", advertisedPort, METADATA.revision());
     List<Registry> registries = List.of(registryServer, zooKeeperRegistry);
     for (Registry registry : registries) {
@@ -117,9 +125,13 @@ public final class ClusterProvider implements Ledger {
       synchronized (this) {
         executions.close();
       }
+      List<String> report = new ArrayList<>();
       for (String leak : LeakDetectionExtension.collectLeaks()) {
-        log.error("LEAK: {}", leak);
+        log.error("{}", leak);
+        report.add(leak.replace('\n', ' '));
       }
+      report.add("stopped");
+      Files.write(stopReport, report, StandardCharsets.UTF_8);
       log.info("provider {} stopped", name);
     } catch (Exception e) {
       log.error("provider {}: graceful stop failed", name, e);
