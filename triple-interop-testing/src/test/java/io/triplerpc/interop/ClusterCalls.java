@@ -48,6 +48,8 @@ final class ClusterCalls implements AutoCloseable {
   /** Every ended call in the order they ended; guarded by this. */
   private final List<Call> calls = new ArrayList<>();
   private ScheduledFuture<?> load;
+  /** Whether the log is closed (a call ending later, after a failed test, is not logged); guarded by this. */
+  private boolean closed;
 
   /** Calls {@code ledger} (whose proxy carries the deadline) as consumer {@code name}, logging to {@code logFile}. */
   ClusterCalls(String name, Ledger ledger, Path logFile, Signal ended) throws IOException {
@@ -113,11 +115,13 @@ final class ClusterCalls implements AutoCloseable {
   private void ended(Call call) {
     synchronized (this) {
       calls.add(call);
-      try {
-        log.write(ClusterLogs.callLine(call));
-        log.write('\n');
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+      if (!closed) {
+        try {
+          log.write(ClusterLogs.callLine(call));
+          log.write('\n');
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
       }
     }
     inFlight.remove(call.id());
@@ -163,6 +167,7 @@ final class ClusterCalls implements AutoCloseable {
     stop();
     ticks.shutdownNow();
     synchronized (this) {
+      closed = true;
       log.close();
     }
   }
