@@ -153,6 +153,21 @@ final class JavaProcess implements AutoCloseable {
     return output.toString();
   }
 
+  /** The process's exit, with its output read to the end; completes once, on another thread. */
+  CompletableFuture<Integer> onExit() {
+    return process.onExit().thenCombine(outputDone, (exited, read) -> exited.exitValue());
+  }
+
+  /** Kills the process at once (SIGKILL on Linux): no shutdown hook runs. Never blocks. */
+  void kill() {
+    process.destroyForcibly();
+  }
+
+  /** Asks the process to end (SIGTERM on Linux): its shutdown hooks run. Never blocks. */
+  void terminate() {
+    process.destroy();
+  }
+
   /** Ends the process: politely first (its shutdown hooks run), then by force. */
   @Override
   public void close() {

@@ -715,6 +715,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   /** One attempt's events: only those of the attempt that wins reach the listener. */
   private final class Attempt extends AttemptCall.Listener<R> {
     private final Pick pick;
+    /** When the attempt was made ({@code calls.nanoTime()}). */
+    private final long startedNanos = calls.nanoTime();
     /** Set before the call starts. */
     AttemptCall<Q, R> call;
 
@@ -808,7 +810,22 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         commit();
       }
       cancelLosers(losers);
-      listener.onClose(status, trailers);
+      listener.onClose(inTermsOfTheCall(status), trailers);
+    }
+
+    /**
+     * An attempt made after the call began (once instances were found, after a backoff or earlier
+     * attempts) has only what was left of the call's deadline, and its own timer's message names that
+     * remainder ("after 9 ms" for a call that waited 1.5 s): the caller is told the deadline it set.
+     */
+    private Status inTermsOfTheCall(Status status) {
+      long late = startedNanos - startNanos;
+      if (status.code() != Status.Code.DEADLINE_EXCEEDED || options.timeoutNanos() <= 0 || late <= WAITED_NANOS) {
+        return status;
+      }
+      return status.withDescription("Deadline exceeded after " + TimeUnit.NANOSECONDS.toMillis(options.timeoutNanos())
+          + " ms; the last attempt began " + TimeUnit.NANOSECONDS.toMillis(late) + " ms into it"
+          + (status.description() == null ? "" : " (" + status.description() + ")"));
     }
   }
 }

@@ -712,6 +712,32 @@ class RetriableCallTest {
   }
 
   @Test
+  void aCallWhoseAttemptBeganLateSaysWhichDeadlinePassed() {
+    picker = new ScriptedPicker(0, "a");
+    picker.ready = false;
+    unary(withoutPolicy(), CallOptions.DEFAULT.withTimeout(Duration.ofMillis(1500)), "x");
+    clock.advance(Duration.ofMillis(1400));
+    picker.becomeReady();
+    assertEquals(Duration.ofMillis(100).toNanos(), attempts.get(0).options.timeoutNanos(), "what is left");
+    // The attempt's own timer names its 100 ms (ClientCallImpl's words); the caller set 1500 and waited them.
+    attempts.get(0).listener.onClose(Status.DEADLINE_EXCEEDED.withDescription("Deadline exceeded after 100 ms"),
+        new Metadata());
+    assertEquals(Status.Code.DEADLINE_EXCEEDED, recorder.closed.code());
+    assertEquals("Deadline exceeded after 1500 ms; the last attempt began 1400 ms into it (Deadline exceeded after 100 ms)",
+        recorder.closed.description());
+
+    Recorder atOnce = new Recorder();
+    ClientCall<StringValue, StringValue> call =
+        withoutPolicy().newCall(UNARY, CallOptions.DEFAULT.withTimeout(Duration.ofMillis(1500)));
+    call.start(atOnce, new Metadata());
+    call.sendMessage(StringValue.of("y"));
+    call.halfClose();
+    attempts.get(1).listener.onClose(Status.DEADLINE_EXCEEDED.withDescription("Deadline exceeded after 1500 ms"),
+        new Metadata());
+    assertEquals("Deadline exceeded after 1500 ms", atOnce.closed.description(), "an attempt made at once says it right");
+  }
+
+  @Test
   void aCancelWhileWaitingForServersEndsTheCallAndNoAttemptFollows() {
     picker = new ScriptedPicker(0, "a");
     picker.ready = false;
