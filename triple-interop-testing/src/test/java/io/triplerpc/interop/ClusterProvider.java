@@ -93,13 +93,7 @@ public final class ClusterProvider implements Ledger {
         .connectionTimeout(SESSION_TIMEOUT).build();
     ServiceInstance instance = ServiceInstance.of(APPLICATION, "127.0.0.1", advertisedPort, METADATA.revision());
     List<Registry> registries = List.of(registryServer, zooKeeperRegistry);
-    for (Registry registry : registries) {
-      registry.publishMetadata(METADATA).get(30, TimeUnit.SECONDS);
-      registry.map("triple.cluster.Ledger", APPLICATION).get(30, TimeUnit.SECONDS);
-      registry.register(instance).get(30, TimeUnit.SECONDS);
-    }
-    log.info("provider {} serves on {} as {}", name, port, instance.address());
-
+    // Before the registrations: once a consumer can find this provider, a SIGTERM stops it gracefully.
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
@@ -108,6 +102,13 @@ public final class ClusterProvider implements Ledger {
         stopped.countDown();
       }
     }, "graceful-stop"));
+    for (Registry registry : registries) {
+      registry.publishMetadata(METADATA).get(30, TimeUnit.SECONDS);
+      registry.map("triple.cluster.Ledger", APPLICATION).get(30, TimeUnit.SECONDS);
+      registry.register(instance).get(30, TimeUnit.SECONDS);
+    }
+    log.info("provider {} serves on {} as {}", name, port, instance.address());
+
     stopped.await();
   }
 
@@ -135,6 +136,12 @@ public final class ClusterProvider implements Ledger {
       log.info("provider {} stopped", name);
     } catch (Exception e) {
       log.error("provider {}: graceful stop failed", name, e);
+      try {
+        // Without "stopped" at its end, the report fails the test, and says why.
+        Files.write(stopReport, List.of("graceful stop failed: " + e), StandardCharsets.UTF_8);
+      } catch (IOException unwritable) {
+        e.addSuppressed(unwritable);
+      }
     }
   }
 

@@ -160,21 +160,22 @@ final class JavaProcess implements AutoCloseable {
 
   /** Kills the process at once (SIGKILL on Linux): no shutdown hook runs. Never blocks. */
   void kill() {
-    process.destroyForcibly();
+    // Through its handle: Process.destroy* would also close the pipes and lose the output not yet read.
+    process.toHandle().destroyForcibly();
   }
 
-  /** Asks the process to end (SIGTERM on Linux): its shutdown hooks run. Never blocks. */
+  /** Asks the process to end (SIGTERM on Linux): its shutdown hooks run, and what they write is read. Never blocks. */
   void terminate() {
-    process.destroy();
+    process.toHandle().destroy();
   }
 
   /** Ends the process: politely first (its shutdown hooks run), then by force. */
   @Override
   public void close() {
-    process.destroy();
+    terminate();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
+        kill();
       }
     } catch (InterruptedException e) {
       process.destroyForcibly();
