@@ -206,6 +206,17 @@ public abstract class TripleServer {
     Builder maxConcurrentStreams(int streams);
 
     /**
+     * Bytes all connections together may hold that their clients have not taken (each connection's
+     * share is what {@link #maxPendingOutboundBytes} bounds). Past the limit, the connections holding
+     * the most go away as a connection past its own limit does (GOAWAY ENHANCE_YOUR_CALM; their calls
+     * fail with RESOURCE_EXHAUSTED), and the others are not touched. Streaming calls see
+     * {@code isReady()} false from half the limit on. 256 MiB by default; 0 for no limit.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    Builder maxTotalPendingOutboundBytes(long bytes);
+
+    /**
      * How long a graceful shutdown waits for the client's answer to the PING sent with its first
      * GOAWAY before it sends the second (the one that names the last stream processed) anyway; the
      * answer, when it comes first, shows every stream the client sent before is in. 1 s by default.

@@ -52,6 +52,8 @@ class AbuseLimitOptionsTest {
     assertEquals(50, server.maxRstFramesPerWindow());
     assertEquals(60, server.rstFramesWindowSeconds());
     assertEquals(0, server.maxConsecutiveEmptyDataFrames());
+    assertEquals(256L << 20, serverBuilder.transportOptions().maxTotalPendingOutboundBytes());
+    assertEquals(0, serverBuilder.maxTotalPendingOutboundBytes(0).transportOptions().maxTotalPendingOutboundBytes());
     TripleClientBuilder clientBuilder = client();
     clientBuilder.maxRstFramesPerWindow(500, Duration.ofSeconds(10));
     Http2Limits client = clientBuilder.transportOptions().limits();
@@ -69,5 +71,6 @@ class AbuseLimitOptionsTest {
         () -> TripleServer.builder().maxRstFramesPerWindow(200, Duration.ofMillis(1500)));
     assertThrows(IllegalArgumentException.class, () -> TripleClient.builder().maxRstFramesPerWindow(200, Duration.ZERO));
     assertThrows(NullPointerException.class, () -> TripleServer.builder().maxRstFramesPerWindow(200, null));
+    assertThrows(IllegalArgumentException.class, () -> TripleServer.builder().maxTotalPendingOutboundBytes(-1));
   }
 }

@@ -13,6 +13,7 @@ import io.triplerpc.TripleService;
 import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.stream.AbstractTransportBuilder;
+import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.ServerTransportOptions;
@@ -72,6 +73,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private long httpBodyIdleTimeoutNanos = DEFAULTS.timers().httpBodyIdleTimeoutNanos();
   private Duration drainGrace = Duration.ofMillis(DEFAULTS.drainGraceMillis());
   private boolean plaintextAlongsideTls = DEFAULTS.plaintextAlongsideTls();
+  private long maxTotalPendingOutboundBytes = DEFAULTS.maxTotalPendingOutboundBytes();
 
   /** Use {@link TripleServer#builder()}. */
   public TripleServerBuilder() {
@@ -243,6 +245,12 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   }
 
   @Override
+  public TripleServerBuilder maxTotalPendingOutboundBytes(long bytes) {
+    this.maxTotalPendingOutboundBytes = Http2Limits.checkLimit(bytes, "maxTotalPendingOutboundBytes");
+    return this;
+  }
+
+  @Override
   public TripleServerBuilder plaintextAlongsideTls(boolean enabled) {
     this.plaintextAlongsideTls = enabled;
     return this;
@@ -311,7 +319,8 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
         ioThreads(),
         tls(),
         plaintextAlongsideTls,
-        cors);
+        cors,
+        maxTotalPendingOutboundBytes);
   }
 
   @Override

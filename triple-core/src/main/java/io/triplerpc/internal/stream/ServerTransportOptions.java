@@ -18,6 +18,9 @@ import io.triplerpc.TlsConfig;
  * @param plaintextAlongsideTls whether a server with {@code tls} also serves cleartext connections
  *     on its port
  * @param cors which browser origins may call the web protocols, or null for none
+ * @param maxTotalPendingOutboundBytes message bytes all the server's connections together may hold
+ *     that their clients have not taken; past it, the connections holding the most go away; 0 for no
+ *     limit
  */
 public record ServerTransportOptions(
     Http2Limits limits,
@@ -28,12 +31,17 @@ public record ServerTransportOptions(
     int ioThreads,
     TlsConfig tls,
     boolean plaintextAlongsideTls,
-    CorsPolicy cors) {
+    CorsPolicy cors,
+    long maxTotalPendingOutboundBytes) {
 
-  /** 1000 streams per connection (grpc-java and grpc-go set no limit, Go's net/http2 250); 1 s drain grace. */
+  /**
+   * 1000 streams per connection (grpc-java and grpc-go set no limit, Go's net/http2 250); 1 s drain
+   * grace; 256 MiB of unread responses across connections (four connections at their own 64 MiB limit:
+   * within the direct memory of a JVM of 512 MiB heap or more, whose default is the heap's size).
+   */
   public static final ServerTransportOptions DEFAULTS = new ServerTransportOptions(
       Http2Limits.SERVER_DEFAULTS, 1000, KeepAlive.SERVER_DEFAULTS, ServerConnectionTimers.DEFAULTS, 1000, 0,
-      null, false, null);
+      null, false, null, 256L << 20);
 
   public ServerTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -42,17 +50,24 @@ public record ServerTransportOptions(
     java.util.Objects.requireNonNull(timers, "timers");
     Http2Limits.checkLimit(drainGraceMillis, "drainGrace");
     Http2Limits.checkLimit(ioThreads, "ioThreads");
+    Http2Limits.checkLimit(maxTotalPendingOutboundBytes, "maxTotalPendingOutboundBytes");
   }
 
   /** These options with {@code limits} instead. */
   public ServerTransportOptions withLimits(Http2Limits limits) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors);
+        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes);
   }
 
   /** These options with {@code keepAlive} and {@code timers} instead. */
   public ServerTransportOptions withTimers(KeepAlive keepAlive, ServerConnectionTimers timers) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors);
+        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes);
+  }
+
+  /** These options with {@code maxTotalPendingOutboundBytes} instead. */
+  public ServerTransportOptions withMaxTotalPendingOutboundBytes(long bytes) {
+    return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
+        tls, plaintextAlongsideTls, cors, bytes);
   }
 }

@@ -48,6 +48,8 @@ public class TripleServerAutoConfiguration {
     properties.applyTo(builder, "triple.server");
     TransportProperties.set("triple.server.max-concurrent-streams", properties.getMaxConcurrentStreams(),
         builder::maxConcurrentStreams);
+    TransportProperties.set("triple.server.max-total-pending-outbound-bytes",
+        properties.getMaxTotalPendingOutboundBytes(), size -> builder.maxTotalPendingOutboundBytes(size.toBytes()));
     TransportProperties.set("triple.server.max-connection-idle", properties.getMaxConnectionIdle(),
         builder::maxConnectionIdle);
     TransportProperties.set("triple.server.max-connection-age", properties.getMaxConnectionAge(),

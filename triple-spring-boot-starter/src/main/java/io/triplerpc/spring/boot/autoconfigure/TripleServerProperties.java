@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The application's Triple server: {@code triple.server.*}, with the settings it shares with clients in
@@ -33,6 +34,9 @@ public class TripleServerProperties extends TransportProperties {
 
   /** Streams a client may have open on one connection. Triple's 1000 when unset. */
   private Integer maxConcurrentStreams;
+
+  /** Bytes all connections together may hold that their clients have not taken. Triple's 256MB when unset. */
+  private DataSize maxTotalPendingOutboundBytes;
 
   /**
    * Calls of each method that may run at once, by service ("pkg.Service") or method
@@ -94,6 +98,14 @@ public class TripleServerProperties extends TransportProperties {
 
   public void setMaxConcurrentStreams(Integer streams) {
     this.maxConcurrentStreams = streams;
+  }
+
+  public DataSize getMaxTotalPendingOutboundBytes() {
+    return maxTotalPendingOutboundBytes;
+  }
+
+  public void setMaxTotalPendingOutboundBytes(DataSize maxTotalPendingOutboundBytes) {
+    this.maxTotalPendingOutboundBytes = maxTotalPendingOutboundBytes;
   }
 
   public Map<String, Integer> getMaxConcurrentCalls() {

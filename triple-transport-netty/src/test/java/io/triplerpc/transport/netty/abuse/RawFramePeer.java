@@ -123,6 +123,11 @@ final class RawFramePeer implements AutoCloseable {
     frame(SETTINGS, 0, 0, new byte[0]);
   }
 
+  /** SETTINGS with one parameter: {@code id} (such as 0x4, SETTINGS_INITIAL_WINDOW_SIZE) set to {@code value}. */
+  void settings(int id, int value) throws IOException {
+    frame(SETTINGS, 0, 0, ByteBuffer.allocate(6).putShort((short) id).putInt(value).array());
+  }
+
   void ping(long data) throws IOException {
     frame(PING, 0, 0, ByteBuffer.allocate(8).putLong(data).array());
   }

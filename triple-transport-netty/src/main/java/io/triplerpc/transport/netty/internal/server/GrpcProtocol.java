@@ -105,6 +105,8 @@ final class GrpcProtocol implements ServerProtocol {
         connection.peer(ctx),
         maxInboundMessageSize,
         backlog,
+        connection.serverBacklog(),
+        connection::holdsBack,
         contentType);
     connection.attach(http2Stream, stream.state());
     InboundRequest request = new InboundRequest(
@@ -188,7 +190,7 @@ final class GrpcProtocol implements ServerProtocol {
     NettyServerStream stream = (NettyServerStream) command.stream();
     NettyServerStream.TransportState state = stream.state();
     if (state.ended()) {
-      command.release();
+      stream.dropped(command.content());
       promise.setSuccess();
       return;
     }
@@ -221,7 +223,7 @@ final class GrpcProtocol implements ServerProtocol {
   void sendData(ChannelHandlerContext ctx, SendDataCommand command, ChannelPromise promise) {
     NettyServerStream stream = (NettyServerStream) command.stream();
     if (stream.state().ended()) {
-      command.release();
+      stream.dropped(command.content());
       promise.setSuccess();
       return;
     }

@@ -41,4 +41,12 @@ interface HttpExchange {
    * mid-way on HTTP/1.1, say): RST_STREAM on HTTP/2, the connection closed on HTTP/1.1.
    */
   void abandon();
+
+  /**
+   * Whether the connection or the server holds so many unread responses that calls should write no more
+   * ({@code isReady()} false) until told. Any thread.
+   */
+  default boolean holdsBack() {
+    return false;
+  }
 }

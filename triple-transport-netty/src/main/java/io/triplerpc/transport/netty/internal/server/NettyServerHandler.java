@@ -86,6 +86,10 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   private ConnectionLifetime lifetime;
   /** Response bytes the client has not taken yet. */
   private final OutboundBacklog backlog;
+  /** This connection's part of the server's backlog; set when the handler is added. */
+  private ServerBacklog.Share serverBacklog;
+  /** This handler's context, for what the server asks of the connection from elsewhere; set when added. */
+  private ChannelHandlerContext ctx;
   /** Whether the client's first SETTINGS arrived: the connection chose HTTP/2. */
   private boolean settingsRead;
   private boolean shuttingDown;
@@ -109,7 +113,18 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     this.options = options;
     this.transport = transport;
     this.exchangeKey = connection().newKey();
-    this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes());
+    this.backlog = new OutboundBacklog(options.limits().maxPendingOutboundBytes(), new OutboundBacklog.Watcher() {
+      @Override
+      public void decongested() {
+        NettyServerHandler.this.decongested();
+      }
+
+      @Override
+      public void grew() {
+        // A drain of many large messages would otherwise pass the server's limit by all of them at once.
+        publishBacklog();
+      }
+    });
     int maxInboundMessageSize = options.limits().maxInboundMessageSize();
     this.grpc = new GrpcProtocol(this, listener, maxInboundMessageSize, backlog);
     this.web = new WebProtocol(this, listener, maxInboundMessageSize, options.cors());
@@ -145,8 +160,20 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    this.ctx = ctx;
     writeQueue = new WriteQueue(ctx.channel());
     transport.queueOpened(writeQueue);
+    serverBacklog = transport.backlog().join(ctx.channel().eventLoop(), new ServerBacklog.Connection() {
+      @Override
+      public void refuse(String reason) {
+        refuseForServerBacklog(reason);
+      }
+
+      @Override
+      public void decongested() {
+        NettyServerHandler.this.decongested();
+      }
+    });
     super.handlerAdded(ctx);
     if (ctx.channel().isActive()) {
       // Added after protocol detection or an h2c upgrade: the connection was active before this handler.
@@ -236,6 +263,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   @Override
   protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
     transport.queueClosed(writeQueue);
+    serverBacklog.leave();
     super.handlerRemoved0(ctx);
   }
 
@@ -272,7 +300,63 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     writeQueue.markFailed(Status.UNAVAILABLE.withDescription("Connection closed").asException());
     // The queue's last drain ran on this event loop: its counts are final.
     transport.queueClosed(writeQueue);
+    // What the streams still hold is released as they close, below.
+    serverBacklog.leave();
     super.channelInactive(ctx);
+  }
+
+  /**
+   * Every write reaches the socket through here (the queue's drains, Netty's after a read): once the
+   * socket took what it could, the server learns what this connection still holds, which for a client
+   * that reads is what it held after the previous flush, and costs nothing shared.
+   */
+  @Override
+  public void flush(ChannelHandlerContext ctx) {
+    super.flush(ctx);
+    publishBacklog();
+  }
+
+  /** Tells the server what this connection holds now. */
+  private void publishBacklog() {
+    backlog.mark();
+    serverBacklog.publish(backlog.bytes());
+  }
+
+  /**
+   * Whether calls should write no more ({@code isReady()} false): this connection or the server holds
+   * half its limit or more of unread responses. Any thread.
+   */
+  boolean holdsBack() {
+    return backlog.congested() || transport.backlog().congested();
+  }
+
+  /** The connection's or the server's backlog fell back: the calls held back may write again. Event loop. */
+  private void decongested() {
+    if (holdsBack()) {
+      return;
+    }
+    try {
+      connection().forEachActiveStream(http2Stream -> {
+        ServerExchange exchange = http2Stream.getProperty(exchangeKey);
+        if (exchange != null) {
+          exchange.onDecongested();
+        }
+        return true;
+      });
+    } catch (Http2Exception e) {
+      log.debug("Telling the streams of {} to write again failed", ctx.channel(), e);
+    }
+  }
+
+  /**
+   * The server holds more unread responses than its limit, and this connection the most of them: it goes
+   * away as a connection past its own limit does. Event loop.
+   */
+  private void refuseForServerBacklog(String reason) {
+    if (!ctx.channel().isActive()) {
+      return;
+    }
+    closeForUnreadResponses(ctx, reason);
   }
 
   /** Response bytes the client has not taken yet. Event loop. */
@@ -287,6 +371,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
       backlog.peerRead();
     }
     super.channelWritabilityChanged(ctx);
+    publishBacklog();
   }
 
   /** The queue that runs this connection's commands, closes included; set when the handler is added. */
@@ -573,6 +658,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         "The client did not read this call's response: " + waiting + " on its connection"));
     encoder().writeRstStream(ctx, streamId, Http2Error.ENHANCE_YOUR_CALM.code(), ctx.newPromise());
     ctx.flush();
+  }
+
+  /** This connection's part of the server's backlog; set when the handler is added. */
+  ServerBacklog.Share serverBacklog() {
+    return serverBacklog;
   }
 
   /** Response bytes the client has not taken yet, which every protocol's writes count in. */

@@ -66,11 +66,14 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
       PeerInfo peer,
       int maxInboundMessageSize,
       OutboundBacklog backlog,
+      ServerBacklog.Share serverBacklog,
+      java.util.function.BooleanSupplier holdBack,
       AsciiString contentType) {
-    super(channel.eventLoop(), channel.alloc());
+    super(channel.eventLoop(), channel.alloc(), holdBack);
     this.id = id;
     this.contentType = contentType;
     this.backlog = backlog;
+    this.serverBacklog = serverBacklog;
     this.writeQueue = writeQueue;
     this.channel = channel;
     this.peer = peer;
@@ -79,6 +82,8 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
 
   /** The connection's bytes not yet taken by the client. */
   private final OutboundBacklog backlog;
+  /** The connection's part of the server's; large messages are counted in it as soon as they are made. */
+  private final ServerBacklog.Share serverBacklog;
   /** This stream's part of {@link #backlog}; event loop only. */
   private long backlogBytes;
   /** Whether the stream closed and its part left the backlog; event loop only. */
@@ -148,7 +153,14 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
 
   @Override
   public void writeMessage(ByteBuf framed, boolean flush) {
-    readiness.queued(framed.readableBytes());
+    int size = framed.readableBytes();
+    if (size >= ServerBacklog.RESERVED_FROM && !serverBacklog.reserve(size)) {
+      framed.release();
+      cancel(Status.RESOURCE_EXHAUSTED.withDescription(
+          "The server holds too many responses its clients do not read, and this connection the most"));
+      return;
+    }
+    readiness.queued(size);
     if (!flush && HELD_MESSAGE.compareAndSet(this, null, framed)) {
       return;
     }
@@ -181,8 +193,17 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
   void discardHeld() {
     ByteBuf message = HELD_MESSAGE.getAndSet(this, DISCARDED);
     if (message != null && message != DISCARDED) {
-      message.release();
+      dropped(message);
     }
+  }
+
+  /** Releases a message that will not be written, and takes it out of the server's count. Any thread. */
+  void dropped(ByteBuf message) {
+    int size = message.readableBytes();
+    if (size >= ServerBacklog.RESERVED_FROM) {
+      serverBacklog.unreserve(size);
+    }
+    message.release();
   }
 
   @Override
@@ -214,7 +235,7 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
   public void cancel(Status status) {
     ByteBuf message = takeHeldMessage();
     if (message != null) {
-      message.release();
+      dropped(message);
     }
     heldHeaders = null;
     writeQueue.enqueue(new CancelStreamCommand(this, status), true);
@@ -234,6 +255,9 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
 
   /** {@code bytes} of this stream's messages went to the encoder. Event loop. */
   void dataQueued(int bytes) {
+    if (bytes >= ServerBacklog.RESERVED_FROM) {
+      serverBacklog.handedOn(bytes);
+    }
     if (!backlogSettled) {
       backlogBytes += bytes;
       backlog.queued(bytes);
@@ -316,6 +340,13 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
     void notifyReady() {
       if (!ended) {
         listener.onReady();
+      }
+    }
+
+    @Override
+    public void onDecongested() {
+      if (readiness.isReady()) {
+        notifyReady();
       }
     }
 

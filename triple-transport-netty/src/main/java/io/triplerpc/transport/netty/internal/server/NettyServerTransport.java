@@ -81,13 +81,17 @@ final class NettyServerTransport implements ServerTransport {
   private final long[] closedQueues = new long[2];
   /** Told after each change of the open connections and of the closed ones' counts. */
   private final ConnectionListeners connectionListeners = new ConnectionListeners();
+  /** What all HTTP/2 connections hold for clients that have not taken it, against the server-wide limit. */
+  private final ServerBacklog backlog;
   private volatile Channel serverChannel;
   private volatile boolean shuttingDown;
 
-  private NettyServerTransport(EventLoopGroup bossGroup, EventLoopGroup workerGroup, SslContext sslContext) {
+  private NettyServerTransport(
+      EventLoopGroup bossGroup, EventLoopGroup workerGroup, SslContext sslContext, long maxTotalPendingOutboundBytes) {
     this.bossGroup = bossGroup;
     this.workerGroup = workerGroup;
     this.sslContext = sslContext;
+    this.backlog = new ServerBacklog(maxTotalPendingOutboundBytes);
   }
 
   /** The length of a TLS record header, which tells TLS from cleartext. */
@@ -102,7 +106,8 @@ final class NettyServerTransport implements ServerTransport {
     EventLoopGroup boss = EventLoops.newGroup(1, "triple-server-boss");
     EventLoopGroup workers = EventLoops.newGroup(options.ioThreads(), "triple-server-io");
     SslContext sslContext = options.tls() == null ? null : Tls.serverContext(options.tls());
-    NettyServerTransport transport = new NettyServerTransport(boss, workers, sslContext);
+    NettyServerTransport transport =
+        new NettyServerTransport(boss, workers, sslContext, options.maxTotalPendingOutboundBytes());
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(boss, workers)
         .channel(EventLoops.serverSocketChannel())
@@ -328,6 +333,11 @@ final class NettyServerTransport implements ServerTransport {
       log.debug("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
       ctx.close();
     }
+  }
+
+  /** The server-wide backlog every HTTP/2 connection publishes its own in. */
+  ServerBacklog backlog() {
+    return backlog;
   }
 
   boolean isShuttingDown() {

@@ -30,4 +30,10 @@ interface ServerExchange {
 
   /** The HTTP/2 stream closed, for whatever reason: the exchange releases what it holds. */
   void onClosed();
+
+  /**
+   * The connection's or the server's backlog fell back after holding streams back: a call whose own
+   * messages are not waiting may write again ({@code onReady}).
+   */
+  default void onDecongested() {}
 }

@@ -175,6 +175,11 @@ final class WebProtocol implements ServerProtocol {
       connection.writeQueue().drainNow();
     }
 
+    @Override
+    public boolean holdsBack() {
+      return connection.holdsBack();
+    }
+
     // StreamHandle: what the commands need of the exchange. Their outcome reaches the call through
     // the body's promises, so the rest is a no-op.
 
@@ -221,6 +226,13 @@ final class WebProtocol implements ServerProtocol {
     public void abort(Status status) {
       if (call != null) {
         call.lost(status);
+      }
+    }
+
+    @Override
+    public void onDecongested() {
+      if (call != null) {
+        call.decongested();
       }
     }
 

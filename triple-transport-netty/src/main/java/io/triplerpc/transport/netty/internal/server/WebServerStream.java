@@ -53,7 +53,7 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
    */
   WebServerStream(HttpExchange exchange, WebFraming framing, ByteBufAllocator alloc, int maxInboundMessageSize,
       boolean compressedRequest) {
-    super(exchange.eventLoop(), alloc);
+    super(exchange.eventLoop(), alloc, exchange::holdsBack);
     this.exchange = exchange;
     this.framing = framing;
     this.maxInboundMessageSize = maxInboundMessageSize;
@@ -203,6 +203,13 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
         exchange.flush();
       }
     });
+  }
+
+  /** The connection or the server stopped holding calls back. Event loop. */
+  void decongested() {
+    if (!ended && listener != null && readiness.isReady()) {
+      listener.onReady();
+    }
   }
 
   @Override

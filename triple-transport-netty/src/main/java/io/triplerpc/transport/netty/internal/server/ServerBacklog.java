@@ -1,0 +1,212 @@
+package io.triplerpc.transport.netty.internal.server;
+
+import io.triplerpc.transport.netty.internal.OutboundBacklog;
+import io.triplerpc.transport.netty.internal.OutboundReadiness;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The response bytes all of a server's HTTP/2 connections hold for clients that have not taken them:
+ * the sum of their {@link OutboundBacklog}s, against the server-wide limit
+ * ({@code maxTotalPendingOutboundBytes}). Each connection publishes its own count when a flush ends,
+ * after the socket took what it could, so the shared counter moves only when a connection ends a
+ * flush holding another amount than after its previous one; a client that reads leaves nothing behind
+ * and never moves it. Past the limit, the connections holding the most are refused (they go away as a
+ * connection past its own limit does), as many as it takes to come back under the limit, and no other
+ * is touched. A large message (a gRPC message of {@link #RESERVED_FROM} bytes or more) is counted as soon
+ * as it is made, by the thread that made it, so that messages waiting in connections' write queues are
+ * not left out: responses made faster than event loops hand them on would pass the limit unseen. From half the limit on, every stream reports it is not ready, until the total falls back
+ * to a quarter. Thread-safe.
+ */
+final class ServerBacklog {
+
+  /**
+   * Messages this large are counted when made, one atomic addition each; smaller ones (the calls that
+   * must cost nothing more) when their connection flushes. A stream with this much waiting is not ready.
+   */
+  static final int RESERVED_FROM = OutboundReadiness.THRESHOLD;
+  /** In {@link Share#reserved} once the connection left: what is reserved after that is not counted. */
+  private static final long GONE = Long.MIN_VALUE / 2;
+
+  /** What the server does to one connection. Both run on the connection's event loop. */
+  interface Connection {
+
+    /** Past the server-wide limit, this connection holds the most: it goes away. */
+    void refuse(String reason);
+
+    /** The server's backlog fell back to a quarter of its limit: streams held back may write again. */
+    void decongested();
+  }
+
+  private final long limit;
+  /** The sum of every joined connection's {@link Share#published}. */
+  private final AtomicLong total = new AtomicLong();
+  private final Set<Share> shares = ConcurrentHashMap.newKeySet();
+  /** Whether the total passed half the limit and has not fallen to a quarter since. */
+  private final AtomicBoolean congested = new AtomicBoolean();
+
+  /** @param limit bytes; 0 for no limit (the total is still counted) */
+  ServerBacklog(long limit) {
+    this.limit = limit;
+  }
+
+  /** A new connection's share, to publish its backlog in; {@code eventLoop} is the connection's. */
+  Share join(Executor eventLoop, Connection connection) {
+    Share share = new Share(eventLoop, connection);
+    shares.add(share);
+    return share;
+  }
+
+  /** Bytes held across connections, as last published. */
+  long bytes() {
+    return total.get();
+  }
+
+  long limit() {
+    return limit;
+  }
+
+  /** Whether streams should hold their messages back: the server holds half its limit or more. Any thread. */
+  boolean congested() {
+    return congested.get();
+  }
+
+  private void changed(long delta, long now) {
+    if (limit == 0) {
+      return;
+    }
+    if (delta > 0 && now >= limit >> 1) {
+      if (!congested.get()) {
+        congested.compareAndSet(false, true);
+      }
+    } else if (delta < 0 && now <= limit >> 2 && congested.compareAndSet(true, false)) {
+      for (Share share : shares) {
+        share.eventLoop.execute(share.connection::decongested);
+      }
+    }
+    if (now > limit) {
+      reclaim();
+    }
+  }
+
+  /**
+   * Refuses the connections holding the most until what the others hold is within the limit. Connections
+   * refused before and not yet gone count as gone. Rare (the limit was passed), so a lock and a scan of
+   * every connection are fine; two event loops past the limit at once must not both refuse a connection
+   * for the same excess.
+   */
+  private synchronized void reclaim() {
+    long excess = total.get() - limit;
+    for (Share share : shares) {
+      if (share.refused) {
+        excess -= share.held();
+      }
+    }
+    while (excess > 0) {
+      Share heaviest = null;
+      for (Share share : shares) {
+        if (!share.refused && share.held() > 0 && (heaviest == null || share.held() > heaviest.held())) {
+          heaviest = share;
+        }
+      }
+      if (heaviest == null) {
+        return;
+      }
+      heaviest.refused = true;
+      long held = heaviest.held();
+      excess -= held;
+      String reason = held + " of the server's " + total.get() + " bytes of responses waiting (server limit "
+          + limit + ")";
+      Share refused = heaviest;
+      refused.eventLoop.execute(() -> refused.connection.refuse(reason));
+    }
+  }
+
+  /** One connection's part of the total; published on its event loop. */
+  final class Share {
+
+    private final Executor eventLoop;
+    private final Connection connection;
+    /** What this connection held after its last flush; written on its event loop, read by any connection's. */
+    private volatile long published;
+    /** Large messages made for this connection and not yet handed to HTTP/2; {@link #GONE} and less once it left. */
+    private final AtomicLong reserved = new AtomicLong();
+    /** Whether the server refused this connection and counts it as gone. Written under the {@link ServerBacklog}'s lock. */
+    private volatile boolean refused;
+    /** Whether the connection closed and took its part out; event loop only. */
+    private boolean left;
+
+    private Share(Executor eventLoop, Connection connection) {
+      this.eventLoop = eventLoop;
+      this.connection = connection;
+    }
+
+    /** What this connection holds, as far as the server knows. Any thread. */
+    private long held() {
+      return published + Math.max(0, reserved.get());
+    }
+
+    /**
+     * A message of {@code size} bytes, at least {@link #RESERVED_FROM}, was made for this connection. Any
+     * thread.
+     *
+     * @return false if the connection was refused or is gone: the message is not counted, and should be
+     *     dropped at once rather than wait for the connection's event loop to close it (which, with the
+     *     service threads making messages faster than it runs, may take a while)
+     */
+    boolean reserve(int size) {
+      if (refused) {
+        return false;
+      }
+      if (reserved.getAndAdd(size) < 0) {
+        return false;
+      }
+      changed(size, total.addAndGet(size));
+      return true;
+    }
+
+    /** A reserved message was dropped before it reached HTTP/2. Any thread. */
+    void unreserve(int size) {
+      if (reserved.getAndAdd(-size) >= 0) {
+        changed(-size, total.addAndGet(-size));
+      }
+    }
+
+    /**
+     * A reserved message went to HTTP/2, where the connection's own backlog counts it: it moves to what
+     * the connection publishes, and the total stays. Event loop.
+     */
+    void handedOn(int size) {
+      if (reserved.getAndAdd(-size) >= 0 && !left) {
+        published += size;
+      }
+    }
+
+    /** After a flush: this connection now holds {@code held} bytes. Touches nothing shared if that did not change. */
+    void publish(long held) {
+      long delta = held - published;
+      if (delta == 0 || left) {
+        return;
+      }
+      published = held;
+      changed(delta, total.addAndGet(delta));
+    }
+
+    /** The connection closed: its part leaves the total, for good. */
+    void leave() {
+      if (left) {
+        return;
+      }
+      left = true;
+      shares.remove(this);
+      long delta = -published - Math.max(0, reserved.getAndSet(GONE));
+      published = 0;
+      if (delta != 0) {
+        changed(delta, total.addAndGet(delta));
+      }
+    }
+  }
+}
