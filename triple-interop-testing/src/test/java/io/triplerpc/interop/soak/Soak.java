@@ -53,7 +53,8 @@ final class Soak {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(config.serverJvmOptions());
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    // Surefire may start tests from a manifest-only jar; it names the real class path here.
+    command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
     command.add(SoakServer.class.getName());
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     ServerOutput output = new ServerOutput(process, config.out().resolve("server.log"));
@@ -170,9 +171,8 @@ final class Soak {
             Map<String, Long> sample = new HashMap<>();
             fields(line).forEach((k, v) -> sample.put(k, Long.parseLong(v)));
             samples.add(sample);
-          } else {
-            log.flush();
           }
+          log.flush();
         }
       } catch (IOException e) {
         hello.completeExceptionally(e);
