@@ -91,7 +91,8 @@ final class SoakReport {
     flatGoal("threads", "threads", THREADS_LIMIT);
     flatGoal("fds", "fds", FDS_LIMIT);
     double change = p99Last / p99First - 1;
-    goals.add(new Goal("p99 last 10 min vs first 10 after warm-up",
+    String window = windowSeconds % 60 == 0 ? (long) windowSeconds / 60 + " min" : (long) windowSeconds + " s";
+    goals.add(new Goal("p99 last " + window + " vs first " + window + " after warm-up",
         String.format(Locale.ROOT, "%.2f -> %.2f ms (%+.0f%%)", p99First, p99Last, change * 100),
         "within 20%", Double.isNaN(change) ? null : Math.abs(change) <= P99_LIMIT));
     long unexpectedCount = unexpected.values().stream().mapToLong(Long::longValue).sum();
