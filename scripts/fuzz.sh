@@ -16,7 +16,8 @@ cd "$root"
 targets_all="triple-transport-netty ServerInputFuzzTest#connectionBytes
 triple-transport-netty ServerInputFuzzTest#http2Frames
 triple-transport-netty ServerInputFuzzTest#grpcWebText
-triple-transport-netty ServerInputFuzzTest#envelopes"
+triple-transport-netty ServerInputFuzzTest#envelopes
+triple-transport-netty ServerInputFuzzTest#connectGetQueries"
 
 duration=10m
 chosen=()
