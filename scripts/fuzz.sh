@@ -17,7 +17,8 @@ targets_all="triple-transport-netty ServerInputFuzzTest#connectionBytes
 triple-transport-netty ServerInputFuzzTest#http2Frames
 triple-transport-netty ServerInputFuzzTest#grpcWebText
 triple-transport-netty ServerInputFuzzTest#envelopes
-triple-transport-netty ServerInputFuzzTest#connectGetQueries"
+triple-transport-netty ServerInputFuzzTest#connectGetQueries
+triple-transport-netty Http1ClientFuzzTest#responseBytes"
 
 duration=10m
 chosen=()
