@@ -18,7 +18,9 @@ triple-transport-netty ServerInputFuzzTest#http2Frames
 triple-transport-netty ServerInputFuzzTest#grpcWebText
 triple-transport-netty ServerInputFuzzTest#envelopes
 triple-transport-netty ServerInputFuzzTest#connectGetQueries
-triple-transport-netty Http1ClientFuzzTest#responseBytes"
+triple-transport-netty Http1ClientFuzzTest#responseBytes
+triple-serialization AllowListFuzzTest#hessian2
+triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb"
 
 duration=10m
 chosen=()
