@@ -20,7 +20,8 @@ triple-transport-netty ServerInputFuzzTest#envelopes
 triple-transport-netty ServerInputFuzzTest#connectGetQueries
 triple-transport-netty Http1ClientFuzzTest#responseBytes
 triple-serialization AllowListFuzzTest#hessian2
-triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb"
+triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb
+triple-core JsonArgumentsFuzzTest#requestBodies"
 
 duration=10m
 chosen=()
