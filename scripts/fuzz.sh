@@ -21,7 +21,8 @@ triple-transport-netty ServerInputFuzzTest#connectGetQueries
 triple-transport-netty Http1ClientFuzzTest#responseBytes
 triple-serialization AllowListFuzzTest#hessian2
 triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb
-triple-core JsonArgumentsFuzzTest#requestBodies"
+triple-core JsonArgumentsFuzzTest#requestBodies
+triple-registry-server RegistryWireFuzzTest#messages"
 
 duration=10m
 chosen=()
