@@ -22,7 +22,8 @@ triple-transport-netty Http1ClientFuzzTest#responseBytes
 triple-serialization AllowListFuzzTest#hessian2
 triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb
 triple-core JsonArgumentsFuzzTest#requestBodies
-triple-registry-server RegistryWireFuzzTest#messages"
+triple-registry-server RegistryWireFuzzTest#messages
+triple-registry-zookeeper DubboZnodesFuzzTest#znodes"
 
 duration=10m
 chosen=()
