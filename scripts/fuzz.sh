@@ -16,7 +16,14 @@ cd "$root"
 targets_all="triple-transport-netty ServerInputFuzzTest#connectionBytes
 triple-transport-netty ServerInputFuzzTest#http2Frames
 triple-transport-netty ServerInputFuzzTest#grpcWebText
-triple-transport-netty ServerInputFuzzTest#envelopes"
+triple-transport-netty ServerInputFuzzTest#envelopes
+triple-transport-netty ServerInputFuzzTest#connectGetQueries
+triple-transport-netty Http1ClientFuzzTest#responseBytes
+triple-serialization AllowListFuzzTest#hessian2
+triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb
+triple-core JsonArgumentsFuzzTest#requestBodies
+triple-registry-server RegistryWireFuzzTest#messages
+triple-registry-zookeeper DubboZnodesFuzzTest#znodes"
 
 duration=10m
 chosen=()

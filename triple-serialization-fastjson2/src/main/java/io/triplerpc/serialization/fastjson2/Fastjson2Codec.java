@@ -88,6 +88,11 @@ final class Fastjson2Codec extends DeclaredTypeCodec {
       // Garbage makes fastjson2 fail in many ways (JSONException, indexes out of bounds, class casts, ...);
       // to the caller all of them are malformed input.
       throw malformed(e.toString(), e);
+    } catch (OutOfMemoryError e) {
+      // fastjson2 sizes a list by the count its JSONB header declares before reading an element: a few
+      // bytes may ask for more than an array holds. The allocation failed, nothing of it is held; the
+      // input is malformed (Fastjson2AllowListFuzzTest: list-declaring-more-elements-than-an-array-holds).
+      throw malformed("it declares more than memory holds (" + e.getMessage() + ")", e);
     }
     return checked(value);
   }

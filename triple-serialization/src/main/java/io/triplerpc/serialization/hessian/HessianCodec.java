@@ -66,6 +66,17 @@ final class HessianCodec extends DeclaredTypeCodec {
       // Garbage makes hessian-lite fail in many ways (protocol errors, class casts, indexes out of
       // bounds, ...); to the caller all of them are malformed input.
       throw malformed(e.toString(), e);
+    } catch (StackOverflowError e) {
+      // hessian-lite reads nested values by recursion: a stream of lists within lists, two bytes a level,
+      // runs the reading thread out of stack (AllowListFuzzTest: lists-nested-200000-deep). As the
+      // fastjson2 codec does, that is malformed input; the stack unwound, nothing is held.
+      throw malformed("it nests values deeper than the reading thread's stack", e);
+    } catch (OutOfMemoryError e) {
+      // hessian-lite allocates what a count in the stream says before reading what it counts (a class
+      // definition's field names, an array's elements): a few bytes may ask for more than the heap. The
+      // allocation failed, so nothing of it is held; the peer's input is malformed, not this process
+      // broken (AllowListFuzzTest found it: a class definition whose field count asks for gigabytes).
+      throw malformed("it declares more than memory holds (" + e.getMessage() + ")", e);
     } finally {
       streams.release(input);
     }

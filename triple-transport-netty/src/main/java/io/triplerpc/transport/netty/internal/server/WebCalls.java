@@ -2,7 +2,6 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -18,9 +17,7 @@ import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.GrpcTimeout;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 
 /**
@@ -77,11 +74,19 @@ final class WebCalls {
     }
     CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
     CharSequence mediaType = ConnectWire.mediaType(contentType);
-    QueryStringDecoder query = get ? new QueryStringDecoder(headers.path().toString()) : null;
+    ConnectGetQuery query = null;
+    if (get) {
+      try {
+        query = ConnectGetQuery.parse(headers.path());
+      } catch (IllegalArgumentException e) {
+        reject(exchange, 400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
+        return null;
+      }
+    }
     WebFraming framing;
     String codec;
     if (get) {
-      codec = first(query, "encoding");
+      codec = query.text("encoding");
       framing = "json".equals(codec) || "proto".equals(codec) ? new ConnectUnaryFraming(codec) : null;
       if (framing == null) {
         reject(exchange, 415, Status.INVALID_ARGUMENT.withDescription(
@@ -116,7 +121,7 @@ final class WebCalls {
     Status invalid = null;
     long timeoutNanos = 0;
     try {
-      CharSequence encodingName = get ? first(query, "compression")
+      CharSequence encodingName = get ? query.text("compression")
           : headers.get(unary ? ConnectWire.CONTENT_ENCODING
               : grpcWeb ? GrpcHeaders.GRPC_ENCODING : ConnectWire.CONNECT_CONTENT_ENCODING);
       requestEncoding = MessageEncoding.forName(encodingName);
@@ -147,8 +152,8 @@ final class WebCalls {
       // percent-escape leave its stream's body buffer behind).
       try {
         if (get) {
-          path = query.path();
-          getMessage = getMessage(headers.path(), query);
+          path = new QueryStringDecoder(headers.path().toString()).path();
+          getMessage = query.message();
         }
         metadata = metadataOf(headers);
       } catch (IllegalArgumentException e) {
@@ -175,54 +180,6 @@ final class WebCalls {
 
   private static boolean startsWith(CharSequence text, AsciiString prefix) {
     return text.length() >= prefix.length() && AsciiString.regionMatches(text, true, 0, prefix, 0, prefix.length());
-  }
-
-  private static String first(QueryStringDecoder query, String name) {
-    List<String> values = query.parameters().get(name);
-    return values == null || values.isEmpty() ? null : values.get(0);
-  }
-
-  /**
-   * A Connect GET's message: the raw {@code message} parameter percent-decoded to bytes (it may be
-   * binary), then base64url-decoded when {@code base64=1}.
-   */
-  private static ByteBuf getMessage(CharSequence pathAndQuery, QueryStringDecoder query) {
-    String raw = pathAndQuery.toString();
-    int start = raw.indexOf('?');
-    byte[] message = null;
-    if (start >= 0) {
-      for (String parameter : raw.substring(start + 1).split("&")) {
-        if (parameter.startsWith("message=")) {
-          message = percentDecode(parameter.substring("message=".length()));
-          break;
-        }
-      }
-    }
-    if (message == null) {
-      return Unpooled.EMPTY_BUFFER;
-    }
-    if ("1".equals(first(query, "base64"))) {
-      String text = new String(message, StandardCharsets.US_ASCII).replace('+', '-').replace('/', '_');
-      return Unpooled.wrappedBuffer(Base64.getUrlDecoder().decode(text));
-    }
-    return Unpooled.wrappedBuffer(message);
-  }
-
-  private static byte[] percentDecode(String value) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(value.length());
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '%') {
-        if (i + 2 >= value.length()) {
-          throw new IllegalArgumentException("Malformed percent-encoding in the message parameter");
-        }
-        out.write(Integer.parseInt(value.substring(i + 1, i + 3), 16));
-        i += 2;
-      } else {
-        out.write(c == '+' ? ' ' : c);
-      }
-    }
-    return out.toByteArray();
   }
 
   /**

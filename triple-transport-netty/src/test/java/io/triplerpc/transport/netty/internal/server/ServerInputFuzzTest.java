@@ -21,6 +21,7 @@ import io.triplerpc.internal.stream.ServerStreamListener;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.internal.wire.MessageDeframer;
+import io.triplerpc.transport.netty.internal.TrackingAllocator;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ class ServerInputFuzzTest {
   private static NettyServerTransport transport;
   private static final ServerTransportOptions OPTIONS = ServerTransportOptions.DEFAULTS;
 
-  /** Each call: read every message, then answer OK with an empty body. */
+  /** Each call: read every message, then answer OK with one empty message. */
   private static final ServerTransportListener ECHO = ServerInputFuzzTest::answer;
 
   @BeforeAll
@@ -66,17 +67,25 @@ class ServerInputFuzzTest {
     transport.terminationFuture().get(10, TimeUnit.SECONDS);
   }
 
+  /** The messages of the calls of the current input, as their bytes came: event loop (the test thread). */
+  private static final List<byte[]> RECEIVED = new ArrayList<>();
+
   private static ServerStreamListener answer(ServerStream stream, InboundRequest request) {
     stream.request(Integer.MAX_VALUE);
     return new ServerStreamListener() {
       @Override
       public void onMessage(ByteBuf payload, boolean compressed) {
+        byte[] bytes = new byte[payload.readableBytes()];
+        payload.getBytes(payload.readerIndex(), bytes);
+        RECEIVED.add(bytes);
         payload.release();
       }
 
       @Override
       public void onHalfClose() {
         stream.writeHeaders(new Metadata(), null, false);
+        // One empty message: a unary call that ends without one is the service's fault (500).
+        stream.writeMessage(stream.alloc().buffer(5).writeZero(5), false);
         stream.close(Status.OK, new Metadata());
       }
 
@@ -114,6 +123,104 @@ class ServerInputFuzzTest {
     exchange(preface, chunks(input));
   }
 
+  /** What a query may hold as it is (RFC 3986's unreserved and sub-delimiters, and the query's own). */
+  private static final String QUERY_CHARS =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@/?%=&+";
+
+  /**
+   * A Connect GET's query: {@code input} is the query string (what follows {@code ?}), its bytes that may
+   * not stand in a query percent-encoded (and the whole cut to fit Netty's request line), sent as {@code GET /fuzz.Echo/Say?...} over HTTP/1.1.
+   * The answer is the one the query calls for, read by a parser of this test's own (form encoding, strict
+   * escapes): 415 without {@code encoding=json|proto}, 501 UNIMPLEMENTED for another compression, 400
+   * INVALID_ARGUMENT for a malformed escape or base64, else 200 with exactly the message the query holds;
+   * never a 500, never no answer.
+   */
+  @FuzzTest
+  void connectGetQueries(byte[] input) {
+    StringBuilder target = new StringBuilder("/fuzz.Echo/Say?");
+    for (int i = 0; i < input.length && target.length() < 3500; i++) {
+      int c = input[i] & 0xff;
+      if (c < 0x80 && QUERY_CHARS.indexOf(c) >= 0) {
+        target.append((char) c);
+      } else {
+        target.append('%').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
+      }
+    }
+    String query = target.substring("/fuzz.Echo/Say?".length());
+    byte[] request = ("GET " + target + " HTTP/1.1\r\nhost: fuzz\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    String response = new String(exchange(new byte[0], List.of(request)), StandardCharsets.ISO_8859_1);
+    assertTrue(response.startsWith("HTTP/1.1 "), () -> "no answer to " + target + ": " + response);
+    int status = Integer.parseInt(response.substring(9, 12));
+    ExpectedGet expected = ExpectedGet.of(query);
+    assertEquals(expected.status, status, () -> "GET " + target + " (" + expected.why + "):\n" + response);
+    if (status == 200) {
+      assertEquals(1, RECEIVED.size(), "one message");
+      assertArrayEquals(expected.message, RECEIVED.get(0), "the message the query holds");
+    } else {
+      assertEquals(List.of(), RECEIVED, "no call for a refused query");
+    }
+  }
+
+  /** What a Connect GET's query calls for, read as the protocol says: the HTTP status, and the message if 200. */
+  private record ExpectedGet(int status, byte[] message, String why) {
+
+    static ExpectedGet of(String query) {
+      java.util.Map<String, byte[]> first = new java.util.HashMap<>();
+      for (String parameter : query.split("&", -1)) {
+        int eq = parameter.indexOf('=');
+        byte[] name = formDecode(eq < 0 ? parameter : parameter.substring(0, eq));
+        byte[] value = formDecode(eq < 0 ? "" : parameter.substring(eq + 1));
+        if (name == null || value == null) {
+          return new ExpectedGet(400, null, "a malformed escape");
+        }
+        first.putIfAbsent(new String(name, StandardCharsets.UTF_8), value);
+      }
+      String encoding = text(first.get("encoding"));
+      if (!"json".equals(encoding) && !"proto".equals(encoding)) {
+        return new ExpectedGet(415, null, "encoding " + encoding);
+      }
+      String compression = text(first.get("compression"));
+      if (compression != null && !compression.isEmpty() && !compression.equals("identity")
+          && !compression.equals("gzip")) {
+        return new ExpectedGet(501, null, "compression " + compression);
+      }
+      byte[] message = first.getOrDefault("message", new byte[0]);
+      if ("1".equals(text(first.get("base64")))) {
+        String text = new String(message, StandardCharsets.ISO_8859_1).replace('+', '-').replace('/', '_');
+        try {
+          message = Base64.getUrlDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+          return new ExpectedGet(400, null, "malformed base64");
+        }
+      }
+      return new ExpectedGet(200, message, "well formed");
+    }
+
+    private static String text(byte[] value) {
+      return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
+    /** application/x-www-form-urlencoded: '+' is a space, '%' takes two hex digits; null if malformed. */
+    private static byte[] formDecode(String text) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '%') {
+          int high = i + 1 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
+          int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
+          if (high < 0 || low < 0) {
+            return null;
+          }
+          out.write(high << 4 | low);
+          i += 2;
+        } else {
+          out.write(c == '+' ? ' ' : c);
+        }
+      }
+      return out.toByteArray();
+    }
+  }
+
   /** The bytes after the first, in pieces of the size the first byte sets. */
   private static List<byte[]> chunks(byte[] input) {
     List<byte[]> chunks = new ArrayList<>();
@@ -132,6 +239,7 @@ class ServerInputFuzzTest {
    * buffer the connection allocated must be released once it is gone.
    */
   private static byte[] exchange(byte[] first, List<byte[]> chunks) {
+    RECEIVED.clear();
     EmbeddedChannel channel = new EmbeddedChannel();
     TrackingAllocator alloc = new TrackingAllocator();
     channel.config().setAllocator(alloc);

@@ -1,4 +1,4 @@
-package io.triplerpc.transport.netty.internal.server;
+package io.triplerpc.transport.netty.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -12,14 +12,14 @@ import java.util.List;
  * held once a connection is gone, at once and for one input, where Netty's leak detector reports only
  * after a garbage collection, for whatever ran before it. Event loop only (an embedded channel's).
  */
-final class TrackingAllocator implements ByteBufAllocator {
+public final class TrackingAllocator implements ByteBufAllocator {
 
   private final ByteBufAllocator delegate = new UnpooledByteBufAllocator(true, true);
   private final List<ByteBuf> handedOut = new ArrayList<>();
   private final List<Throwable> allocatedAt = new ArrayList<>();
 
   /** The buffers not released yet, each with where it was made. */
-  List<String> unreleased() {
+  public List<String> unreleased() {
     List<String> held = new ArrayList<>();
     for (int i = 0; i < handedOut.size(); i++) {
       ByteBuf buf = handedOut.get(i);
@@ -33,7 +33,7 @@ final class TrackingAllocator implements ByteBufAllocator {
   }
 
   /** Releases what is still held, so that a failed input leaves nothing for the next. */
-  void releaseAll() {
+  public void releaseAll() {
     for (ByteBuf buf : handedOut) {
       if (buf.refCnt() > 0) {
         buf.release(buf.refCnt());
