@@ -7,18 +7,24 @@ import java.util.function.Consumer;
 
 /**
  * A call's listener for tests of the server connection alone: every message is released at once, a
- * cancel goes to the test, the other events are ignored.
+ * cancel and {@code onReady} go to the test, the other events are ignored.
  */
 final class DiscardingStreamListener implements ServerStreamListener {
 
   private final Consumer<Status> onCancel;
+  private final Runnable onReady;
 
   DiscardingStreamListener() {
     this(status -> { });
   }
 
   DiscardingStreamListener(Consumer<Status> onCancel) {
+    this(onCancel, () -> { });
+  }
+
+  DiscardingStreamListener(Consumer<Status> onCancel, Runnable onReady) {
     this.onCancel = onCancel;
+    this.onReady = onReady;
   }
 
   @Override
@@ -41,5 +47,6 @@ final class DiscardingStreamListener implements ServerStreamListener {
 
   @Override
   public void onReady() {
+    onReady.run();
   }
 }

@@ -23,14 +23,15 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a server connection holds for a client that does not read its responses: each call answers
- * with 300 KiB, and the client gives no flow-control window beyond HTTP/2's initial 64 KiB unless the
- * test says so. The limit is 1 MiB.
+ * with 300 KiB (but a streaming call that a test asks to write nothing), and the client gives no
+ * flow-control window beyond HTTP/2's initial 64 KiB unless the test says so. The limit is 1 MiB.
  */
 class OutboundBacklogTest {
 
@@ -39,9 +40,18 @@ class OutboundBacklogTest {
   private static final long ENHANCE_YOUR_CALM = 0xb;
 
   private final List<Status> cancels = new ArrayList<>();
+  /** Whether the next call writes nothing and becomes {@link #silent}. */
+  private boolean nextCallSilent;
+  private ServerStream silent;
+  private final AtomicInteger silentReadies = new AtomicInteger();
   private final ServerTransportListener listener = (stream, request) -> {
     int index = cancels.size();
     cancels.add(null);
+    if (nextCallSilent) {
+      nextCallSilent = false;
+      silent = stream;
+      return new DiscardingStreamListener(status -> cancels.set(index, status), silentReadies::incrementAndGet);
+    }
     respond(stream);
     return new DiscardingStreamListener(status -> cancels.set(index, status));
   };
@@ -154,5 +164,37 @@ class OutboundBacklogTest {
     assertTrue(client.channel().isActive());
     assertEquals(0, handler.backlogBytes(), "twenty-one responses of 300 KiB, all written");
     assertTrue(cancels.stream().allMatch(status -> status == null), cancels::toString);
+  }
+
+  /**
+   * Backpressure before the limit: a streaming call that has written nothing itself is told to hold
+   * back ({@code isReady()} false) once its connection holds half its limit of unread responses, and
+   * gets {@code onReady} once the client has read it back to a quarter.
+   */
+  @Test
+  void aCallIsHeldBackFromHalfItsConnectionsLimitAndToldWhenBackAtAQuarter() {
+    nextCallSilent = true;
+    call(1);
+    assertTrue(silent.isReady());
+    call(3);
+    assertTrue(silent.isReady(), "300 KiB less the 64 KiB window: under half of 1 MiB");
+    call(5);
+    assertFalse(silent.isReady(), "536 KiB waiting: half the limit passed, though this call wrote nothing");
+    assertEquals(0, silentReadies.get());
+
+    // The client reads stream 3 whole: 300 KiB still wait, more than a quarter.
+    windowUpdate(3, RESPONSE_BYTES);
+    windowUpdate(0, RESPONSE_BYTES);
+    client.runPendingTasks();
+    client.frames();
+    assertFalse(silent.isReady());
+    assertEquals(0, silentReadies.get());
+
+    windowUpdate(5, RESPONSE_BYTES);
+    windowUpdate(0, RESPONSE_BYTES);
+    client.runPendingTasks();
+    client.frames();
+    assertTrue(silent.isReady());
+    assertEquals(1, silentReadies.get(), "told once, when the backlog fell to a quarter");
   }
 }
