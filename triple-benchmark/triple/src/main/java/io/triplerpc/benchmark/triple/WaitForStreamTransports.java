@@ -110,7 +110,8 @@ public final class WaitForStreamTransports implements ClientTransportFactory {
 
   /**
    * A stream whose start waits for its first event: ready (the stream exists and its headers went to
-   * the socket), or its end. Never on an event loop, which would wait for itself.
+   * the socket), or its end, delivered to the caller's listener before start returns. Never on an event
+   * loop, which would wait for itself.
    */
   private static final class WaitingStream implements ClientStream {
 
@@ -145,20 +146,29 @@ public final class WaitForStreamTransports implements ClientTransportFactory {
 
         @Override
         public void onClose(Status status, Metadata trailers) {
-          created.complete(null);
-          listener.onClose(status, trailers);
+          try {
+            listener.onClose(status, trailers);
+          } finally {
+            created.complete(null);
+          }
         }
 
         @Override
         public void onUnprocessed(Status status) {
-          created.complete(null);
-          listener.onUnprocessed(status);
+          try {
+            listener.onUnprocessed(status);
+          } finally {
+            created.complete(null);
+          }
         }
 
         @Override
         public void onReady() {
-          created.complete(null);
-          listener.onReady();
+          try {
+            listener.onReady();
+          } finally {
+            created.complete(null);
+          }
         }
       }, true);
       created.join();
