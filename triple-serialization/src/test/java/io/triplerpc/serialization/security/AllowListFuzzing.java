@@ -57,6 +57,8 @@ public final class AllowListFuzzing {
   };
 
   private static final Map<Type, AllowedClasses> ALLOWED = new ConcurrentHashMap<>();
+  /** The codec of each serialization and type, made once. */
+  private static final Map<List<Object>, ObjectCodec> CODECS = new ConcurrentHashMap<>();
 
   /** Builds a stream around a class name. */
   public interface Builder {
@@ -87,7 +89,11 @@ public final class AllowListFuzzing {
   private static void check(ObjectSerialization serialization, Type type, byte[] bytes) {
     AllowedClasses allowed = ALLOWED.computeIfAbsent(type, t -> AllowedClasses.forTypes("service fuzz.Mailbox",
         List.of(t), LOADER, DeserializationAllowList.of(TrustedValue.class.getName())));
-    ObjectCodec codec = serialization.codecFor(type, LOADER, allowed);
+    // Kept, as a service keeps its codecs: a codec made afresh for each input would, once the last one was
+    // collected, make a new per-service state and with it (fastjson2) new generated reader classes, until
+    // the fuzzer's coverage counters run out ("Maximum number of coverage counters exceeded").
+    ObjectCodec codec = CODECS.computeIfAbsent(List.of(serialization.name(), type),
+        key -> serialization.codecFor(type, LOADER, allowed));
     Tripwire.reset();
     Object value = null;
     try {
