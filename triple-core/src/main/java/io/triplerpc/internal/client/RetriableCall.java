@@ -240,9 +240,11 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
     int previous = transparent ? Math.max(0, attempts - 1) : attempts++;
     recordPick(pick);
     CallOptions attemptOptions = pick.options(options);
+    long lateNanos = 0;
     if (options.timeoutNanos() > 0) {
       long left = timeLeftNanos();
-      if (options.timeoutNanos() - left > WAITED_NANOS) {
+      lateNanos = options.timeoutNanos() - left;
+      if (lateNanos > WAITED_NANOS) {
         attemptOptions = attemptOptions.withTimeout(Math.max(1, left), TimeUnit.NANOSECONDS);
       }
     }
@@ -256,7 +258,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         attemptHeaders.put(PREVIOUS_ATTEMPTS, Integer.toString(previous));
       }
     }
-    Attempt attempt = new Attempt(pick);
+    Attempt attempt = new Attempt(pick, lateNanos);
     AttemptCall<Q, R> call;
     try {
       call = calls.newAttempt(pick, method, attemptOptions, callExecutor);
@@ -715,13 +717,14 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   /** One attempt's events: only those of the attempt that wins reach the listener. */
   private final class Attempt extends AttemptCall.Listener<R> {
     private final Pick pick;
-    /** When the attempt was made ({@code calls.nanoTime()}). */
-    private final long startedNanos = calls.nanoTime();
+    /** How far into the call's deadline the attempt was made; 0 without a deadline. */
+    private final long lateNanos;
     /** Set before the call starts. */
     AttemptCall<Q, R> call;
 
-    Attempt(Pick pick) {
+    Attempt(Pick pick, long lateNanos) {
       this.pick = pick;
+      this.lateNanos = lateNanos;
     }
 
     /** Whether this attempt's response goes to the listener, making it the winner if none is yet. */
@@ -819,12 +822,11 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
      * remainder ("after 9 ms" for a call that waited 1.5 s): the caller is told the deadline it set.
      */
     private Status inTermsOfTheCall(Status status) {
-      long late = startedNanos - startNanos;
-      if (status.code() != Status.Code.DEADLINE_EXCEEDED || options.timeoutNanos() <= 0 || late <= WAITED_NANOS) {
+      if (status.code() != Status.Code.DEADLINE_EXCEEDED || lateNanos <= WAITED_NANOS) {
         return status;
       }
       return status.withDescription("Deadline exceeded after " + TimeUnit.NANOSECONDS.toMillis(options.timeoutNanos())
-          + " ms; the last attempt began " + TimeUnit.NANOSECONDS.toMillis(late) + " ms into it"
+          + " ms; the last attempt began " + TimeUnit.NANOSECONDS.toMillis(lateNanos) + " ms into it"
           + (status.description() == null ? "" : " (" + status.description() + ")"));
     }
   }
