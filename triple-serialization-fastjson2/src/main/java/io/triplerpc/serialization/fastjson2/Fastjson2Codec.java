@@ -75,6 +75,11 @@ final class Fastjson2Codec extends DeclaredTypeCodec {
     if (length == 0) {
       throw malformed("no JSONB after the length prefix");
     }
+    try {
+      JsonbShape.check(bytes, PREFIX, length);
+    } catch (IllegalArgumentException e) {
+      throw malformed(e.getMessage());
+    }
     Object value;
     try {
       value = parse(bytes, length);
@@ -89,9 +94,8 @@ final class Fastjson2Codec extends DeclaredTypeCodec {
       // to the caller all of them are malformed input.
       throw malformed(e.toString(), e);
     } catch (OutOfMemoryError e) {
-      // fastjson2 sizes a list by the count its JSONB header declares before reading an element: a few
-      // bytes may ask for more than an array holds. The allocation failed, nothing of it is held; the
-      // input is malformed (Fastjson2AllowListFuzzTest: list-declaring-more-elements-than-an-array-holds).
+      // JsonbShape has walked every element each count declares, so what fastjson2 sizes grows with the
+      // bytes; should it still ask for more than an array holds, the allocation failed and holds nothing.
       throw malformed("it declares more than memory holds (" + e.getMessage() + ")", e);
     }
     return checked(value);

@@ -1,5 +1,9 @@
 package io.triplerpc.serialization.security;
 
+import static com.alibaba.fastjson2.JSONB.Constants.BC_BINARY;
+import static com.alibaba.fastjson2.JSONB.Constants.BC_OBJECT;
+import static com.alibaba.fastjson2.JSONB.Constants.BC_OBJECT_END;
+import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * fastjson2 JSONB built by hand, as an attacker would, naming a gadget wherever the format lets a sender name
@@ -140,6 +145,20 @@ class Fastjson2GadgetRefusalTest {
     byte[] twoValues = HandBuiltJsonb.frame(new byte[] {0x01, 0x02});
     assertMalformed(Integer.class, twoValues, "bytes follow the value");
     assertEquals(List.of(), Tripwire.tripped());
+  }
+
+  @Test
+  @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aLengthThatPointsBackIsMalformedNotALoop() {
+    // An unknown field whose value is an object holding a string whose length (-2) leads back to its own type
+    // byte: fastjson2's skipValue, which passes over unknown fields, went round it for ever
+    // (Fastjson2AllowListFuzzTest found it, as a hang).
+    byte[] nameLoop = {BC_OBJECT, 0x4b, 'z', 'z', BC_OBJECT, BC_STR_ASCII, -2, BC_OBJECT_END, BC_OBJECT_END};
+    assertMalformed(Envelope.class, HandBuiltJsonb.frame(nameLoop), "Malformed fastjson2 " + Envelope.class.getName());
+    byte[] valueLoop = {BC_OBJECT, 0x4b, 'z', 'z', BC_OBJECT, 0x4a, 'k', BC_STR_ASCII, -2, BC_OBJECT_END, BC_OBJECT_END};
+    assertMalformed(Envelope.class, HandBuiltJsonb.frame(valueLoop), "Malformed fastjson2 " + Envelope.class.getName());
+    byte[] binaryLoop = {BC_OBJECT, 0x4b, 'z', 'z', BC_BINARY, -2, BC_OBJECT_END};
+    assertMalformed(Envelope.class, HandBuiltJsonb.frame(binaryLoop), "Malformed fastjson2 " + Envelope.class.getName());
   }
 
   private void assertMalformed(Type type, byte[] bytes, String fragment) {
