@@ -209,7 +209,9 @@ public abstract class TripleServer {
      * Bytes all connections together may hold that their clients have not taken (each connection's
      * share is what {@link #maxPendingOutboundBytes} bounds). Past the limit, the connections holding
      * the most go away as a connection past its own limit does (GOAWAY ENHANCE_YOUR_CALM; their calls
-     * fail with RESOURCE_EXHAUSTED), and the others are not touched. Streaming calls see
+     * fail with RESOURCE_EXHAUSTED), and the others are not touched, except that until the server is back
+     * within the limit a connection with a large response (32 KiB or more) waiting gets no more: a new
+     * one is dropped as it is made and its call fails with RESOURCE_EXHAUSTED. Streaming calls see
      * {@code isReady()} false from half the limit on. 256 MiB by default; 0 for no limit.
      *
      * @throws IllegalArgumentException if negative

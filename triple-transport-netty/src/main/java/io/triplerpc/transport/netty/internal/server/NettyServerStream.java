@@ -157,7 +157,8 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
     if (size >= ServerBacklog.RESERVED_FROM && !serverBacklog.reserve(size)) {
       framed.release();
       cancel(Status.RESOURCE_EXHAUSTED.withDescription(
-          "The server holds too many responses its clients do not read, and this connection the most"));
+          "The server holds too many responses its clients do not read, and this connection's client has not "
+          + "taken those it was sent"));
       return;
     }
     readiness.queued(size);

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection past its own limit does), as many as it takes to come back under the limit, and no other
  * is touched. A large message (a gRPC message of {@link #RESERVED_FROM} bytes or more) is counted as soon
  * as it is made, by the thread that made it, so that messages waiting in connections' write queues are
- * not left out: responses made faster than event loops hand them on would pass the limit unseen. From half the limit on, every stream reports it is not ready, until the total falls back
- * to a quarter. Thread-safe.
+ * not left out: responses made faster than event loops hand them on would pass the limit unseen; and past
+ * the limit, a connection that already has one waiting gets no other. From half the limit on, every
+ * stream reports it is not ready, until the total falls back to a quarter. Thread-safe.
  */
 final class ServerBacklog {
 
@@ -153,12 +154,21 @@ final class ServerBacklog {
      * A message of {@code size} bytes, at least {@link #RESERVED_FROM}, was made for this connection. Any
      * thread.
      *
-     * @return false if the connection was refused or is gone: the message is not counted, and should be
-     *     dropped at once rather than wait for the connection's event loop to close it (which, with the
-     *     service threads making messages faster than it runs, may take a while)
+     * @return false if the connection was refused or is gone, or the server is past its limit and this
+     *     connection has a large message waiting already: the message is not counted, and
+     *     should be dropped at once rather than wait for the connection's event loop to close it (which,
+     *     with the service threads making messages faster than it runs, may take a while)
      */
     boolean reserve(int size) {
       if (refused) {
+        return false;
+      }
+      if (limit != 0 && held() >= RESERVED_FROM && total.get() + size > limit) {
+        // Past the limit (what refused connections held stays in memory until their event loops close
+        // them), a connection has one large message waiting at most: one whose client has not taken the
+        // last, or whose event loop has not handed it on yet, gets no more, so that the total does not
+        // grow by what services make meanwhile. A client that reads holds next to nothing between its
+        // messages and is served.
         return false;
       }
       if (reserved.getAndAdd(size) < 0) {

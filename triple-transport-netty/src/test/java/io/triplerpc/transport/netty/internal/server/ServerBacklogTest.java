@@ -23,7 +23,15 @@ class ServerBacklogTest {
   private final class Recorded implements ServerBacklog.Connection {
     final List<String> refusals = new ArrayList<>();
     int decongested;
-    final ServerBacklog.Share share = backlog.join(Runnable::run, this);
+    final ServerBacklog.Share share;
+
+    Recorded() {
+      this(backlog);
+    }
+
+    Recorded(ServerBacklog backlog) {
+      share = backlog.join(Runnable::run, this);
+    }
 
     @Override
     public void refuse(String reason) {
@@ -110,6 +118,32 @@ class ServerBacklogTest {
     b.share.unreserve(40);
     b.share.publish(10);
     assertEquals(0, backlog.bytes(), "nothing of a connection that left counts");
+  }
+
+  @Test
+  void pastTheLimitAConnectionWithALargeMessageWaitingGetsNoOtherWhileOneThatReadsIsServed() {
+    int kib = 1024;
+    ServerBacklog server = new ServerBacklog(1024 * kib);
+    Recorded a = new Recorded(server);
+    Recorded b = new Recorded(server);
+    Recorded reader = new Recorded(server);
+    a.share.publish(600 * kib);
+    b.share.publish(500 * kib);
+    assertEquals(1, a.refusals.size());
+    assertEquals(1100 * kib, server.bytes(), "a's responses are in memory until its event loop closes it");
+
+    assertTrue(reader.share.reserve(64 * kib), "a client that reads is served");
+    assertFalse(b.share.reserve(64 * kib), "b's client left 500 KiB untaken: no more while past the limit");
+    assertFalse(reader.share.reserve(64 * kib), "one large message waiting at a time while past the limit");
+    assertEquals(1164 * kib, server.bytes(), "what was not made is not counted");
+    assertTrue(b.refusals.isEmpty() && reader.refusals.isEmpty(), "without a, both are within the limit");
+    reader.share.handedOn(64 * kib);
+    reader.share.publish(0);
+    assertTrue(reader.share.reserve(64 * kib), "its client took the last one");
+
+    a.share.leave();
+    assertTrue(b.share.reserve(64 * kib), "within the limit again");
+    assertEquals(628 * kib, server.bytes());
   }
 
   @Test
