@@ -2,11 +2,12 @@
 # Fuzzes Triple's parsers with Jazzer (coverage-guided), one target after another, each for --duration.
 # An input that makes a target fail is written beside the target's kept inputs
 # (src/test/resources/<package>/<Class>Inputs/<method>/), where `mvn verify` replays it from then on;
-# the corpus the fuzzer grew stays in <module>/.cifuzz-corpus (not committed). Ends with one line per
+# the corpus the fuzzer grew stays in <module>/.cifuzz-corpus (not committed). An input that runs longer
+# than --input-timeout (30s) is a hang: libFuzzer stops and writes it as timeout-… . Ends with one line per
 # target:
 #   fuzz target=Class#method seconds=N executions=N result=ok|FAILED
 #
-#   scripts/fuzz.sh [--duration 10m] [--list] [Class#method ...]     (default: every target)
+#   scripts/fuzz.sh [--duration 10m] [--input-timeout 30s] [--list] [Class#method ...]   (default: every target)
 #   MAVEN_ARGS="-o" scripts/fuzz.sh ...                               (extra Maven flags)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,12 +27,16 @@ triple-registry-server RegistryWireFuzzTest#messages
 triple-registry-zookeeper DubboZnodesFuzzTest#znodes"
 
 duration=10m
+# Jazzer passes a JUnit timeout of the fuzz test on to libFuzzer as its per-input -timeout; JUnit's own
+# enforcement is turned off, as it would count the whole run as one invocation.
+input_timeout="30 s"
 chosen=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
+    --input-timeout) input_timeout="${2%s} s"; shift 2 ;;
     --list) echo "$targets_all" | awk '{print $2}'; exit 0 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) chosen+=("$1"); shift ;;
   esac
 done
@@ -49,7 +54,9 @@ while read -r module target; do
   # shellcheck disable=SC2086
   if ! JAZZER_FUZZ=1 mvn -B ${MAVEN_ARGS:-} -pl "$module" -am test -Dtest="$target" \
       -Dsurefire.failIfNoSpecifiedTests=false -Dtriple.extraTestRuns.skip=true \
-      -Djazzer.max_duration="$duration" >"$log" 2>&1; then
+      -Djazzer.max_duration="$duration" \
+      -Djunit.jupiter.execution.timeout.testtemplate.method.default="$input_timeout" \
+      -Djunit.jupiter.execution.timeout.mode=disabled >"$log" 2>&1; then
     result=FAILED
     status=1
   fi

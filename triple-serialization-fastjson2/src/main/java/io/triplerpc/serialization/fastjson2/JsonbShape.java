@@ -45,6 +45,7 @@ import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_ASCII;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_ASCII_FIX_MAX;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_ASCII_FIX_MIN;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_GB18030;
+import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_UTF8;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_SYMBOL;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_TIMESTAMP;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_TIMESTAMP_MILLIS;
@@ -55,6 +56,8 @@ import static com.alibaba.fastjson2.JSONB.Constants.BC_TRUE;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_TYPED_ANY;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Walks the structure of one JSONB value, as fastjson2 reads it, before fastjson2 reads it: every string,
@@ -75,8 +78,13 @@ final class JsonbShape {
   /** A frame of an object whose next item is a field value. */
   private static final int VALUE = -2;
 
+  /** The field name fastjson2 reads a class name after. */
+  private static final byte[] TYPE_KEY = {'@', 't', 'y', 'p', 'e'};
+
   private final byte[] bytes;
   private final int end;
+  /** The symbols defined as {@code "@type"}; null while there is none. */
+  private Set<Integer> typeKeySymbols;
   private int position;
   /** Open containers, innermost last: elements an array still holds, or {@link #NAME} / {@link #VALUE}. */
   private int[] frames = new int[8];
@@ -113,9 +121,25 @@ final class JsonbShape {
           }
           continue;
         }
+        boolean typeKey;
         if (type == BC_SYMBOL) {
           position++;
-          symbol();
+          typeKey = symbol(false);
+        } else {
+          int length = typeKeyLength(position);
+          typeKey = length > 0;
+          position += length;
+        }
+        if (typeKey) {
+          // fastjson2 reads the value of an "@type" field as a class name, as it reads a type name.
+          completed();
+          typeName(false);
+          if (completed()) {
+            return position;
+          }
+          continue;
+        }
+        if (type == BC_SYMBOL) {
           if (completed()) {
             return position;
           }
@@ -169,14 +193,11 @@ final class JsonbShape {
         continue;
       } else if (type == BC_TYPED_ANY) {
         // the type's name (or a reference to a name read before), then the typed value
-        if (peek() == BC_SYMBOL) {
-          position++;
-        }
-        symbol();
+        typeName(true);
         valueExpected = true;
         continue;
       } else if (type == BC_SYMBOL) {
-        symbol();
+        symbol(false);
       } else if (type == BC_REFERENCE) {
         string();
       } else if (type >= BC_ARRAY_FIX_MIN && type <= BC_ARRAY) {
@@ -227,13 +248,57 @@ final class JsonbShape {
     frames[depth++] = frame;
   }
 
-  /** A symbol: a reference (an integer) or a definition (a string and the integer it is known by). */
-  private void symbol() {
+  /**
+   * A class name where fastjson2 reads one (after a typed-value marker, or as an {@code "@type"} field's
+   * value): optionally marked as a symbol, a reference to a name read before (an integer) or the name
+   * and, after a type marker, the integer it will be known by.
+   */
+  private void typeName(boolean typed) {
     byte type = peek();
-    if (type < BC_INT32_NUM_MIN || type > BC_INT32) {
+    if (!typed && (type == BC_SYMBOL || type >= BC_INT32_NUM_MIN && type <= BC_INT32)) {
+      // fastjson2 reads an "@type" value's symbol in a grammar of its own; a Triple or Dubbo writer never
+      // writes one.
+      throw malformed(position, "type byte " + type + " where an \"@type\" field's class name starts");
+    }
+    if (type == BC_SYMBOL) {
+      position++;
+      symbol(true);
+      return;
+    }
+    if (type >= BC_INT32_NUM_MIN && type <= BC_INT32) {
+      integer();
+      return;
+    }
+    classNameString();
+    if (typed) {
+      integer();
+    }
+  }
+
+  /**
+   * A symbol, after its marker: a reference (an integer) or a definition (a string and the integer it is
+   * known by); returns whether it names {@code "@type"}.
+   */
+  private boolean symbol(boolean className) {
+    byte type = peek();
+    if (type >= BC_INT32_NUM_MIN && type <= BC_INT32) {
+      int symbol = integer();
+      return typeKeySymbols != null && typeKeySymbols.contains(symbol);
+    }
+    boolean typeKey = typeKeyLength(position) > 0;
+    if (className) {
+      classNameString();
+    } else {
       string();
     }
-    integer();
+    int symbol = integer();
+    if (typeKey) {
+      if (typeKeySymbols == null) {
+        typeKeySymbols = new HashSet<>();
+      }
+      typeKeySymbols.add(symbol);
+    }
+    return typeKey;
   }
 
   private void string() {
@@ -248,30 +313,78 @@ final class JsonbShape {
     }
   }
 
-  /** An integer in any of the encodings fastjson2 reads one from. */
-  private void integer() {
+  /**
+   * A class name's string. fastjson2 hashes a class name in UTF-16 (or GB18030) without moving past it,
+   * and would then read the name's characters as values: only the encodings it moves past are taken.
+   */
+  private void classNameString() {
     int start = position;
     byte type = next();
-    if (type >= BC_INT32_NUM_MIN && type <= BC_INT32_NUM_MAX || type >= BC_INT64_NUM_MIN && type <= BC_INT64_NUM_MAX) {
-      return;
+    if (type >= BC_STR_ASCII_FIX_MIN && type <= BC_STR_ASCII_FIX_MAX) {
+      skip(type - BC_STR_ASCII_FIX_MIN, start);
+    } else if (type == BC_STR_ASCII || type == BC_STR_UTF8) {
+      skip(length(start), start);
+    } else {
+      throw malformed(start, "type byte " + type + " where a class name (ASCII or UTF-8) starts");
     }
-    if (type >= BC_INT32_BYTE_MIN && type <= BC_INT32_BYTE_MAX || type >= BC_INT64_BYTE_MIN && type <= BC_INT64_BYTE_MAX
-        || type == BC_INT8) {
+  }
+
+  /**
+   * The length in bytes of the string at {@code at} if it is {@code "@type"}, in an encoding fastjson2 reads
+   * a field name in; else 0.
+   */
+  private int typeKeyLength(int at) {
+    if (end - at < 1 + TYPE_KEY.length) {
+      return 0;
+    }
+    byte type = bytes[at];
+    int from;
+    if (type == BC_STR_ASCII_FIX_MIN + TYPE_KEY.length) {
+      from = at + 1;
+    } else if ((type == BC_STR_ASCII || type == BC_STR_UTF8) && bytes[at + 1] == TYPE_KEY.length
+        && end - at >= 2 + TYPE_KEY.length) {
+      from = at + 2;
+    } else {
+      return 0;
+    }
+    boolean typeKey = Arrays.equals(bytes, from, from + TYPE_KEY.length, TYPE_KEY, 0, TYPE_KEY.length);
+    return typeKey ? from - at + TYPE_KEY.length : 0;
+  }
+
+  /**
+   * An integer in any of the encodings fastjson2 reads one from; returns it if it is one of the int32
+   * encodings a symbol is written in, else {@link Integer#MIN_VALUE}.
+   */
+  private int integer() {
+    int start = position;
+    byte type = peek();
+    if (type >= BC_INT32_NUM_MIN && type <= BC_INT32) {
+      return length(start, false);
+    }
+    position++;
+    if (type >= BC_INT64_NUM_MIN && type <= BC_INT64_NUM_MAX) {
+      return Integer.MIN_VALUE;
+    }
+    if (type >= BC_INT64_BYTE_MIN && type <= BC_INT64_BYTE_MAX || type == BC_INT8) {
       skip(1, start);
-    } else if (type >= BC_INT32_SHORT_MIN && type <= BC_INT32_SHORT_MAX
-        || type >= BC_INT64_SHORT_MIN && type <= BC_INT64_SHORT_MAX || type == BC_INT16) {
+    } else if (type >= BC_INT64_SHORT_MIN && type <= BC_INT64_SHORT_MAX || type == BC_INT16) {
       skip(2, start);
-    } else if (type == BC_INT32 || type == BC_INT64_INT) {
+    } else if (type == BC_INT64_INT) {
       skip(4, start);
     } else if (type == BC_INT64) {
       skip(8, start);
     } else {
       throw malformed(start, "type byte " + type + " where an integer starts");
     }
+    return Integer.MIN_VALUE;
   }
 
   /** A length or count, in the encodings fastjson2's {@code readLength} takes; at least zero. */
   private int length(int valueStart) {
+    return length(valueStart, true);
+  }
+
+  private int length(int valueStart, boolean count) {
     int start = position;
     byte type = next();
     int length;
@@ -290,9 +403,9 @@ final class JsonbShape {
           | (bytes[position + 2] & 0xff) << 8 | bytes[position + 3] & 0xff;
       position += 4;
     } else {
-      throw malformed(start, "type byte " + type + " where a length starts");
+      throw malformed(start, "type byte " + type + " where " + (count ? "a length" : "an integer") + " starts");
     }
-    if (length < 0) {
+    if (count && length < 0) {
       throw malformed(valueStart, "a length of " + length);
     }
     return length;

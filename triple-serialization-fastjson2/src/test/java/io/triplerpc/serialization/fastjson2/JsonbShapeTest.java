@@ -8,6 +8,7 @@ import static com.alibaba.fastjson2.JSONB.Constants.BC_NULL;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_OBJECT;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_OBJECT_END;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_ASCII;
+import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_UTF16;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_STR_UTF8;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_SYMBOL;
 import static com.alibaba.fastjson2.JSONB.Constants.BC_TYPED_ANY;
@@ -25,7 +26,9 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Date;
+import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,9 +112,45 @@ class JsonbShapeTest {
   void whatIsNotJsonbIsRefused() {
     assertRefused("type byte -120 where a value starts", -120);
     assertRefused("the bytes end inside the value", BC_OBJECT, 0x4a, 'a', BC_NULL);
-    assertRefused("type byte -90 where a string starts", BC_TYPED_ANY, BC_OBJECT);
+    assertRefused("type byte -90 where a class name (ASCII or UTF-8) starts", BC_TYPED_ANY, BC_OBJECT);
     assertRefused("type byte -81 where an integer starts", BC_TYPED_ANY, 0x4a, 'T', BC_NULL);
     assertRefused("where a length starts", BC_STR_ASCII, BC_NULL);
+  }
+
+  @Test
+  void aClassNameFastjson2WouldNotMovePastIsRefused() {
+    // fastjson2 hashes a UTF-16 class name without moving past it, then reads its characters as values:
+    // Fastjson2AllowListFuzzTest#jsonb found these, a field of an unknown name holding a typed object, as a
+    // hang (the characters held a length that points back).
+    byte[] found = HexFormat.of().parseHex("a64a6b927c384800a30c00a4072b0024492449244924492449244924"
+        + "492449244924492449244924492449fd497ddb7ddf7ddb7ddf7ddb7ddf7ddb7ddf7ddb7ddf7ddb7ddf7ddb7ddf7ddbe7dd00a6"
+        + "50636f6d6d616e644a78a5a5");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JsonbShape.check(found, 0, found.length));
+    assertTrue(e.getMessage().contains("type byte 124 where a class name (ASCII or UTF-8) starts"), e.getMessage());
+    assertRefused("where a class name (ASCII or UTF-8) starts", BC_TYPED_ANY, BC_STR_UTF16, 2, 'a', 0, 0, BC_NULL);
+    assertRefused("where a class name (ASCII or UTF-8) starts", BC_TYPED_ANY, BC_SYMBOL, BC_STR_UTF16, 2, 'a', 0, 1,
+        BC_NULL);
+  }
+
+  @Test
+  void anAtTypeFieldHoldsAClassNameFastjson2MovesPast() {
+    int[] ascii = {BC_OBJECT, 0x4e, '@', 't', 'y', 'p', 'e', 0x4a, 'X', BC_OBJECT_END};
+    assertEquals(ascii.length, JsonbShape.check(bytes(ascii), 0, ascii.length));
+    assertRefused("where a class name (ASCII or UTF-8) starts",
+        BC_OBJECT, 0x4e, '@', 't', 'y', 'p', 'e', BC_STR_UTF16, 2, 'a', 0, BC_OBJECT_END);
+    assertRefused("where an \"@type\" field's class name starts",
+        BC_OBJECT, BC_STR_UTF8, 5, '@', 't', 'y', 'p', 'e', BC_SYMBOL, 1, BC_OBJECT_END);
+    // Named by a symbol defined as "@type" before: the same.
+    int[] bySymbol = {BC_OBJECT, BC_SYMBOL, 0x4e, '@', 't', 'y', 'p', 'e', 1, 0x4a, 'X', BC_SYMBOL, 1};
+    assertRefused("where a class name (ASCII or UTF-8) starts", concat(bySymbol, BC_STR_UTF16, 2, 'a', 0, BC_OBJECT_END));
+    int[] fine = concat(bySymbol, 0x4a, 'Y', BC_OBJECT_END);
+    assertEquals(fine.length, JsonbShape.check(bytes(fine), 0, fine.length));
+  }
+
+  private static int[] concat(int[] head, int... tail) {
+    int[] all = Arrays.copyOf(head, head.length + tail.length);
+    System.arraycopy(tail, 0, all, head.length, tail.length);
+    return all;
   }
 
   @Test
@@ -125,11 +164,16 @@ class JsonbShapeTest {
     assertEquals(levels + 1, JsonbShape.check(deep, 0, levels + 1));
   }
 
-  private static void assertRefused(String fragment, int... jsonb) {
+  private static byte[] bytes(int... jsonb) {
     byte[] bytes = new byte[jsonb.length];
     for (int i = 0; i < jsonb.length; i++) {
       bytes[i] = (byte) jsonb[i];
     }
+    return bytes;
+  }
+
+  private static void assertRefused(String fragment, int... jsonb) {
+    byte[] bytes = bytes(jsonb);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> JsonbShape.check(bytes, 0, bytes.length));
     assertTrue(e.getMessage().contains(fragment), e.getMessage());
