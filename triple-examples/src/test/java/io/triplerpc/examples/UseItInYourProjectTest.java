@@ -34,7 +34,7 @@ class UseItInYourProjectTest {
   /** Modules that are this repository's own tests, tools and demos, never a project's dependency. */
   private static final Set<String> NOT_FOR_PROJECTS = Set.of(
       "triple-bom", "triple-interop-testing", "triple-dubbo-interop", "triple-conformance", "triple-examples",
-      "triple-benchmark", "triple-codegen-tests");
+      "triple-benchmark", "triple-codegen-tests", "triple-netty-shaded-tests");
 
   private static Document parse(String xml) throws Exception {
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
