@@ -104,6 +104,10 @@ final class DubboProcess implements AutoCloseable {
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         // Otherwise Dubbo's consumer replaces 127.0.0.1 in the direct URL with the host's address.
         "-Ddubbo.network.interface.ignored=.*",
+        // Dubbo's JSON lookup walks its ServiceLoader past fastjson2 to fastjson 1, which is not on the class
+        // path: on Java 17 it is passed over, but on JDK 25 ServiceLoader.hasNext throws NoClassDefFoundError there,
+        // which Dubbo 3.3.6 does not catch, and the peer cannot start. Named first, fastjson2 ends the walk.
+        "-Ddubbo.json-framework.prefer=fastjson2",
         "-cp", home.resolve("classes") + File.pathSeparator + apiClasses() + File.pathSeparator
             + home.resolve("lib") + File.separator + "*",
         "io.triplerpc.interop.dubbo.peer.DubboPeer", mode));
