@@ -75,6 +75,16 @@ final class ObservingServerStream implements ServerStream {
   }
 
   @Override
+  public boolean admit(int framedSize) {
+    return stream.admit(framedSize);
+  }
+
+  @Override
+  public void withdraw(int framedSize) {
+    stream.withdraw(framedSize);
+  }
+
+  @Override
   public void writeMessage(ByteBuf framed, boolean flush) {
     observed.messageSent(framed.readableBytes() - GrpcHeaders.MESSAGE_HEADER_LENGTH);
     stream.writeMessage(framed, flush);

@@ -14,6 +14,7 @@ import io.triplerpc.internal.SerializingExecutor;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
+import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageCodecs;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.internal.wire.MessageFramer;
@@ -306,7 +307,26 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       sendHeaders(new Metadata());
     }
     MessageEncoding encoding = messageCompression ? responseEncoding : null;
-    ByteBuf framed = MessageFramer.frame(stream.alloc(), method.responseCodec(), message, encoding);
+    int admitted = 0;
+    if (encoding == null) {
+      // A large message the server has no room for is not made at all (protobuf knows its size first).
+      int size = method.responseCodec().serializedSize(message);
+      if (size >= ServerStream.ADMIT_FROM - GrpcHeaders.MESSAGE_HEADER_LENGTH) {
+        admitted = size + GrpcHeaders.MESSAGE_HEADER_LENGTH;
+        if (!stream.admit(admitted)) {
+          return;
+        }
+      }
+    }
+    ByteBuf framed;
+    try {
+      framed = MessageFramer.frame(stream.alloc(), method.responseCodec(), message, encoding);
+    } catch (RuntimeException | Error e) {
+      if (admitted != 0) {
+        stream.withdraw(admitted);
+      }
+      throw e;
+    }
     stream.writeMessage(framed, !method.type().serverSendsOneMessage());
   }
 

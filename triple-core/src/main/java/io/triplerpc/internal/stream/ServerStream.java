@@ -23,6 +23,22 @@ public interface ServerStream {
    */
   void writeHeaders(Metadata headers, MessageEncoding responseEncoding, boolean flush);
 
+  /** Uncompressed messages whose size is known before they are made, this large or larger, are {@link #admit}ted first. */
+  int ADMIT_FROM = 32 * 1024;
+
+  /**
+   * A message of {@code framedSize} bytes (prefix included) is about to be made for this stream: whether
+   * the server has room for it. If not, the stream has ended the call and the message should not be made;
+   * if so, the next {@link #writeMessage} of that size counts as the one admitted, and {@link #withdraw}
+   * takes the room back if it is not made after all.
+   */
+  default boolean admit(int framedSize) {
+    return true;
+  }
+
+  /** The message {@link #admit} made room for will not be written. */
+  default void withdraw(int framedSize) {}
+
   /** Queues a framed message (prefix included); the stream owns {@code framed}. */
   void writeMessage(ByteBuf framed, boolean flush);
 

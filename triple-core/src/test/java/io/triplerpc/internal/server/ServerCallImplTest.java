@@ -23,6 +23,9 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.Serializations;
 import io.triplerpc.testing.ManualClock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -278,10 +281,76 @@ class ServerCallImplTest {
     assertEquals(List.of("headers flush", "close OK"), stream.operations);
   }
 
+  @Test
+  void aLargeMessageIsAdmittedBeforeItIsMadeAndNotMadeWithoutRoom() {
+    StringValue large = StringValue.of("x".repeat(ServerStream.ADMIT_FROM));
+    int framed = large.getSerializedSize() + 5;
+    ServerCallImpl<StringValue, StringValue> call = call(SERVER_STREAMING, Duration.ZERO);
+    call.sendMessage(StringValue.of("small"));
+    call.sendMessage(large);
+    assertEquals(List.of("headers flush", "message 12 flush", "admit " + framed, "message " + framed + " flush"),
+        stream.operations, "a small message is not asked about");
+
+    stream.operations.clear();
+    stream.room = false;
+    call.sendMessage(large);
+    assertEquals(List.of("admit " + framed), stream.operations, "no room: not made, the stream ended the call");
+
+    stream.operations.clear();
+    stream.room = true;
+    call.setMessageCompression(true);
+    call.sendMessage(large);
+    assertEquals(List.of("admit " + framed, "message " + framed + " flush"), stream.operations,
+        "no response encoding was chosen, so the message is not compressed and its size is known");
+  }
+
+  @Test
+  void roomAdmittedForAMessageThatFailsToBeMadeIsGivenBack() {
+    MessageCodec<StringValue> failing = new MessageCodec<>() {
+      @Override
+      public void write(StringValue message, OutputStream out) throws IOException {
+        throw new IOException("cannot");
+      }
+
+      @Override
+      public int serializedSize(StringValue message) {
+        return ServerStream.ADMIT_FROM;
+      }
+
+      @Override
+      public StringValue read(InputStream in) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public String subtype() {
+        return "proto";
+      }
+    };
+    MethodDescriptor<StringValue, StringValue> method =
+        MethodDescriptor.of("test.Echo", "Failing", MethodType.UNARY, CODEC, failing, false);
+    ServerCallImpl<StringValue, StringValue> call = call(method, Duration.ZERO);
+    assertThrows(RuntimeException.class, () -> call.sendMessage(StringValue.of("anything")));
+    int framed = ServerStream.ADMIT_FROM + 5;
+    assertEquals(List.of("headers held", "admit " + framed, "withdraw " + framed), stream.operations);
+  }
+
   /** A stream that records what the call asks of it. */
   private final class RecordingStream implements ServerStream {
 
     final List<String> operations = new ArrayList<>();
+    boolean room = true;
+
+    @Override
+    public boolean admit(int framedSize) {
+      operations.add("admit " + framedSize);
+      return room;
+    }
+
+    @Override
+    public void withdraw(int framedSize) {
+      operations.add("withdraw " + framedSize);
+    }
 
     String lastOperation() {
       return operations.get(operations.size() - 1);

@@ -45,6 +45,9 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
   private static final Http2Headers PLAIN_GRPC_HEADERS = responseHeaders(GrpcHeaders.APPLICATION_GRPC, null, 0);
   private static final Http2Headers OK_TRAILERS = new DefaultHttp2Headers(false, 1)
       .set(GrpcHeaders.GRPC_STATUS, GrpcHttp2Headers.statusValue(Status.OK));
+  private static final Status NO_ROOM = Status.RESOURCE_EXHAUSTED.withDescription(
+      "The server holds too many responses its clients do not read, and this connection's client has not "
+      + "taken those it was sent");
 
   private final int id;
   private final WriteQueue writeQueue;
@@ -56,6 +59,8 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
   private final AsciiString contentType;
   /** Whether response headers were queued; touched by the sending thread only. */
   private boolean headersQueued;
+  /** The size of the message {@link #admit} reserved room for, not yet written; the sending thread only. */
+  private int admitted;
 
   NettyServerStream(
       int id,
@@ -152,14 +157,42 @@ final class NettyServerStream extends AbstractServerStream implements StreamHand
   }
 
   @Override
+  public boolean admit(int framedSize) {
+    if (framedSize < ServerBacklog.RESERVED_FROM) {
+      return true;
+    }
+    if (!serverBacklog.reserve(framedSize)) {
+      cancel(NO_ROOM);
+      return false;
+    }
+    admitted = framedSize;
+    return true;
+  }
+
+  @Override
+  public void withdraw(int framedSize) {
+    if (admitted == framedSize && framedSize != 0) {
+      admitted = 0;
+      serverBacklog.unreserve(framedSize);
+    }
+  }
+
+  @Override
   public void writeMessage(ByteBuf framed, boolean flush) {
     int size = framed.readableBytes();
-    if (size >= ServerBacklog.RESERVED_FROM && !serverBacklog.reserve(size)) {
-      framed.release();
-      cancel(Status.RESOURCE_EXHAUSTED.withDescription(
-          "The server holds too many responses its clients do not read, and this connection's client has not "
-          + "taken those it was sent"));
-      return;
+    if (size >= ServerBacklog.RESERVED_FROM) {
+      int ahead = admitted;
+      admitted = 0;
+      if (ahead != size) {
+        if (ahead != 0) {
+          serverBacklog.unreserve(ahead);
+        }
+        if (!serverBacklog.reserve(size)) {
+          framed.release();
+          cancel(NO_ROOM);
+          return;
+        }
+      }
     }
     readiness.queued(size);
     if (!flush && HELD_MESSAGE.compareAndSet(this, null, framed)) {

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * flush holding another amount than after its previous one; a client that reads leaves nothing behind
  * and never moves it. Past the limit, the connections holding the most are refused (they go away as a
  * connection past its own limit does), as many as it takes to come back under the limit, and no other
- * is touched. A large message (a gRPC message of {@link #RESERVED_FROM} bytes or more) is counted as soon
- * as it is made, by the thread that made it, so that messages waiting in connections' write queues are
+ * is touched. A large message (a gRPC message of {@link #RESERVED_FROM} bytes or more) is counted by the
+ * thread that makes it, before it is made when its size is known first, else as soon as it is made, so that messages waiting in connections' write queues are
  * not left out: responses made faster than event loops hand them on would pass the limit unseen; and past
  * the limit, a connection that already has one waiting gets no other. From half the limit on, every
  * stream reports it is not ready, until the total falls back to a quarter. Thread-safe.
