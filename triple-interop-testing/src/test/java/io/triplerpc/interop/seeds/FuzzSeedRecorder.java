@@ -248,7 +248,7 @@ class FuzzSeedRecorder {
         });
         // gRPC-Web frames a server-streaming request as a unary one: only Connect's is a request seed.
         tripleClient(protocol, http1, prefix + "-server-streaming", streamFraming, !web, service -> {
-          TripleCollect<StreamingOutputCallResponse> responses = new TripleCollect<>();
+          Collect<StreamingOutputCallResponse> responses = new Collect<>();
           service.streamingOutputCall(streamingRequest(0, 1, 2, 3), responses);
           assertEquals(3, responses.done.get(SECONDS, TimeUnit.SECONDS).size());
         });
@@ -260,7 +260,7 @@ class FuzzSeedRecorder {
         assertEquals(io.triplerpc.Status.Code.UNKNOWN, e.status().code());
       });
       tripleClient(protocol, true, prefix + "-server-streaming-error", streamFraming, false, service -> {
-        TripleCollect<StreamingOutputCallResponse> responses = new TripleCollect<>();
+        Collect<StreamingOutputCallResponse> responses = new Collect<>();
         service.streamingOutputCall(streamingRequest(0, 1).toBuilder().setResponseStatus(echo()).build(), responses);
         assertThrows(Exception.class, () -> responses.done.get(SECONDS, TimeUnit.SECONDS));
       });
@@ -404,8 +404,8 @@ class FuzzSeedRecorder {
     Files.write(target.resolve(name), concat(header, bytes));
   }
 
-  /** A grpc-java observer that keeps what arrives and completes when the call ends. */
-  private static final class Collect<T> implements StreamObserver<T> {
+  /** An observer, of grpc-java's client or Triple's, that keeps what arrives and completes when the call ends. */
+  private static final class Collect<T> implements StreamObserver<T>, io.triplerpc.StreamObserver<T> {
     final List<T> values = new ArrayList<>();
     final CompletableFuture<List<T>> done = new CompletableFuture<>();
     private final Semaphore arrived = new Semaphore(0);
@@ -429,27 +429,6 @@ class FuzzSeedRecorder {
     /** Waits until {@code count} values in all have arrived since the last wait. */
     void awaitCount(int count) throws InterruptedException {
       assertTrue(arrived.tryAcquire(count, SECONDS, TimeUnit.SECONDS), "a response arrived");
-    }
-  }
-
-  /** The same for Triple's client. */
-  private static final class TripleCollect<T> implements io.triplerpc.StreamObserver<T> {
-    final List<T> values = new ArrayList<>();
-    final CompletableFuture<List<T>> done = new CompletableFuture<>();
-
-    @Override
-    public synchronized void onNext(T value) {
-      values.add(value);
-    }
-
-    @Override
-    public synchronized void onError(Throwable t) {
-      done.completeExceptionally(t);
-    }
-
-    @Override
-    public synchronized void onCompleted() {
-      done.complete(List.copyOf(values));
     }
   }
 }
