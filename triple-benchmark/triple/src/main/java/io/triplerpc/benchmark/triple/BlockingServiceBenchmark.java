@@ -6,6 +6,7 @@ import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
 import io.triplerpc.benchmark.harness.CallWindow;
 import io.triplerpc.benchmark.harness.ServerProcess;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -32,7 +33,8 @@ import org.openjdk.jmh.runner.IterationType;
  * ({@code pool}: a platform thread per blocked call), on virtual threads ({@code virtual}, Java 21+) or
  * on its event loops ({@code direct}: which a blocking service stalls). Throughput is JMH's; each call's
  * latency, start to answer, goes to a histogram whose p50, p99 and maximum over the measured iterations
- * the trial prints ({@code LATENCY ...}). Not part of scripts/bench.sh's table; run it alone, on a JDK
+ * the trial prints ({@code LATENCY ...}), and the server JVM its peak of platform threads as it stops
+ * ({@code THREADS ...}). Not part of scripts/bench.sh's table; run it alone, on a JDK
  * with virtual threads: {@code java -jar triple-benchmark/triple/target/triple-benchmarks.jar
  * BlockingServiceBenchmark -f 1}.
  */
@@ -175,6 +177,9 @@ public class BlockingServiceBenchmark {
       BlockingFront service = lookups::lookup;
       TripleServer front = builder.addService(BlockingFront.class, service).build().start();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // How many platform threads the executor needed (JDK 21+ counts no virtual thread here).
+        System.out.println("THREADS executor=" + executor + " peak="
+            + ManagementFactory.getThreadMXBean().getPeakThreadCount());
         front.shutdownNow();
         downstream.shutdownNow();
       }));
