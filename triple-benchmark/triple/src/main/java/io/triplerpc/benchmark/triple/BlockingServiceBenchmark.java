@@ -33,7 +33,7 @@ import org.openjdk.jmh.runner.IterationType;
  * ({@code pool}: a platform thread per blocked call), on virtual threads ({@code virtual}, Java 21+) or
  * on its event loops ({@code direct}: which a blocking service stalls). Throughput is JMH's; each call's
  * latency, start to answer, goes to a histogram whose p50, p99 and maximum over the measured iterations
- * the trial prints ({@code LATENCY ...}), and the server JVM its peak of platform threads as it stops
+ * the trial prints ({@code LATENCY ...}), and the server JVM its peak of platform threads every 5 s
  * ({@code THREADS ...}). Not part of scripts/bench.sh's table; run it alone, on a JDK
  * with virtual threads: {@code java -jar triple-benchmark/triple/target/triple-benchmarks.jar
  * BlockingServiceBenchmark -f 1}.
@@ -101,9 +101,13 @@ public class BlockingServiceBenchmark {
     latencies.reset();
   }
 
+  /**
+   * The windows stay full from one iteration to the next: drained here, each iteration would start
+   * with {@value #IN_FLIGHT} calls that cost no wait, worth a few hundred calls a second in a 5 s
+   * iteration of a service this slow.
+   */
   @TearDown(Level.Iteration)
-  public void endIteration(IterationParams iteration) throws InterruptedException {
-    windows.awaitIdle();
+  public void endIteration(IterationParams iteration) {
     Histogram interval = latencies.getIntervalHistogram();
     if (iteration.getType() == IterationType.MEASUREMENT) {
       measured.add(interval);
@@ -176,10 +180,11 @@ public class BlockingServiceBenchmark {
       }
       BlockingFront service = lookups::lookup;
       TripleServer front = builder.addService(BlockingFront.class, service).build().start();
+      // How many platform threads the executor needed (JDK 21+ counts no virtual thread here), every
+      // 5 s: the client stops this JVM with its output closed, so a last word would be lost.
+      timer.scheduleAtFixedRate(() -> System.out.println("THREADS executor=" + executor + " peak="
+          + ManagementFactory.getThreadMXBean().getPeakThreadCount()), 5, 5, TimeUnit.SECONDS);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        // How many platform threads the executor needed (JDK 21+ counts no virtual thread here).
-        System.out.println("THREADS executor=" + executor + " peak="
-            + ManagementFactory.getThreadMXBean().getPeakThreadCount());
         front.shutdownNow();
         downstream.shutdownNow();
       }));
