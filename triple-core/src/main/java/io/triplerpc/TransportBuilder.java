@@ -133,6 +133,19 @@ public interface TransportBuilder<B extends TransportBuilder<B>> {
   B executor(Executor executor);
 
   /**
+   * Runs the application's code of each call (as {@link #executor} says) on a virtual thread of its
+   * own: a server's service methods, a client's callbacks. For code that blocks, on a call to another
+   * server, a database or a lock: a blocked call holds no platform thread, so thousands may wait at once
+   * on a few carrier threads. Triple's own blocking calls (a synchronous unary call, a future's
+   * {@code get}) park the virtual thread without pinning its carrier. The threads are named
+   * {@code triple-service} on a server and {@code triple-callback} on a client, and are daemon threads:
+   * the executor owns no thread and there is nothing to shut down. Replaces an executor set before.
+   *
+   * @throws UnsupportedOperationException on Java before 21, whose virtual threads are missing or a preview
+   */
+  B virtualThreads();
+
+  /**
    * Adds an observer of every call (and on a client, of every attempt): its method, peer, protocol,
    * status, duration and message sizes, served, refused or failed (for metrics and access logs). None
    * by default, and then no cost.

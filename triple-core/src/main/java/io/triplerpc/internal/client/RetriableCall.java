@@ -15,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One call over as many attempts as its circumstances allow: the one loop of every kind of retry in a
@@ -38,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Threads: {@link #start}, {@link #sendMessage} and {@link #halfClose} come from the caller, one at a
  * time; {@link #request}, {@link #cancel} and {@link #isReady} from any thread. Every attempt's events
  * arrive on the one call executor the attempts share, one at a time; scheduled attempts start on the
- * scheduler. The fields below {@code this}'s monitor guards; the listener is called outside it.
+ * scheduler. {@link #lock} guards the fields below it; the listener is called outside it.
  */
 final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
@@ -67,6 +68,12 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   private final boolean budgeted;
   private final long startNanos;
 
+  /**
+   * Guards the fields below. A lock, not this object's monitor: attempts start, serialize and write under
+   * it, which may park (a buffer allocator's lock, say), and on Java 21 to 23 a virtual thread that parks
+   * holding a monitor pins its carrier thread.
+   */
+  private final ReentrantLock lock = new ReentrantLock();
   private Listener<R> listener;
   private Metadata headers;
   /** Attempts running: one, or several while hedging. */
@@ -141,7 +148,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   public void start(Listener<R> listener, Metadata headers) {
     boolean ready = picker.isReady();
     Status failure;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (this.listener != null) {
         throw new IllegalStateException("Call already started");
       }
@@ -157,6 +165,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         launched = true;
         failure = endIfFailed(startAttempt(false));
       }
+    } finally {
+      lock.unlock();
     }
     if (failure != null) {
       closeLater(failure, new Metadata());
@@ -195,7 +205,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   /** Makes the first attempt after a wait for the picker, once; or ends the call if it cannot. */
   private void launch() {
     Status failure;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (launched) {
         return;
       }
@@ -212,6 +223,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
       } else {
         failure = endIfFailed(startAttempt(false));
       }
+    } finally {
+      lock.unlock();
     }
     if (failure != null) {
       closeLater(failure, new Metadata());
@@ -339,19 +352,23 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
   @Override
   public void request(int count) {
-    synchronized (this) {
+    lock.lock();
+    try {
       checkStarted();
       requested = (int) Math.min(Integer.MAX_VALUE, (long) requested + count);
       for (int i = 0; i < live.size(); i++) {
         live.get(i).call.request(count);
       }
+    } finally {
+      lock.unlock();
     }
   }
 
   @Override
   public void sendMessage(Q message) {
     Status failure = null;
-    synchronized (this) {
+    lock.lock();
+    try {
       checkStarted();
       if (halfClosed) {
         throw new IllegalStateException("sendMessage after halfClose");
@@ -387,6 +404,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
           failure = lastStatus;
         }
       }
+    } finally {
+      lock.unlock();
     }
     if (failure != null) {
       closeLater(failure, lastTrailers);
@@ -421,7 +440,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
   @Override
   public void halfClose() {
-    synchronized (this) {
+    lock.lock();
+    try {
       checkStarted();
       if (halfClosed || closed) {
         return;
@@ -430,6 +450,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
       for (int i = 0; i < live.size(); i++) {
         live.get(i).call.halfClose();
       }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -437,7 +459,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   public void cancel(String message, Throwable cause) {
     List<Attempt> running;
     boolean endNow;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (cancelled || closed) {
         return;
       }
@@ -451,6 +474,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         closed = true;
         commit();
       }
+    } finally {
+      lock.unlock();
     }
     if (endNow) {
       Status status = Status.CANCELLED.withDescription(message != null ? message : "Call cancelled").withCause(cause);
@@ -464,7 +489,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
   @Override
   public boolean isReady() {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (winner != null) {
         return winner.call.isReady();
       }
@@ -474,16 +500,21 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         }
       }
       return !live.isEmpty();
+    } finally {
+      lock.unlock();
     }
   }
 
   @Override
   public void setMessageCompression(boolean enabled) {
-    synchronized (this) {
+    lock.lock();
+    try {
       messageCompression = enabled;
       for (int i = 0; i < live.size(); i++) {
         live.get(i).call.setMessageCompression(enabled);
       }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -571,7 +602,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
   private void hedge() {
     Status failure;
-    synchronized (this) {
+    lock.lock();
+    try {
       pending = null;
       if (closed || cancelled || winner != null || noMoreHedges || attempts >= maxAttempts) {
         return;
@@ -581,6 +613,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         return; // No server for this hedge; those running go on.
       }
       endIfFailed(failure);
+    } finally {
+      lock.unlock();
     }
     if (failure != null) {
       closeLater(failure, lastTrailers != null ? lastTrailers : new Metadata());
@@ -590,12 +624,15 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   /** The next attempt after a backoff. */
   private void retry() {
     Status failure;
-    synchronized (this) {
+    lock.lock();
+    try {
       pending = null;
       if (closed || cancelled) {
         return;
       }
       failure = endIfFailed(startAttempt(false));
+    } finally {
+      lock.unlock();
     }
     if (failure != null) {
       closeLater(failure, lastTrailers != null ? lastTrailers : new Metadata());
@@ -730,7 +767,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
     /** Whether this attempt's response goes to the listener, making it the winner if none is yet. */
     private boolean claim() {
       List<Attempt> losers;
-      synchronized (RetriableCall.this) {
+      lock.lock();
+      try {
         if (winner == this) {
           return true;
         }
@@ -738,6 +776,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
           return false;
         }
         losers = win(this);
+      } finally {
+        lock.unlock();
       }
       cancelLosers(losers);
       return true;
@@ -759,10 +799,13 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
     @Override
     public void onReady() {
-      synchronized (RetriableCall.this) {
+      lock.lock();
+      try {
         if (closed || (winner != null ? winner != this : !live.contains(this))) {
           return;
         }
+      } finally {
+        lock.unlock();
       }
       listener.onReady();
     }
@@ -770,7 +813,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
     @Override
     void onUnprocessed(Status status) {
       pick.attemptEnded(status);
-      synchronized (RetriableCall.this) {
+      lock.lock();
+      try {
         if (!closed && winner == null && !cancelled && !committed && !transparentRetryUsed
             && live.contains(this) && timeLeftAfter(0)) {
           transparentRetryUsed = true;
@@ -780,6 +824,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
           }
           live.add(this); // No server for it: the call goes on as if this attempt failed.
         }
+      } finally {
+        lock.unlock();
       }
       ended(status, new Metadata());
     }
@@ -792,7 +838,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
 
     private void ended(Status status, Metadata trailers) {
       List<Attempt> losers = List.of();
-      synchronized (RetriableCall.this) {
+      lock.lock();
+      try {
         if (closed || !live.remove(this)) {
           return; // A loser, or the call already ended.
         }
@@ -811,6 +858,8 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
         }
         closed = true;
         commit();
+      } finally {
+        lock.unlock();
       }
       cancelLosers(losers);
       listener.onClose(inTermsOfTheCall(status), trailers);

@@ -61,7 +61,7 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
 
   /** Use {@link TripleClient#builder()}. */
   public TripleClientBuilder() {
-    super(DEFAULTS.limits(), DEFAULTS.keepAlive());
+    super(DEFAULTS.limits(), DEFAULTS.keepAlive(), "triple-callback");
   }
 
   @Override

@@ -77,7 +77,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
 
   /** Use {@link TripleServer#builder()}. */
   public TripleServerBuilder() {
-    super(DEFAULTS.limits(), DEFAULTS.keepAlive());
+    super(DEFAULTS.limits(), DEFAULTS.keepAlive(), "triple-service");
   }
 
   @Override

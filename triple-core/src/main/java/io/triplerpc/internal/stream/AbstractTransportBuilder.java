@@ -3,6 +3,7 @@ package io.triplerpc.internal.stream;
 import io.triplerpc.CallObserver;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TransportBuilder;
+import io.triplerpc.internal.VirtualThreads;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import java.time.Duration;
@@ -33,10 +34,13 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   private int ioThreads;
   private TlsConfig tls;
   private Executor executor;
+  /** The name of the side's executor threads ({@code triple-service}, {@code triple-callback}). */
+  private final String threadName;
   private final List<CallObserver> observers = new ArrayList<>();
   private final DeserializationAllowList allowList = DeserializationAllowList.create();
 
-  protected AbstractTransportBuilder(Http2Limits limits, KeepAlive keepAlive) {
+  protected AbstractTransportBuilder(Http2Limits limits, KeepAlive keepAlive, String threadName) {
+    this.threadName = threadName;
     maxInboundMessageSize = limits.maxInboundMessageSize();
     maxHeaderListSize = limits.maxHeaderListSize();
     initialWindowSize = limits.initialWindowSize();
@@ -130,6 +134,12 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   @Override
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
+    return self();
+  }
+
+  @Override
+  public B virtualThreads() {
+    this.executor = VirtualThreads.perTask(threadName);
     return self();
   }
 
