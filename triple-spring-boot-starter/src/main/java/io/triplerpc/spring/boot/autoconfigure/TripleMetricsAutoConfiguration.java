@@ -22,9 +22,13 @@ import org.springframework.context.annotation.Configuration;
  * triple-registry, discovery's ({@code triple.registry.instances}, {@code triple.registry.push.lag}).
  * {@code triple.metrics.enabled=false} turns them off.
  */
+// Boot 4's names, then Boot 3's (this class is also triple-spring-boot3-starter's); a name absent from the
+// class path orders nothing.
 @AutoConfiguration(afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+    "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+    "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass({TripleMetrics.class, MeterRegistry.class})
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnBooleanProperty(name = "triple.metrics.enabled", matchIfMissing = true)

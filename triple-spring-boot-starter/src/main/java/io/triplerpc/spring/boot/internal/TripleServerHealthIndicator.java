@@ -1,13 +1,9 @@
 package io.triplerpc.spring.boot.internal;
 
-import io.triplerpc.TripleServer;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
-/**
- * UP while the server serves; DOWN before it listens and from the moment its shutdown begins (so that a
- * load balancer polling readiness turns away while calls drain). Details: state, port, open connections.
- */
+/** {@link ServerHealth} as Boot 4's health contributor. */
 public final class TripleServerHealthIndicator implements HealthIndicator {
 
   private final TripleServerLifecycle lifecycle;
@@ -18,14 +14,15 @@ public final class TripleServerHealthIndicator implements HealthIndicator {
 
   @Override
   public Health health() {
-    TripleServerLifecycle.State state = lifecycle.state();
-    TripleServer server = lifecycle.server();
-    Health.Builder health = state == TripleServerLifecycle.State.SERVING && !server.isTerminated()
-        ? Health.up() : Health.down();
-    health.withDetail("state", state.name());
-    if (state != TripleServerLifecycle.State.NEW) {
-      health.withDetail("port", server.port()).withDetail("connections", server.openConnections());
+    return toHealth(ServerHealth.check(lifecycle));
+  }
+
+  /** The report in Boot 4's types; shared with {@link TripleRegistryHealthIndicator}. */
+  static Health toHealth(HealthReport report) {
+    Health.Builder health = report.up() ? Health.up() : Health.down();
+    if (report.error() != null) {
+      health.withException(report.error());
     }
-    return health.build();
+    return health.withDetails(report.details()).build();
   }
 }

@@ -7,6 +7,7 @@ import io.triplerpc.spring.boot.TripleReference;
 import io.triplerpc.spring.boot.autoconfigure.TripleHealthAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleMetricsAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleRegistryAutoConfiguration;
+import io.triplerpc.spring.boot.internal.RegistryHealth;
 import io.triplerpc.spring.boot.internal.TripleRegistryHealthIndicator;
 import io.triplerpc.spring.boot.internal.TripleServerHealthIndicator;
 import io.triplerpc.testing.ArchitectureRules;
@@ -45,6 +46,7 @@ class StarterArchitectureTest {
     noClasses().that().doNotHaveFullyQualifiedName(TripleRegistryAutoConfiguration.class.getName())
         .and().doNotHaveFullyQualifiedName(TripleHealthAutoConfiguration.class.getName() + "$RegistryHealth")
         .and().doNotHaveFullyQualifiedName(TripleRegistryHealthIndicator.class.getName())
+        .and().doNotHaveFullyQualifiedName(RegistryHealth.class.getName())
         .and().doNotHaveFullyQualifiedName(TripleMetricsAutoConfiguration.class.getName() + "$DiscoveryMetricsConfiguration")
         .should().dependOnClassesThat().resideInAPackage("io.triplerpc.registry..")
         .because("triple-registry is optional: an application without it must load every other class")
