@@ -307,20 +307,18 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       sendHeaders(new Metadata());
     }
     MessageEncoding encoding = messageCompression ? responseEncoding : null;
+    int size = encoding == null ? method.responseCodec().serializedSize(message) : -1;
     int admitted = 0;
-    if (encoding == null) {
-      // A large message the server has no room for is not made at all (protobuf knows its size first).
-      int size = method.responseCodec().serializedSize(message);
-      if (size >= ServerStream.ADMIT_FROM - GrpcHeaders.MESSAGE_HEADER_LENGTH) {
-        admitted = size + GrpcHeaders.MESSAGE_HEADER_LENGTH;
-        if (!stream.admit(admitted)) {
-          return;
-        }
+    // A large message the server has no room for is not made at all (protobuf knows its size first).
+    if (size >= ServerStream.ADMIT_FROM - GrpcHeaders.MESSAGE_HEADER_LENGTH) {
+      admitted = size + GrpcHeaders.MESSAGE_HEADER_LENGTH;
+      if (!stream.admit(admitted)) {
+        return;
       }
     }
     ByteBuf framed;
     try {
-      framed = MessageFramer.frame(stream.alloc(), method.responseCodec(), message, encoding);
+      framed = MessageFramer.frame(stream.alloc(), method.responseCodec(), message, encoding, size);
     } catch (RuntimeException | Error e) {
       if (admitted != 0) {
         stream.withdraw(admitted);

@@ -30,10 +30,20 @@ public final class MessageFramer {
    */
   public static <T> ByteBuf frame(
       ByteBufAllocator alloc, MessageCodec<T> codec, T message, MessageEncoding encoding) {
+    return frame(alloc, codec, message, encoding, encoding == null ? codec.serializedSize(message) : -1);
+  }
+
+  /**
+   * As {@link #frame(ByteBufAllocator, MessageCodec, Object, MessageEncoding)}, with the codec's
+   * {@link MessageCodec#serializedSize} of {@code message} already asked for ({@code size}; unused when
+   * compressing).
+   */
+  public static <T> ByteBuf frame(
+      ByteBufAllocator alloc, MessageCodec<T> codec, T message, MessageEncoding encoding, int size) {
     ByteBuf payload = null;
     try {
       if (encoding == null) {
-        return writePrefixed(alloc, codec, message);
+        return writePrefixed(alloc, codec, message, size);
       }
       payload = alloc.buffer();
       codec.write(message, new ByteBufOutputStream(payload));
@@ -59,9 +69,8 @@ public final class MessageFramer {
     }
   }
 
-  private static <T> ByteBuf writePrefixed(ByteBufAllocator alloc, MessageCodec<T> codec, T message)
+  private static <T> ByteBuf writePrefixed(ByteBufAllocator alloc, MessageCodec<T> codec, T message, int size)
       throws IOException {
-    int size = codec.serializedSize(message);
     if (size > MessageCodecs.LARGEST_POOLED_BUFFER - GrpcHeaders.MESSAGE_HEADER_LENGTH) {
       return writeInPieces(alloc, codec, message, size);
     }

@@ -163,7 +163,7 @@ final class ServerBacklog {
       if (refused) {
         return false;
       }
-      if (limit != 0 && held() >= RESERVED_FROM && total.get() + size > limit) {
+      if (limit != 0 && total.get() + size > limit && held() >= RESERVED_FROM) {
         // Past the limit (what refused connections held stays in memory until their event loops close
         // them), a connection has one large message waiting at most: one whose client has not taken the
         // last, or whose event loop has not handed it on yet, gets no more, so that the total does not
