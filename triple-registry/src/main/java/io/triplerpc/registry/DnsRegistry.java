@@ -1,9 +1,7 @@
 package io.triplerpc.registry;
 
-import io.netty.resolver.dns.DnsNameResolver;
 import io.triplerpc.registry.internal.DirectorySettings;
-import io.triplerpc.registry.internal.DnsLoop;
-import io.triplerpc.registry.internal.DnsTtls;
+import io.triplerpc.spi.DnsResolver;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -26,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The addresses of one DNS name, as a registry of one application that serves every service: what a
  * {@code dns:///users.prod.svc:50051} target finds. Every A and AAAA record of the name is an
- * instance, on the target's port (A records carry none). Names resolve asynchronously, with Netty's
- * DNS resolver on a thread of its own, never on an event loop of a client or on a caller's thread, and
+ * instance, on the target's port (A records carry none). Names resolve asynchronously, with the
+ * transport's DNS resolver ({@link DnsResolver}, Netty's) on a thread of its own, never on an event loop of a client or on a caller's thread, and
  * against the system's name servers ({@code /etc/resolv.conf}, its search domains and {@code ndots}
  * included) unless {@link Builder#nameServer} names one.
  *
@@ -50,8 +48,7 @@ public final class DnsRegistry extends ReadOnlyRegistry {
   private final boolean refreshOnTtl;
   private final ScheduledExecutorService scheduler;
   private final LongSupplier nanoTime;
-  private final DnsNameResolver resolver;
-  private final DnsTtls ttls = new DnsTtls();
+  private final DnsResolver resolver;
   /** Where the resolver answers and listeners are told, one at a time, in order. */
   private final ScheduledExecutorService loop;
   private final List<InstanceListener> listeners = new CopyOnWriteArrayList<>();
@@ -71,10 +68,10 @@ public final class DnsRegistry extends ReadOnlyRegistry {
     this.port = builder.port;
     this.minIntervalNanos = builder.minInterval.toNanos();
     this.refreshOnTtl = builder.refreshOnTtl;
-    this.loop = DnsLoop.loop();
+    this.resolver = DnsResolver.create(builder.nameServer, builder.queryTimeout);
+    this.loop = resolver.loop();
     this.scheduler = builder.scheduler != null ? builder.scheduler : loop;
     this.nanoTime = builder.nanoTime != null ? builder.nanoTime : System::nanoTime;
-    this.resolver = DnsLoop.resolver(builder.nameServer, builder.queryTimeout.toMillis(), ttls);
   }
 
   /** A registry of {@code name}'s addresses, each serving on {@code port}. */
@@ -128,17 +125,14 @@ public final class DnsRegistry extends ReadOnlyRegistry {
       resolution = inFlight = new CompletableFuture<>();
       lastStartNanos = nanoTime.getAsLong();
     }
-    ttls.reset();
-    resolver.resolveAll(name).addListener(done -> {
-      @SuppressWarnings("unchecked")
-      List<InetAddress> addresses = done.isSuccess() ? (List<InetAddress>) done.getNow() : List.of();
-      resolution.complete(resolved(addresses, done.cause()));
-    });
+    resolver.resolveAll(name).whenComplete((answer, failure) ->
+        resolution.complete(answer != null ? resolved(answer.addresses(), answer.minTtlSeconds(), null)
+            : resolved(List.of(), 0, failure)));
     return resolution;
   }
 
   /** Takes a resolution's answer in; returns null if it gave addresses, else why not. */
-  private String resolved(List<InetAddress> addresses, Throwable failure) {
+  private String resolved(List<InetAddress> addresses, long minTtlSeconds, Throwable failure) {
     List<ServiceInstance> found = new ArrayList<>();
     for (InetAddress address : addresses) {
       found.add(ServiceInstance.of(name, address.getHostAddress(), port, DirectorySettings.ANY_REVISION));
@@ -157,7 +151,7 @@ public final class DnsRegistry extends ReadOnlyRegistry {
       }
       kept = instances.size();
       if (refreshOnTtl && scheduled == null && !found.isEmpty()) {
-        long ttlNanos = Math.max(TimeUnit.SECONDS.toNanos(ttls.minTtlSeconds()), minIntervalNanos);
+        long ttlNanos = Math.max(TimeUnit.SECONDS.toNanos(minTtlSeconds), minIntervalNanos);
         scheduled = scheduler.schedule(this::scheduledResolve, ttlNanos, TimeUnit.NANOSECONDS);
       }
     }

@@ -1,12 +1,10 @@
 package io.triplerpc.shaded.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.triplerpc.TripleServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +13,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,57 +74,10 @@ class ShadedJarTest {
     assertEquals(List.of(), stray);
   }
 
-  /**
-   * No class in the jar refers to an unrelocated Netty class: a constant naming {@code io/netty/...} or
-   * {@code io.netty....} from its first character (a class or a string such as a class name for
-   * reflection), or a descriptor naming {@code Lio/netty/...}. Netty's log messages that quote a
-   * property by its old name ({@code "-Dio.netty.noUnsafe: {}"}) neither start with it nor name a class.
-   */
+  /** No class in the jar refers to an unrelocated Netty class ({@link ClassFiles#namesUnrelocatedNetty}). */
   @Test
   void noClassNamesAnUnrelocatedNettyClass() throws IOException {
-    Set<String> offenders = new TreeSet<>();
-    try (JarFile file = new JarFile(jar.toFile())) {
-      for (JarEntry entry : Collections.list(file.entries())) {
-        if (!entry.getName().endsWith(".class")) {
-          continue;
-        }
-        try (InputStream in = file.getInputStream(entry)) {
-          byte[] bytes = in.readAllBytes();
-          if (namesUnrelocatedNetty(bytes, "io/netty/") || namesUnrelocatedNetty(bytes, "io.netty.")) {
-            offenders.add(entry.getName());
-          }
-        }
-      }
-    }
-    assertEquals(Set.of(), offenders);
-  }
-
-  /**
-   * Whether {@code prefix} starts a constant-pool UTF-8 entry (tag 1, then a two-byte length) or
-   * follows the {@code L} of a type descriptor in {@code classFile}.
-   */
-  private static boolean namesUnrelocatedNetty(byte[] classFile, String prefix) {
-    byte[] needle = prefix.getBytes(StandardCharsets.US_ASCII);
-    for (int i = 3; i + needle.length <= classFile.length; i++) {
-      if (!startsWith(classFile, i, needle)) {
-        continue;
-      }
-      boolean entryStart = classFile[i - 3] == 1
-          && ((classFile[i - 2] & 0xff) << 8 | classFile[i - 1] & 0xff) >= needle.length;
-      if (entryStart || classFile[i - 1] == 'L') {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean startsWith(byte[] bytes, int offset, byte[] prefix) {
-    for (int j = 0; j < prefix.length; j++) {
-      if (bytes[offset + j] != prefix[j]) {
-        return false;
-      }
-    }
-    return true;
+    assertEquals(Set.of(), ClassFiles.namingUnrelocatedNetty(jar));
   }
 
   /**

@@ -122,13 +122,26 @@ public final class Tls {
         return SslProvider.JDK;
       case OPENSSL:
         if (!OpenSsl.isAvailable()) {
-          throw new IllegalArgumentException("TLS with OpenSSL needs io.netty:netty-tcnative-boringssl-static on the "
-              + "class path: " + OpenSsl.unavailabilityCause());
+          throw new IllegalArgumentException(openSslAdvice() + OpenSsl.unavailabilityCause());
         }
         return SslProvider.OPENSSL;
       default:
         return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
     }
+  }
+
+  /**
+   * What to do about a missing OpenSSL. In triple-netty-shaded, Netty's classes are relocated and the
+   * application's netty-tcnative (which names the unrelocated ones) can never serve them.
+   */
+  private static String openSslAdvice() {
+    // A literal the shade plugin leaves alone: it relocates names that start with Netty's package.
+    if (OpenSsl.class.getName().startsWith("io.triplerpc.shaded.")) {
+      return "TLS with OpenSSL is not available from triple-netty-shaded, which holds no netty-tcnative: use"
+          + " TlsConfig.Provider.JDK (what DEFAULT chooses there), or triple-core and triple-transport-netty"
+          + " with io.netty:netty-tcnative-boringssl-static. ";
+    }
+    return "TLS with OpenSSL needs io.netty:netty-tcnative-boringssl-static on the class path: ";
   }
 
   private static ClientAuth clientAuth(TlsConfig.ClientAuth clientAuth) {
