@@ -55,8 +55,11 @@ class CoreArchitectureTest {
 
   @Test
   void coreUsesOnlyNettysBuffersAndAsciiString() {
+    // Beside the JDK, Triple and protobuf: REST's google.api.http rules and google.rpc error details
+    // (Google's common protos, optional), and Jackson, which triple-serialization brings for JSON.
     DescribedPredicate<JavaClass> allowed = JavaClass.Predicates.resideInAnyPackage(
-            "java..", "javax..", "io.triplerpc..", "io.netty.buffer..", "org.slf4j..", "com.google.protobuf..")
+            "java..", "javax..", "io.triplerpc..", "io.netty.buffer..", "org.slf4j..", "com.google.protobuf..",
+            "com.google.api..", "com.google.rpc..", "com.fasterxml.jackson..")
         .or(JavaClass.Predicates.equivalentTo(io.netty.util.AsciiString.class))
         .or(describe("primitive or array", type -> type.isPrimitive() || type.isArray()));
     classes().should().onlyDependOnClassesThat(allowed)

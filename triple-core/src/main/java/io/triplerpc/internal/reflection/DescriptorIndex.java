@@ -147,6 +147,31 @@ public final class DescriptorIndex {
     return null;
   }
 
+  /**
+   * The .proto declaration of {@code service}: from its {@code protoFile} class if named, else from the
+   * files of its methods' messages and their imports; null if none declares it.
+   */
+  public static ServiceDescriptor declaredService(Class<?> protoFile, String service,
+      List<MethodDescriptor<?, ?>> methods) {
+    FileDescriptor file = declaredIn(protoFile, service);
+    if (file != null) {
+      return findService(file, service);
+    }
+    for (MethodDescriptor<?, ?> method : methods) {
+      Descriptor request = protobufDescriptor(method.requestCodec().messageType());
+      if (request == null) {
+        continue;
+      }
+      for (FileDescriptor candidate : withDependencies(request.getFile())) {
+        ServiceDescriptor declared = findService(candidate, service);
+        if (declared != null) {
+          return declared;
+        }
+      }
+    }
+    return null;
+  }
+
   /** The file that describes {@code service}, made if no .proto file declares it; null if it cannot be. */
   private FileDescriptor describe(String service, List<MethodDescriptor<?, ?>> methods)
       throws DescriptorValidationException {

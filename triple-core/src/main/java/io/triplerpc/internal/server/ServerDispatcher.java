@@ -14,6 +14,9 @@ import io.triplerpc.Status;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.observe.ObservedCallImpl;
 import io.triplerpc.internal.descriptor.GenericInvocation;
+import io.triplerpc.internal.rest.RestCodecs;
+import io.triplerpc.internal.rest.RestRequest;
+import io.triplerpc.internal.rest.RestRoutes;
 import io.triplerpc.internal.stream.HttpEndpoint;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.wire.ServiceExports;
@@ -37,6 +40,9 @@ import java.util.concurrent.Executor;
  */
 public final class ServerDispatcher implements ServerTransportListener {
 
+  private static final AsciiString GET = AsciiString.cached("GET");
+  private static final AsciiString POST = AsciiString.cached("POST");
+
   private final Map<AsciiString, Route> routes;
   /** What each method's callers must pass, by path; methods anyone may call are absent. */
   private final Map<AsciiString, MethodAccess> access;
@@ -48,6 +54,7 @@ public final class ServerDispatcher implements ServerTransportListener {
   private final int maxInboundMessageSize;
   /** The plain HTTP endpoints, each of its own path; usually none, at most a few. */
   private final HttpEndpoint[] endpoints;
+  private final RestRoutes restRoutes;
 
   /**
    * @param policy who may call what, or null to let anyone call anything
@@ -58,7 +65,8 @@ public final class ServerDispatcher implements ServerTransportListener {
       AccessPolicy policy,
       Executor executor,
       int maxInboundMessageSize) {
-    this(definitions, interceptors, policy, Map.of(), null, null, executor, maxInboundMessageSize, List.of());
+    this(definitions, interceptors, policy, Map.of(), null, null, executor, maxInboundMessageSize, List.of(),
+        RestRoutes.none());
   }
 
   /**
@@ -67,6 +75,7 @@ public final class ServerDispatcher implements ServerTransportListener {
    * @param adaptiveLimit the adaptive limit of unary calls in flight, or null
    * @param observers who sees each call, or null
    * @param endpoints the plain HTTP endpoints served beside the calls
+   * @param restRoutes the REST bindings of the methods
    */
   public ServerDispatcher(
       List<ServerMethodDefinition<?, ?>> definitions,
@@ -77,7 +86,8 @@ public final class ServerDispatcher implements ServerTransportListener {
       CallObservers observers,
       Executor executor,
       int maxInboundMessageSize,
-      List<HttpEndpoint> endpoints) {
+      List<HttpEndpoint> endpoints,
+      RestRoutes restRoutes) {
     Map<AsciiString, Map<ExportKey, Served>> byPath = new LinkedHashMap<>();
     Map<AsciiString, MethodAccess> accessByPath = new HashMap<>();
     Map<String, List<MethodDescriptor<?, ?>>> genericTargets = new HashMap<>();
@@ -118,6 +128,7 @@ public final class ServerDispatcher implements ServerTransportListener {
     this.executor = executor;
     this.maxInboundMessageSize = maxInboundMessageSize;
     this.endpoints = endpoints.toArray(new HttpEndpoint[0]);
+    this.restRoutes = restRoutes;
   }
 
   /** An export's name: version and group, empty for none. */
@@ -226,6 +237,16 @@ public final class ServerDispatcher implements ServerTransportListener {
     return definition.with(definition.method(), handler);
   }
 
+  /** The definition with the codecs of one REST call: its request built from the body, path and query. */
+  @SuppressWarnings("unchecked")
+  private static ServerMethodDefinition<Object, Object> withRestCodecs(ServerMethodDefinition<?, ?> served,
+      RestRequest rest) {
+    ServerMethodDefinition<Object, Object> definition = (ServerMethodDefinition<Object, Object>) served;
+    MethodDescriptor<Object, Object> method = definition.method();
+    return definition.with(MethodDescriptor.of(method.serviceName(), method.methodName(), method.type(),
+        RestCodecs.request(rest), rest.binding().responseCodec(), method.isIdempotent()), definition.handler());
+  }
+
   /** The definition with codecs of {@code subtype}, or null if its types have none. */
   private static <Q, R> ServerMethodDefinition<Q, R> withCodecsFor(
       ServerMethodDefinition<Q, R> definition, String subtype) {
@@ -256,6 +277,20 @@ public final class ServerDispatcher implements ServerTransportListener {
   }
 
   @Override
+  public RestRoutes.Result restRoute(CharSequence httpMethod, CharSequence target) {
+    RestRoutes.Result result = restRoutes.route(httpMethod, target);
+    if (result != null || restRoutes.isEmpty() || POST.contentEquals(httpMethod)) {
+      return result;
+    }
+    // Of a server with REST routes, a request that no route serves and that is no call (a POST, a
+    // Connect GET of a method) is a REST client's to a path that does not exist.
+    String text = target.toString();
+    int question = text.indexOf('?');
+    AsciiString path = AsciiString.of(question < 0 ? text : text.substring(0, question));
+    return GET.contentEquals(httpMethod) && routes.containsKey(path) ? null : RestRoutes.NOT_FOUND;
+  }
+
+  @Override
   public HttpEndpoint httpEndpoint(CharSequence target) {
     for (HttpEndpoint endpoint : endpoints) {
       if (endpoint.matches(target)) {
@@ -283,6 +318,9 @@ public final class ServerDispatcher implements ServerTransportListener {
       return IgnoringListener.INSTANCE;
     }
     MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
+    if (request.rest() != null) {
+      return start(withRestCodecs(definition, request.rest()), methodAccess, route.limit, stream, request);
+    }
     if (request.unframed() || request.codec() != null) {
       return startInCodec(served, methodAccess, route.limit, stream, request);
     }

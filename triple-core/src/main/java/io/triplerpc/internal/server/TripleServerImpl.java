@@ -12,6 +12,7 @@ import io.triplerpc.internal.health.HealthService;
 import io.triplerpc.internal.health.HealthServiceImpl;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.reflection.DescriptorIndex;
+import io.triplerpc.internal.rest.RestRoutes;
 import io.triplerpc.internal.reflection.ReflectionServiceImpl;
 import io.triplerpc.internal.reflection.ReflectionV1AlphaService;
 import io.triplerpc.internal.reflection.ReflectionV1Service;
@@ -55,6 +56,7 @@ final class TripleServerImpl extends TripleServer {
   private final InetSocketAddress bindAddress;
   private final ServerTransportOptions options;
   private final List<ServerMethodDefinition<?, ?>> definitions;
+  private final RestRoutes restRoutes;
   private final List<ServerInterceptor> interceptors;
   private final AccessPolicy accessPolicy;
   /** Calls each method may run at once, by service or method name. */
@@ -106,6 +108,9 @@ final class TripleServerImpl extends TripleServer {
       all.addAll(ServiceAdapters.definitions(ReflectionV1AlphaService.class, reflection.v1alpha()));
     }
     this.definitions = List.copyOf(all);
+    // Read as the server is built, so that a malformed google.api.http rule fails build(), naming it.
+    this.restRoutes = RestRoutes.of(definitions.stream().filter(definition -> isFirstExport(definition, definitions))
+        .map(ServerMethodDefinition::method).collect(Collectors.toList()), protoFiles);
     health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
     served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
     this.interceptors = List.copyOf(interceptors);
@@ -170,7 +175,7 @@ final class TripleServerImpl extends TripleServer {
     List<HttpEndpoint> endpoints = new ArrayList<>();
     httpGets.forEach((path, handler) -> endpoints.add(new HttpEndpoint(path, handler, endpointExecutor)));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
-        adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize(), endpoints);
+        adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize(), endpoints, restRoutes);
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.triplerpc.internal.stream;
 
 import io.triplerpc.Metadata;
+import io.triplerpc.internal.rest.RestRequest;
 import io.triplerpc.internal.wire.MessageEncoding;
 
 /**
@@ -16,6 +17,8 @@ import io.triplerpc.internal.wire.MessageEncoding;
  * @param unframed whether the request body is one message without the 5-byte prefix (Connect unary,
  *     curl): only unary methods take it
  * @param httpGet whether the call came as an HTTP GET (Connect): only idempotent methods take it
+ * @param rest the REST binding the request matched, whose codecs read the body with the path and query,
+ *     or null for a call of the RPC protocols
  */
 public record InboundRequest(
     CharSequence path,
@@ -25,12 +28,19 @@ public record InboundRequest(
     CharSequence acceptEncoding,
     String codec,
     boolean unframed,
-    boolean httpGet) {
+    boolean httpGet,
+    RestRequest rest) {
+
+  /** A call of the RPC protocols. */
+  public InboundRequest(CharSequence path, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding,
+      CharSequence acceptEncoding, String codec, boolean unframed, boolean httpGet) {
+    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, codec, unframed, httpGet, null);
+  }
 
   /** A gRPC call in the method's own codec. */
   public InboundRequest(
       CharSequence path, Metadata headers, long timeoutNanos, MessageEncoding requestEncoding,
       CharSequence acceptEncoding) {
-    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null, false, false);
+    this(path, headers, timeoutNanos, requestEncoding, acceptEncoding, null, false, false, null);
   }
 }

@@ -1,5 +1,7 @@
 package io.triplerpc.internal.stream;
 
+import io.triplerpc.internal.rest.RestRoutes;
+
 /** What core gives a server transport: a place to hand each new stream, and the server's plain HTTP endpoints. */
 public interface ServerTransportListener {
 
@@ -17,6 +19,17 @@ public interface ServerTransportListener {
    * must not block. None by default.
    */
   default HttpEndpoint httpEndpoint(CharSequence target) {
+    return null;
+  }
+
+  /**
+   * What a REST request ({@code google.api.http}) of {@code httpMethod} to {@code target} (its path and
+   * query, as they came) finds, or null when no REST route serves its path. The transport asks for each
+   * HTTP request that is not gRPC's, after the plain endpoints. Called on the event loop; must not block.
+   *
+   * @throws IllegalArgumentException if the path holds a malformed percent-escape
+   */
+  default RestRoutes.Result restRoute(CharSequence httpMethod, CharSequence target) {
     return null;
   }
 }

@@ -200,7 +200,8 @@ public final class ConnectWire {
     return values;
   }
 
-  private static void appendString(StringBuilder json, String text) {
+  /** Appends {@code text} as a JSON string. */
+  public static void appendString(StringBuilder json, String text) {
     json.append('"');
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

@@ -10,6 +10,8 @@ import io.triplerpc.CorsPolicy;
 import io.triplerpc.Metadata;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.HttpEndpoint;
+import io.triplerpc.internal.rest.RestRequest;
+import io.triplerpc.internal.rest.RestRoutes;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.wire.ConnectWire;
@@ -65,6 +67,24 @@ final class WebCalls {
     exchange = Cors.forRequest(exchange, headers, cors);
     ByteBufAllocator alloc = exchange.alloc();
     CharSequence method = headers.method();
+    RestRoutes.Result rest;
+    try {
+      rest = listener.restRoute(method, headers.path());
+    } catch (IllegalArgumentException e) {
+      respondRest(exchange, 400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
+      return null;
+    }
+    if (rest instanceof RestRoutes.Found found) {
+      return openRest(exchange, headers, listener, maxInboundMessageSize, found.request());
+    }
+    if (rest instanceof RestRoutes.NotAllowed notAllowed) {
+      respondRest(exchange, 405, Status.UNIMPLEMENTED.withDescription("Method Not Allowed"), notAllowed.allow());
+      return null;
+    }
+    if (rest instanceof RestRoutes.NotFound) {
+      respondRest(exchange, 404, Status.NOT_FOUND.withDescription("Not Found"), null);
+      return null;
+    }
     boolean get = GET.contentEquals(method);
     if (!get && !GrpcHeaders.POST.contentEquals(method)) {
       reject(exchange, 405, Status.UNIMPLEMENTED.withDescription(
@@ -176,6 +196,57 @@ final class WebCalls {
       stream.dataRead(getMessage, true);
     }
     return stream;
+  }
+
+  /**
+   * Opens a REST call: its body is JSON (compressed bodies are refused, since the transcoder reads them
+   * with the path and query), its deadline {@code grpc-timeout}'s, as grpc-gateway reads it.
+   */
+  private static WebServerStream openRest(HttpExchange exchange, Http2Headers headers,
+      ServerTransportListener listener, int maxInboundMessageSize, RestRequest rest) {
+    CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
+    CharSequence mediaType = ConnectWire.mediaType(contentType);
+    if (mediaType != null && !AsciiString.contentEqualsIgnoreCase(mediaType, ConnectWire.APPLICATION_JSON)) {
+      respondRest(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
+          + "; REST bodies are application/json"), null);
+      return null;
+    }
+    CharSequence encoding = headers.get(ConnectWire.CONTENT_ENCODING);
+    if (encoding != null && !AsciiString.contentEqualsIgnoreCase(encoding, "identity")) {
+      respondRest(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-encoding: " + encoding
+          + "; REST bodies are not compressed"), null);
+      return null;
+    }
+    Status invalid = null;
+    long timeoutNanos = 0;
+    Metadata metadata = null;
+    try {
+      timeoutNanos = GrpcTimeout.requestTimeoutNanos(headers.get(GrpcHeaders.GRPC_TIMEOUT));
+      metadata = metadataOf(headers);
+    } catch (IllegalArgumentException e) {
+      invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
+    }
+    WebServerStream stream = new WebServerStream(exchange, RestFraming.INSTANCE, exchange.alloc(),
+        maxInboundMessageSize, false);
+    if (invalid != null) {
+      stream.fail(invalid);
+      return null;
+    }
+    InboundRequest request = new InboundRequest(rest.rpcPath(), metadata, timeoutNanos, null, null, "json", true,
+        false, rest);
+    stream.listener(listener.streamCreated(stream, request));
+    return stream;
+  }
+
+  /** Answers a REST request at once with {@code httpStatus} and the JSON error; {@code allow} for a 405. */
+  private static void respondRest(HttpExchange exchange, int httpStatus, Status status, CharSequence allow) {
+    WebFraming.End end = RestFraming.INSTANCE.refused(httpStatus, status, exchange.alloc());
+    if (allow != null) {
+      end.head().add(ALLOW, allow);
+    }
+    exchange.writeHead(end.head(), false);
+    exchange.writeBody(end.body(), true);
+    exchange.flush();
   }
 
   private static boolean startsWith(CharSequence text, AsciiString prefix) {

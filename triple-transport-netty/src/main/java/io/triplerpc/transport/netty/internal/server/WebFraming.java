@@ -63,6 +63,14 @@ interface WebFraming {
       boolean headSent, ByteBufAllocator alloc);
 
   /**
+   * The answer to an unframed call refused before its service ran (too large, over a limit): in the
+   * protocol's error form under {@code httpStatus}. Connect's JSON error by default.
+   */
+  default End refused(int httpStatus, Status status, ByteBufAllocator alloc) {
+    return ConnectUnaryFraming.error(httpStatus, status, null, null, alloc);
+  }
+
+  /**
    * The head of a streaming response: {@code :status} 200, {@code contentType}, the encoding of its
    * messages under {@code encodingHeader} (if compressed) and the ones accepted under {@code acceptHeader},
    * then {@code headers}.

@@ -287,8 +287,8 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
   }
 
   /**
-   * Ends a Connect unary call with {@code httpStatus} and the JSON error; the write, or null if the call
-   * had ended. Event loop.
+   * Ends an unframed call (Connect unary, REST) with {@code httpStatus} and its protocol's JSON error; the
+   * write, or null if the call had ended. Event loop.
    */
   private ChannelFuture refuse(Status status, int httpStatus) {
     if (ended) {
@@ -296,7 +296,7 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
     }
     ended = true;
     releaseInbound();
-    WebFraming.End end = ConnectUnaryFraming.error(httpStatus, status, null, null, alloc);
+    WebFraming.End end = framing.refused(httpStatus, status, alloc);
     if (httpStatus == 405) {
       end.head().add(WebCalls.ALLOW, WebCalls.ALLOW_POST);
     }

@@ -1,0 +1,269 @@
+package io.triplerpc.internal.rest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A path template of a {@code google.api.http} rule, as {@code google/api/http.proto} defines it:
+ * {@code /v1/{name=shelves/*}/books/{book_id}:publish}. Segments are literals, {@code *} (one segment) or
+ * {@code **} (any number, last but the verb); variables bind a field path to segments ({@code *} when
+ * they name none). Matching takes the raw (still percent-encoded) path: a one-segment variable is
+ * decoded whole, a multi-segment one keeps {@code %2F} as it is so that its slashes stay the template's.
+ * Immutable.
+ */
+public final class PathTemplate {
+
+  private static final String ANY = "*";
+  private static final String ANY_PATH = "**";
+
+  /** A variable over segments [start, end) of the template; multi when it spans several or holds **. */
+  private record Variable(String fieldPath, int start, int end, boolean multi) {}
+
+  private final String text;
+  /** Each segment: a literal, ANY or ANY_PATH. */
+  private final String[] segments;
+  private final String verb;
+  private final List<Variable> variables;
+  /** Where ** is, or -1. */
+  private final int anyPath;
+  private final int literalCount;
+
+  private PathTemplate(String text, List<String> segments, String verb, List<Variable> variables) {
+    this.text = text;
+    this.segments = segments.toArray(new String[0]);
+    this.verb = verb;
+    this.variables = List.copyOf(variables);
+    this.anyPath = segments.indexOf(ANY_PATH);
+    this.literalCount = (int) segments.stream().filter(s -> !s.equals(ANY) && !s.equals(ANY_PATH)).count();
+  }
+
+  /**
+   * Parses {@code template}.
+   *
+   * @throws IllegalArgumentException naming what is wrong, if it is not a template
+   */
+  static PathTemplate parse(String template) {
+    return new Parser(template).parse();
+  }
+
+  /** The template as written. */
+  String text() {
+    return text;
+  }
+
+  /** The field paths its variables bind, in order. */
+  List<String> fieldPaths() {
+    return variables.stream().map(Variable::fieldPath).toList();
+  }
+
+  /** How many literal segments it has: the more, the more specific. */
+  int literalCount() {
+    return literalCount;
+  }
+
+  /**
+   * The variables' values if {@code rawPath} (the path without its query, percent-encoded as it came)
+   * matches, else null.
+   *
+   * @throws IllegalArgumentException if a value holds a malformed percent-escape
+   */
+  Map<String, String> match(String rawPath) {
+    if (rawPath.isEmpty() || rawPath.charAt(0) != '/') {
+      return null;
+    }
+    String path = rawPath.substring(1);
+    if (verb != null) {
+      int lastSlash = path.lastIndexOf('/');
+      String suffix = ":" + verb;
+      if (!path.endsWith(suffix) || path.length() - suffix.length() <= lastSlash + 1) {
+        return null;
+      }
+      path = path.substring(0, path.length() - suffix.length());
+    }
+    String[] parts = path.split("/", -1);
+    int n = parts.length;
+    int k = segments.length;
+    if (anyPath < 0 ? n != k : n < k - 1) {
+      return null;
+    }
+    // Where each template segment starts in parts; ** covers what the others leave.
+    int[] start = new int[k + 1];
+    int at = 0;
+    for (int i = 0; i < k; i++) {
+      start[i] = at;
+      int width = i == anyPath ? n - (k - 1) : 1;
+      if (width == 1 && !segments[i].equals(ANY) && !segments[i].equals(ANY_PATH)
+          && !segments[i].equals(decode(parts[at], true))) {
+        return null;
+      }
+      at += width;
+    }
+    start[k] = at;
+    Map<String, String> values = new LinkedHashMap<>();
+    for (Variable variable : variables) {
+      String raw = String.join("/", java.util.Arrays.copyOfRange(parts, start[variable.start], start[variable.end]));
+      values.put(variable.fieldPath, decode(raw, !variable.multi));
+    }
+    return values;
+  }
+
+  /**
+   * Percent-decodes {@code raw} as UTF-8; {@code %2F} stays encoded unless {@code all}.
+   *
+   * @throws IllegalArgumentException for a malformed escape
+   */
+  static String decode(String raw, boolean all) {
+    int percent = raw.indexOf('%');
+    if (percent < 0) {
+      return raw;
+    }
+    byte[] out = new byte[raw.length()];
+    int length = 0;
+    for (int i = 0; i < raw.length(); i++) {
+      char c = raw.charAt(i);
+      if (c != '%') {
+        if (c < 0x80) {
+          out[length++] = (byte) c;
+        } else {
+          byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
+          if (length + utf8.length > out.length) {
+            out = java.util.Arrays.copyOf(out, out.length * 2 + utf8.length);
+          }
+          System.arraycopy(utf8, 0, out, length, utf8.length);
+          length += utf8.length;
+        }
+        continue;
+      }
+      int high = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+      int low = high >= 0 ? Character.digit(raw.charAt(i + 2), 16) : -1;
+      if (low < 0) {
+        throw new IllegalArgumentException("Malformed percent-escape in the path: "
+            + raw.substring(i, Math.min(raw.length(), i + 3)));
+      }
+      int decoded = high << 4 | low;
+      if (decoded == '/' && !all) {
+        out[length++] = '%';
+        out[length++] = (byte) raw.charAt(i + 1);
+        out[length++] = (byte) raw.charAt(i + 2);
+      } else {
+        out[length++] = (byte) decoded;
+      }
+      i += 2;
+    }
+    return new String(out, 0, length, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+
+  /** The grammar of http.proto: Template = "/" Segments [ Verb ]. */
+  private static final class Parser {
+    private final String text;
+    private int at;
+    private final List<String> segments = new ArrayList<>();
+    private final List<Variable> variables = new ArrayList<>();
+
+    Parser(String text) {
+      this.text = text;
+    }
+
+    PathTemplate parse() {
+      if (text.isEmpty() || text.charAt(0) != '/') {
+        throw error("a template starts with /");
+      }
+      at = 1;
+      segments(false);
+      String verb = null;
+      if (at < text.length() && text.charAt(at) == ':') {
+        at++;
+        verb = literal();
+      }
+      if (at != text.length()) {
+        throw error("unexpected '" + text.charAt(at) + "' at " + at);
+      }
+      long anyPaths = segments.stream().filter(ANY_PATH::equals).count();
+      if (anyPaths > 1 || anyPaths == 1 && !segments.get(segments.size() - 1).equals(ANY_PATH)) {
+        throw error("** may appear once, as the last segment");
+      }
+      return new PathTemplate(text, segments, verb, variables);
+    }
+
+    private void segments(boolean inVariable) {
+      while (true) {
+        segment(inVariable);
+        if (at < text.length() && text.charAt(at) == '/') {
+          at++;
+        } else {
+          return;
+        }
+      }
+    }
+
+    private void segment(boolean inVariable) {
+      if (text.startsWith(ANY_PATH, at)) {
+        segments.add(ANY_PATH);
+        at += 2;
+      } else if (text.startsWith(ANY, at)) {
+        segments.add(ANY);
+        at += 1;
+      } else if (text.startsWith("{", at)) {
+        if (inVariable) {
+          throw error("a variable inside a variable");
+        }
+        variable();
+      } else {
+        segments.add(literal());
+      }
+    }
+
+    private void variable() {
+      at++;
+      int nameStart = at;
+      while (at < text.length() && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '_'
+          || text.charAt(at) == '.')) {
+        at++;
+      }
+      String fieldPath = text.substring(nameStart, at);
+      if (fieldPath.isEmpty() || fieldPath.startsWith(".") || fieldPath.endsWith(".") || fieldPath.contains("..")) {
+        throw error("a variable names a field path");
+      }
+      int first = segments.size();
+      if (at < text.length() && text.charAt(at) == '=') {
+        at++;
+        segments(true);
+      } else {
+        segments.add(ANY);
+      }
+      if (at >= text.length() || text.charAt(at) != '}') {
+        throw error("variable " + fieldPath + " is not closed with }");
+      }
+      at++;
+      int end = segments.size();
+      boolean multi = end - first > 1 || segments.subList(first, end).contains(ANY_PATH);
+      if (variables.stream().anyMatch(v -> v.fieldPath.equals(fieldPath))) {
+        throw error("variable " + fieldPath + " appears twice");
+      }
+      variables.add(new Variable(fieldPath, first, end, multi));
+    }
+
+    private String literal() {
+      int start = at;
+      while (at < text.length() && "/{}:*".indexOf(text.charAt(at)) < 0) {
+        at++;
+      }
+      if (at == start) {
+        throw error("an empty segment at " + start);
+      }
+      return decode(text.substring(start, at), true);
+    }
+
+    private IllegalArgumentException error(String why) {
+      return new IllegalArgumentException("Malformed HTTP path template " + text + ": " + why);
+    }
+  }
+}

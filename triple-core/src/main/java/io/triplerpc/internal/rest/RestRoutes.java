@@ -1,0 +1,236 @@
+package io.triplerpc.internal.rest;
+
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Message;
+import io.netty.util.AsciiString;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.MethodType;
+import io.triplerpc.internal.reflection.DescriptorIndex;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST routes of a server: every {@code google.api.http} binding of the unary protobuf methods it
+ * serves, matched by HTTP method and path. Of the bindings that match, the one with the most literal
+ * segments wins, then the one declared first. Immutable; thread-safe.
+ */
+public final class RestRoutes {
+
+  private static final Logger log = LoggerFactory.getLogger(RestRoutes.class);
+  private static final RestRoutes NONE = new RestRoutes(List.of());
+  private static final boolean RULES_READABLE = classPresent("com.google.api.HttpRule");
+
+  /** What a request finds: a binding, only bindings of other HTTP methods, or nothing of a server that has routes. */
+  public sealed interface Result permits Found, NotAllowed, NotFound {}
+
+  /** The binding the request matched, with its variables. */
+  public record Found(RestRequest request) implements Result {}
+
+  /** The path is served, for other HTTP methods. @param allow those methods, for {@code Allow} */
+  public record NotAllowed(String allow) implements Result {}
+
+  /** Nothing serves the path, which names no method either: a REST client's 404. */
+  public record NotFound() implements Result {}
+
+  /** The one {@link NotFound}. */
+  public static final NotFound NOT_FOUND = new NotFound();
+
+  private final List<HttpBinding> bindings;
+
+  private RestRoutes(List<HttpBinding> bindings) {
+    this.bindings = List.copyOf(bindings);
+  }
+
+  /**
+   * The routes of {@code methods}, whose services' .proto files {@code protoFiles} names by service
+   * ({@link io.triplerpc.TripleService#protoFile()}).
+   *
+   * @throws IllegalArgumentException naming the method, if a rule is malformed or names fields the
+   *     messages do not have
+   */
+  public static RestRoutes of(List<MethodDescriptor<?, ?>> methods, Map<String, Class<?>> protoFiles) {
+    if (!RULES_READABLE) {
+      return NONE;
+    }
+    Map<String, List<MethodDescriptor<?, ?>>> byService = new LinkedHashMap<>();
+    for (MethodDescriptor<?, ?> method : methods) {
+      byService.computeIfAbsent(method.serviceName(), k -> new ArrayList<>()).add(method);
+    }
+    List<HttpBinding> bindings = new ArrayList<>();
+    byService.forEach((service, served) -> {
+      Descriptors.ServiceDescriptor declared = DescriptorIndex.declaredService(protoFiles.get(service), service, served);
+      if (declared == null) {
+        return;
+      }
+      for (MethodDescriptor<?, ?> method : served) {
+        Descriptors.MethodDescriptor proto = declared.findMethodByName(method.methodName());
+        if (proto != null) {
+          bind(method, proto, bindings);
+        }
+      }
+    });
+    return bindings.isEmpty() ? NONE : new RestRoutes(bindings);
+  }
+
+  private static void bind(MethodDescriptor<?, ?> method, Descriptors.MethodDescriptor proto, List<HttpBinding> into) {
+    List<HttpRules.Rule> rules;
+    try {
+      rules = HttpRules.of(proto);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("google.api.http of " + method.fullMethodName() + ": " + e.getMessage(), e);
+    }
+    if (rules.isEmpty()) {
+      return;
+    }
+    if (method.type() != MethodType.UNARY) {
+      log.warn("{} has google.api.http rules but is {}: only unary methods are served over REST",
+          method.fullMethodName(), method.type());
+      return;
+    }
+    Message request = defaultInstance(method.requestCodec().messageType());
+    Message response = defaultInstance(method.responseCodec().messageType());
+    if (request == null || response == null) {
+      return;
+    }
+    for (HttpRules.Rule rule : rules) {
+      into.add(binding(method, rule, request, response));
+    }
+  }
+
+  private static HttpBinding binding(MethodDescriptor<?, ?> method, HttpRules.Rule rule, Message request,
+      Message response) {
+    String where = "google.api.http of " + method.fullMethodName() + " (" + rule.httpMethod() + " " + rule.path() + "): ";
+    PathTemplate template;
+    try {
+      template = PathTemplate.parse(rule.path());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + e.getMessage(), e);
+    }
+    List<String> bound = new ArrayList<>();
+    for (String fieldPath : template.fieldPaths()) {
+      List<FieldDescriptor> fields = FieldValues.resolve(request.getDescriptorForType(), fieldPath);
+      if (fields == null) {
+        throw new IllegalArgumentException(where + "the path names " + fieldPath + ", which "
+            + request.getDescriptorForType().getFullName() + " does not have");
+      }
+      bound.add(protoPath(fields));
+    }
+    String body = rule.body();
+    if (body != null && !body.equals("*")) {
+      FieldDescriptor field = request.getDescriptorForType().findFieldByName(body);
+      if (field == null) {
+        throw new IllegalArgumentException(where + "the body is " + body + ", which "
+            + request.getDescriptorForType().getFullName() + " does not have as a top-level field");
+      }
+      bound.add(body);
+    }
+    if (body != null && (rule.httpMethod().equals("GET") || rule.httpMethod().equals("DELETE"))) {
+      // http.proto: GET and DELETE take no body; grpc-gateway's generator refuses such rules too.
+      throw new IllegalArgumentException(where + rule.httpMethod() + " takes no body");
+    }
+    String responseBody = rule.responseBody();
+    if (responseBody != null && response.getDescriptorForType().findFieldByName(responseBody) == null) {
+      throw new IllegalArgumentException(where + "the response body is " + responseBody + ", which "
+          + response.getDescriptorForType().getFullName() + " does not have");
+    }
+    RestJson json = new RestJson(request, response);
+    return new HttpBinding(rule.httpMethod(), template, body, responseBody, AsciiString.of(method.path()),
+        request, response, List.copyOf(bound), json, RestCodecs.response(response, responseBody, json));
+  }
+
+  private static String protoPath(List<FieldDescriptor> fields) {
+    StringBuilder path = new StringBuilder();
+    for (FieldDescriptor field : fields) {
+      if (path.length() > 0) {
+        path.append('.');
+      }
+      path.append(field.getName());
+    }
+    return path.toString();
+  }
+
+  private static Message defaultInstance(Class<?> type) {
+    if (type == null || !Message.class.isAssignableFrom(type)) {
+      return null;
+    }
+    @SuppressWarnings("unchecked")
+    Class<? extends Message> messageType = (Class<? extends Message>) type;
+    return com.google.protobuf.Internal.getDefaultInstance(messageType);
+  }
+
+  private static boolean classPresent(String name) {
+    try {
+      Class.forName(name, false, RestRoutes.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
+
+  /** No route. */
+  public static RestRoutes none() {
+    return NONE;
+  }
+
+  /** Whether there is no route at all. */
+  public boolean isEmpty() {
+    return bindings.isEmpty();
+  }
+
+  /** Every binding, in declaration order. */
+  public List<HttpBinding> bindings() {
+    return bindings;
+  }
+
+  /**
+   * What {@code httpMethod} to {@code target} (the path and query, percent-encoded as they came)
+   * finds; null when no binding serves its path.
+   *
+   * @throws IllegalArgumentException if the path holds a malformed percent-escape
+   */
+  public Result route(CharSequence httpMethod, CharSequence target) {
+    if (bindings.isEmpty()) {
+      return null;
+    }
+    String text = target.toString();
+    int question = text.indexOf('?');
+    String path = question < 0 ? text : text.substring(0, question);
+    String query = question < 0 ? null : text.substring(question + 1);
+    String method = httpMethod.toString();
+    HttpBinding best = null;
+    Map<String, String> bestVariables = null;
+    TreeSet<String> otherMethods = null;
+    for (HttpBinding binding : bindings) {
+      boolean sameMethod = binding.httpMethod().equals(method);
+      if (!sameMethod && (otherMethods != null && otherMethods.contains(binding.httpMethod()))) {
+        continue;
+      }
+      if (sameMethod && best != null && binding.template().literalCount() <= best.template().literalCount()) {
+        continue;
+      }
+      Map<String, String> variables = binding.template().match(path);
+      if (variables == null) {
+        continue;
+      }
+      if (sameMethod) {
+        best = binding;
+        bestVariables = variables;
+      } else {
+        if (otherMethods == null) {
+          otherMethods = new TreeSet<>();
+        }
+        otherMethods.add(binding.httpMethod());
+      }
+    }
+    if (best != null) {
+      return new Found(new RestRequest(best, bestVariables, query));
+    }
+    return otherMethods == null ? null : new NotAllowed(String.join(", ", otherMethods));
+  }
+}

@@ -1,0 +1,100 @@
+package io.triplerpc.transport.netty.rest;
+
+import com.google.protobuf.Empty;
+import io.triplerpc.Status;
+import io.triplerpc.transport.netty.rest.v1.ArchiveShelfRequest;
+import io.triplerpc.transport.netty.rest.v1.ArchiveShelfResponse;
+import io.triplerpc.transport.netty.rest.v1.Book;
+import io.triplerpc.transport.netty.rest.v1.CreateBookRequest;
+import io.triplerpc.transport.netty.rest.v1.Everything;
+import io.triplerpc.transport.netty.rest.v1.FilesRequest;
+import io.triplerpc.transport.netty.rest.v1.GetBookRequest;
+import io.triplerpc.transport.netty.rest.v1.ListBooksRequest;
+import io.triplerpc.transport.netty.rest.v1.ListBooksResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** BookService over books in memory, by name ({@code shelves/S/books/B}). */
+final class Library implements BookService {
+
+  final Map<String, Book> books = new ConcurrentSkipListMap<>();
+  /** Calls that reached the service. */
+  final AtomicInteger calls = new AtomicInteger();
+
+  @Override
+  public Book getBook(GetBookRequest request) {
+    calls.incrementAndGet();
+    Book book = books.get(request.getName());
+    if (book == null) {
+      throw Status.NOT_FOUND.withDescription("No book " + request.getName()).asException();
+    }
+    return book;
+  }
+
+  @Override
+  public ListBooksResponse listBooks(ListBooksRequest request) {
+    calls.incrementAndGet();
+    String prefix = request.getShelf().isEmpty() ? "" : "shelves/" + request.getShelf() + "/";
+    List<Book> found = books.values().stream()
+        .filter(book -> book.getName().startsWith(prefix))
+        .filter(book -> request.getGenresList().isEmpty() || request.getGenresList().contains(book.getGenre()))
+        .limit(request.getPageSize() > 0 ? request.getPageSize() : Long.MAX_VALUE)
+        .toList();
+    return ListBooksResponse.newBuilder().addAllBooks(found).build();
+  }
+
+  @Override
+  public Book createBook(CreateBookRequest request) {
+    calls.incrementAndGet();
+    if (request.getBook().getTitle().isEmpty()) {
+      throw Status.INVALID_ARGUMENT.withDescription("A book has a title").asException();
+    }
+    String name = "shelves/" + request.getShelf() + "/books/" + (books.size() + 1);
+    Book book = request.getBook().toBuilder().setName(name).build();
+    if (!request.getValidateOnly()) {
+      books.put(name, book);
+    }
+    return book;
+  }
+
+  @Override
+  public Book updateBook(Book book) {
+    calls.incrementAndGet();
+    if (!books.containsKey(book.getName())) {
+      throw Status.NOT_FOUND.withDescription("No book " + book.getName()).asException();
+    }
+    books.put(book.getName(), book);
+    return book;
+  }
+
+  @Override
+  public Empty deleteBook(GetBookRequest request) {
+    calls.incrementAndGet();
+    if (books.remove(request.getName()) == null) {
+      throw Status.NOT_FOUND.withDescription("No book " + request.getName()).asException();
+    }
+    return Empty.getDefaultInstance();
+  }
+
+  @Override
+  public ArchiveShelfResponse archiveShelf(ArchiveShelfRequest request) {
+    calls.incrementAndGet();
+    String prefix = request.getName() + "/";
+    List<Book> archived = books.values().stream().filter(book -> book.getName().startsWith(prefix)).toList();
+    return ArchiveShelfResponse.newBuilder().addAllBooks(archived).setCount(archived.size()).build();
+  }
+
+  @Override
+  public Everything inspect(Everything request) {
+    calls.incrementAndGet();
+    return request;
+  }
+
+  @Override
+  public FilesRequest files(FilesRequest request) {
+    calls.incrementAndGet();
+    return request;
+  }
+}
