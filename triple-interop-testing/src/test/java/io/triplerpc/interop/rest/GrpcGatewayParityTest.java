@@ -23,9 +23,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,6 +58,8 @@ class GrpcGatewayParityTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MINIMUM_CASES = 40;
+  private static final Set<String> KEYS = Set.of("name", "method", "path", "body", "rawBody", "status", "json",
+      "includes", "emptyBody", "messageContains", "messageMayDiffer", "tripleStatus", "tripleJson");
   /** JSON values as a reader sees them: numbers equal by value ({@code 0} and {@code 0.0}), the rest by equals. */
   private static final Comparator<JsonNode> SAME_VALUE = (a, b) -> {
     if (a.isNumber() && b.isNumber()) {
@@ -104,8 +108,15 @@ class GrpcGatewayParityTest {
   }
 
   @Test
-  void theTableHasEnoughCases() {
+  void theTableHasEnoughWellFormedCases() {
     assertTrue(cases.size() >= MINIMUM_CASES, cases.size() + " cases, fewer than " + MINIMUM_CASES);
+    Set<String> names = new HashSet<>();
+    for (JsonNode c : cases) {
+      assertTrue(names.add(c.path("name").asText()), "two cases named " + c.path("name"));
+      c.fieldNames().forEachRemaining(key -> assertTrue(KEYS.contains(key), "unknown key " + key + " in " + c));
+      assertTrue(c.has("method") && c.has("path") && c.path("status").isInt(), "method, path or status missing: " + c);
+      assertTrue(c.has("json") || c.has("includes") || c.has("emptyBody"), "no expected answer: " + c);
+    }
   }
 
   @Test
