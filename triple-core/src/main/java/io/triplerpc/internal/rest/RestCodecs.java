@@ -113,6 +113,34 @@ public final class RestCodecs {
         throw new MalformedMessageException("Malformed JSON body for " + (field == null
             ? binding.requestType().getFullName() : "field " + field.getName()) + ": " + e.getMessage(), e);
       }
+      if (field != null && binding.httpMethod().equals("PATCH")) {
+        fillUpdateMask(body, field, request);
+      }
+    }
+
+    /**
+     * A PATCH whose body is one message field, of a request with an {@code update_mask} FieldMask the
+     * client left empty: the mask names the fields the body holds, as grpc-gateway fills it (its
+     * {@code allow_patch_feature}, on by default), so that a partial update touches only those.
+     */
+    private static void fillUpdateMask(byte[] body, FieldDescriptor bodyField, Message.Builder request) {
+      FieldDescriptor mask = request.getDescriptorForType().findFieldByName("update_mask");
+      if (mask == null || mask.isRepeated() || mask.getJavaType() != FieldDescriptor.JavaType.MESSAGE
+          || !mask.getMessageType().getFullName().equals("google.protobuf.FieldMask")
+          || bodyField.getJavaType() != FieldDescriptor.JavaType.MESSAGE || bodyField.isRepeated()
+          || request.hasField(mask) && ((com.google.protobuf.FieldMask) request.getField(mask)).getPathsCount() > 0) {
+        return;
+      }
+      JsonNode json;
+      try {
+        json = MAPPER.readTree(body);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("Malformed JSON body: " + e.getMessage(), e);
+      }
+      List<String> paths = new ArrayList<>();
+      FieldMasks.collect(json, bodyField.getMessageType(), "", paths);
+      Collections.sort(paths);
+      request.setField(mask, com.google.protobuf.FieldMask.newBuilder().addAllPaths(paths).build());
     }
 
     private static boolean isBlank(byte[] body) {
