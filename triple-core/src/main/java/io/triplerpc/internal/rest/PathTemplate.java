@@ -30,14 +30,32 @@ public final class PathTemplate {
   /** Where ** is, or -1. */
   private final int anyPath;
   private final int literalCount;
+  /** What a variable's value must match in full (JAX-RS and Spring {@code {id: [0-9]+}}), by field path. */
+  private final Map<String, java.util.regex.Pattern> constraints;
 
   private PathTemplate(String text, List<String> segments, String verb, List<Variable> variables) {
+    this(text, segments.toArray(new String[0]), verb, variables, Map.of());
+  }
+
+  private PathTemplate(String text, String[] segments, String verb, List<Variable> variables,
+      Map<String, java.util.regex.Pattern> constraints) {
     this.text = text;
-    this.segments = segments.toArray(new String[0]);
+    this.segments = segments;
     this.verb = verb;
     this.variables = List.copyOf(variables);
-    this.anyPath = segments.indexOf(ANY_PATH);
-    this.literalCount = (int) segments.stream().filter(s -> !s.equals(ANY) && !s.equals(ANY_PATH)).count();
+    this.anyPath = java.util.Arrays.asList(segments).indexOf(ANY_PATH);
+    this.literalCount = (int) java.util.Arrays.stream(segments).filter(s -> !s.equals(ANY) && !s.equals(ANY_PATH)).count();
+    this.constraints = Map.copyOf(constraints);
+  }
+
+  /** This template, with each named variable's value required to match its pattern in full. */
+  PathTemplate withConstraints(Map<String, java.util.regex.Pattern> constraints) {
+    for (String fieldPath : constraints.keySet()) {
+      if (!fieldPaths().contains(fieldPath)) {
+        throw new IllegalArgumentException("No variable " + fieldPath + " in " + text);
+      }
+    }
+    return new PathTemplate(text, segments, verb, variables, constraints);
   }
 
   /**
@@ -105,7 +123,12 @@ public final class PathTemplate {
     Map<String, String> values = new LinkedHashMap<>();
     for (Variable variable : variables) {
       String raw = String.join("/", java.util.Arrays.copyOfRange(parts, start[variable.start], start[variable.end]));
-      values.put(variable.fieldPath, decode(raw, !variable.multi));
+      String value = decode(raw, !variable.multi);
+      java.util.regex.Pattern constraint = constraints.get(variable.fieldPath);
+      if (constraint != null && !constraint.matcher(value).matches()) {
+        return null;
+      }
+      values.put(variable.fieldPath, value);
     }
     return values;
   }

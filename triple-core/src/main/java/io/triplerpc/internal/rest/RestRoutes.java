@@ -48,22 +48,29 @@ public final class RestRoutes {
   }
 
   /**
-   * The routes of {@code methods}, whose services' .proto files {@code protoFiles} names by service
-   * ({@link io.triplerpc.TripleService#protoFile()}).
+   * The routes of {@code methods}: the {@code google.api.http} rules of their .proto declarations (the
+   * files {@code protoFiles} names by service, {@link io.triplerpc.TripleService#protoFile()}, or those of
+   * their messages), and the JAX-RS or Spring Web annotations of the interfaces {@code interfaces} names by
+   * service.
    *
-   * @throws IllegalArgumentException naming the method, if a rule is malformed or names fields the
-   *     messages do not have
+   * @throws IllegalArgumentException naming the method, if a rule or annotation is malformed or names
+   *     fields or variables that are not there
    */
-  public static RestRoutes of(List<MethodDescriptor<?, ?>> methods, Map<String, Class<?>> protoFiles) {
-    if (!RULES_READABLE) {
-      return NONE;
-    }
+  public static RestRoutes of(List<MethodDescriptor<?, ?>> methods, Map<String, Class<?>> protoFiles,
+      Map<String, Class<?>> interfaces) {
     Map<String, List<MethodDescriptor<?, ?>>> byService = new LinkedHashMap<>();
     for (MethodDescriptor<?, ?> method : methods) {
       byService.computeIfAbsent(method.serviceName(), k -> new ArrayList<>()).add(method);
     }
     List<HttpBinding> bindings = new ArrayList<>();
     byService.forEach((service, served) -> {
+      Class<?> serviceInterface = interfaces.get(service);
+      if (serviceInterface != null) {
+        AnnotatedRoutes.bind(serviceInterface, served, bindings);
+      }
+      if (!RULES_READABLE) {
+        return;
+      }
       Descriptors.ServiceDescriptor declared = DescriptorIndex.declaredService(protoFiles.get(service), service, served);
       if (declared == null) {
         return;
@@ -140,8 +147,9 @@ public final class RestRoutes {
           + response.getDescriptorForType().getFullName() + " does not have");
     }
     RestJson json = new RestJson(request, response);
-    return new HttpBinding(rule.httpMethod(), template, body, responseBody, AsciiString.of(method.path()),
-        request, response, List.copyOf(bound), json, RestCodecs.response(response, responseBody, json));
+    return new HttpBinding(rule.httpMethod(), template, AsciiString.of(method.path()),
+        new ProtoRequestReader(rule.httpMethod(), request, body, bound, json),
+        RestCodecs.response(response, responseBody, json), "google.api.http of " + method.fullMethodName());
   }
 
   private static String protoPath(List<FieldDescriptor> fields) {
@@ -229,7 +237,7 @@ public final class RestRoutes {
       }
     }
     if (best != null) {
-      return new Found(new RestRequest(best, bestVariables, query));
+      return new Found(new RestRequest(best, bestVariables, query, null));
     }
     return otherMethods == null ? null : new NotAllowed(String.join(", ", otherMethods));
   }

@@ -55,6 +55,8 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
   /** Service name → the outer class of the .proto file declaring it ({@link TripleService#protoFile()}). */
   private final Map<String, Class<?>> protoFiles = new LinkedHashMap<>();
+  /** Each service's interface, whose REST annotations (JAX-RS, Spring Web) the server reads. */
+  private final Map<String, Class<?>> interfaces = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
   private final Map<String, Integer> concurrencyLimits = new LinkedHashMap<>();
   private AdaptiveConcurrencyLimit adaptiveLimit;
@@ -120,6 +122,9 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     TripleService annotation = serviceInterface.getAnnotation(TripleService.class);
     if (annotation != null && annotation.protoFile() != void.class && !added.isEmpty()) {
       protoFiles.putIfAbsent(added.get(0).method().serviceName(), annotation.protoFile());
+    }
+    if (!added.isEmpty()) {
+      interfaces.putIfAbsent(added.get(0).method().serviceName(), serviceInterface);
     }
     definitions.add(allowList -> ServiceAdapters.definitions(serviceInterface, implementation, allowList).stream()
         .<ServerMethodDefinition<?, ?>>map(definition -> definition.exportedAs(version, group))
@@ -341,6 +346,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     definitions.forEach(source -> built.addAll(source.apply(allowList)));
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built, interceptors,
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
-        List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), new LinkedHashMap<>(httpGets));
+        List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), Map.copyOf(interfaces),
+        new LinkedHashMap<>(httpGets));
   }
 }

@@ -89,6 +89,7 @@ final class TripleServerImpl extends TripleServer {
       List<ServerInfo.Service> services,
       List<ServerRegistration> registrations,
       Map<String, Class<?>> protoFiles,
+      Map<String, Class<?>> interfaces,
       Map<String, HttpGetHandler> httpGets) {
     this.bindAddress = bindAddress;
     this.options = options;
@@ -110,7 +111,7 @@ final class TripleServerImpl extends TripleServer {
     this.definitions = List.copyOf(all);
     // Read as the server is built, so that a malformed google.api.http rule fails build(), naming it.
     this.restRoutes = RestRoutes.of(definitions.stream().filter(definition -> isFirstExport(definition, definitions))
-        .map(ServerMethodDefinition::method).collect(Collectors.toList()), protoFiles);
+        .map(ServerMethodDefinition::method).collect(Collectors.toList()), protoFiles, interfaces);
     health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
     served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
     this.interceptors = List.copyOf(interceptors);

@@ -2,6 +2,7 @@ package io.triplerpc.serialization.wrapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.triplerpc.serialization.JsonParameters;
 import io.triplerpc.serialization.MalformedMessageException;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.json.JsonObjectSerialization;
@@ -20,7 +21,7 @@ import java.util.List;
  * value is read and written by the JSON serialization's codec of its declared type, with the same
  * allow list as the wrapper's.
  */
-final class JsonArguments implements MessageCodec<Object[]> {
+final class JsonArguments implements MessageCodec<Object[]>, JsonParameters {
 
   static final String SUBTYPE = "json";
   private static final Object[] NO_ARGUMENTS = {};
@@ -92,6 +93,20 @@ final class JsonArguments implements MessageCodec<Object[]> {
       arguments[i] = readValue(i, TREE.writeValueAsBytes(tree.get(i)));
     }
     return arguments;
+  }
+
+  @Override
+  public List<Type> parameterTypes() {
+    List<Type> types = new java.util.ArrayList<>(codecs.length);
+    for (ObjectCodec codec : codecs) {
+      types.add(codec.type());
+    }
+    return types;
+  }
+
+  @Override
+  public Object readParameter(int index, byte[] json) throws IOException {
+    return readValue(index, json);
   }
 
   private Object readValue(int index, byte[] json) throws IOException {

@@ -233,7 +233,7 @@ final class WebCalls {
       return null;
     }
     InboundRequest request = new InboundRequest(rest.rpcPath(), metadata, timeoutNanos, null, null, "json", true,
-        false, rest);
+        false, rest.withHeaders(metadata));
     stream.listener(listener.streamCreated(stream, request));
     return stream;
   }

@@ -1,0 +1,191 @@
+package io.triplerpc.internal.rest;
+
+import io.triplerpc.internal.wire.ConnectWire;
+import io.triplerpc.serialization.JsonParameters;
+import io.triplerpc.serialization.MalformedMessageException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.GenericArrayType;
+import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Builds a plain Java method's arguments from a REST request as its annotations bind them: each path
+ * variable, query parameter or header from its text (as a JSON string its declared type reads: numbers,
+ * booleans, enums, dates, through the service's JSON codec and allow list), a collection or array from
+ * every value of a repeated query parameter, the body from its JSON. Immutable; one per method.
+ */
+final class AnnotatedRequestReader implements RestRequestReader {
+
+  private final WebAnnotations.Parameter[] parameters;
+  /** Each path parameter's key in the template's values; null for the others. */
+  private final String[] pathKeys;
+  private final boolean[] many;
+  private final JsonParameters json;
+  private final boolean readsBody;
+
+  private AnnotatedRequestReader(WebAnnotations.Parameter[] parameters, String[] pathKeys, boolean[] many,
+      JsonParameters json) {
+    this.parameters = parameters;
+    this.pathKeys = pathKeys;
+    this.many = many;
+    this.json = json;
+    boolean body = false;
+    for (WebAnnotations.Parameter parameter : parameters) {
+      body |= parameter.source() == WebAnnotations.Source.BODY;
+    }
+    this.readsBody = body;
+  }
+
+  /**
+   * The reader of {@code method}'s parameters.
+   *
+   * @param keys each path variable's name mapped to its key in the template's values
+   * @throws IllegalArgumentException if a parameter is bound to nothing the path has, or two to the body
+   */
+  static AnnotatedRequestReader of(Method method, JsonParameters json, Map<String, String> keys, String where) {
+    List<Type> types = json.parameterTypes();
+    int count = method.getParameterCount();
+    WebAnnotations.Parameter[] parameters = new WebAnnotations.Parameter[count];
+    String[] pathKeys = new String[count];
+    boolean[] many = new boolean[count];
+    boolean body = false;
+    boolean jaxRs = false;
+    for (java.lang.annotation.Annotation annotation : method.getAnnotations()) {
+      jaxRs |= annotation.annotationType().getName().matches("(jakarta|javax)\\.ws\\.rs\\..*");
+    }
+    for (int i = 0; i < count; i++) {
+      WebAnnotations.Parameter parameter = WebAnnotations.parameter(method, i);
+      Type type = types.get(i);
+      if (parameter == null) {
+        // Unannotated: JAX-RS's entity; for Spring, a simple value is a query parameter of its name.
+        String name = method.getParameters()[i].getName();
+        parameter = !jaxRs && isSimple(type) && method.getParameters()[i].isNamePresent()
+            ? new WebAnnotations.Parameter(WebAnnotations.Source.QUERY, name, null, false)
+            : new WebAnnotations.Parameter(WebAnnotations.Source.BODY, null, null, false);
+      }
+      if (parameter.source() == WebAnnotations.Source.BODY) {
+        if (body) {
+          throw new IllegalArgumentException("two parameters take the body");
+        }
+        body = true;
+      }
+      if (parameter.source() == WebAnnotations.Source.PATH) {
+        pathKeys[i] = keys.get(parameter.name());
+        if (pathKeys[i] == null) {
+          throw new IllegalArgumentException("parameter " + parameter.name() + " names a variable the path "
+              + keys.keySet() + " does not have");
+        }
+      }
+      many[i] = isMany(type);
+      parameters[i] = parameter;
+    }
+    return new AnnotatedRequestReader(parameters, pathKeys, many, json);
+  }
+
+  @Override
+  public Object read(InputStream in, RestRequest rest) throws IOException {
+    Map<String, List<String>> query;
+    try {
+      query = rest.rawQuery() == null ? Map.of() : QueryParameters.parse(rest.rawQuery());
+    } catch (IllegalArgumentException e) {
+      throw new MalformedMessageException(e.getMessage(), e);
+    }
+    byte[] body = readsBody ? in.readAllBytes() : null;
+    Object[] arguments = new Object[parameters.length];
+    for (int i = 0; i < parameters.length; i++) {
+      WebAnnotations.Parameter parameter = parameters[i];
+      byte[] value;
+      switch (parameter.source()) {
+        case PATH -> value = text(List.of(rest.pathVariables().get(pathKeys[i])), i);
+        case QUERY -> value = text(query.get(parameter.name()), i);
+        case HEADER -> value = text(rest.headers() == null ? null
+            : rest.headers().getAll(parameter.name().toLowerCase(java.util.Locale.ROOT)), i);
+        default -> value = ProtoRequestReader.isBlank(body) ? null : body;
+      }
+      if (value == null) {
+        if (parameter.required()) {
+          throw new MalformedMessageException("Missing " + describe(parameter), null);
+        }
+        value = "null".getBytes(StandardCharsets.UTF_8);
+      }
+      try {
+        arguments[i] = json.readParameter(i, value);
+      } catch (MalformedMessageException e) {
+        throw new MalformedMessageException("Malformed " + describe(parameter) + ": " + e.getMessage(), e);
+      }
+    }
+    return arguments;
+  }
+
+  /** The JSON a parameter's texts make: one string, or an array of them for a collection; null for none. */
+  private byte[] text(List<String> values, int index) {
+    WebAnnotations.Parameter parameter = parameters[index];
+    if (values == null || values.isEmpty()) {
+      if (parameter.defaultValue() == null) {
+        return null;
+      }
+      values = List.of(parameter.defaultValue());
+    }
+    StringBuilder json = new StringBuilder();
+    if (many[index]) {
+      json.append('[');
+      for (int i = 0; i < values.size(); i++) {
+        if (i > 0) {
+          json.append(',');
+        }
+        ConnectWire.appendString(json, values.get(i));
+      }
+      json.append(']');
+    } else {
+      ConnectWire.appendString(json, values.get(0));
+    }
+    return json.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String describe(WebAnnotations.Parameter parameter) {
+    return switch (parameter.source()) {
+      case PATH -> "path variable " + parameter.name();
+      case QUERY -> "query parameter " + parameter.name();
+      case HEADER -> "header " + parameter.name();
+      default -> "body";
+    };
+  }
+
+  private static boolean isMany(Type type) {
+    Class<?> raw = raw(type);
+    return raw != null && (Collection.class.isAssignableFrom(raw) || raw.isArray() && raw != byte[].class)
+        || type instanceof GenericArrayType;
+  }
+
+  private static boolean isSimple(Type type) {
+    Class<?> raw = raw(type);
+    if (raw == Optional.class && type instanceof ParameterizedType parameterized) {
+      return isSimple(parameterized.getActualTypeArguments()[0]);
+    }
+    if (isMany(type)) {
+      Type element = type instanceof ParameterizedType parameterized ? parameterized.getActualTypeArguments()[0]
+          : raw != null && raw.isArray() ? raw.getComponentType() : Object.class;
+      return isSimple(element);
+    }
+    return raw != null && (raw.isPrimitive() || raw.isEnum() || Number.class.isAssignableFrom(raw)
+        || CharSequence.class.isAssignableFrom(raw) || raw == Boolean.class || raw == Character.class
+        || raw == java.util.UUID.class || raw.getName().startsWith("java.time."));
+  }
+
+  private static Class<?> raw(Type type) {
+    if (type instanceof Class<?> c) {
+      return c;
+    }
+    if (type instanceof ParameterizedType parameterized && parameterized.getRawType() instanceof Class<?> c) {
+      return c;
+    }
+    return null;
+  }
+}

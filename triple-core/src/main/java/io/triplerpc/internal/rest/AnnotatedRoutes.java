@@ -1,0 +1,92 @@
+package io.triplerpc.internal.rest;
+
+import com.google.protobuf.Message;
+import io.netty.util.AsciiString;
+import io.triplerpc.MethodDescriptor;
+import io.triplerpc.MethodType;
+import io.triplerpc.internal.descriptor.MethodBinding;
+import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import io.triplerpc.serialization.JsonParameters;
+import io.triplerpc.serialization.MessageCodec;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST routes that JAX-RS or Spring Web annotations on a service interface declare, as Dubbo 3.3's
+ * Triple REST reads them: the type's path before each method's, parameters bound to path variables,
+ * query parameters, headers or the body (JSON). Plain Java methods take any mix; a protobuf method takes
+ * its message from the body.
+ */
+final class AnnotatedRoutes {
+
+  private static final Logger log = LoggerFactory.getLogger(AnnotatedRoutes.class);
+
+  private AnnotatedRoutes() {}
+
+  /**
+   * Adds the routes of {@code serviceInterface}'s annotated methods, of those {@code served} holds.
+   *
+   * @throws IllegalArgumentException naming the method, if its annotations cannot be served
+   */
+  static void bind(Class<?> serviceInterface, List<MethodDescriptor<?, ?>> served, List<HttpBinding> into) {
+    for (MethodBinding binding : ServiceDescriptor.of(serviceInterface).methods()) {
+      Method javaMethod = binding.javaMethod();
+      List<WebAnnotations.Route> routes = WebAnnotations.routes(serviceInterface, javaMethod);
+      if (routes.isEmpty()) {
+        continue;
+      }
+      MethodDescriptor<?, ?> method = served.stream()
+          .filter(m -> m.methodName().equals(binding.descriptor().methodName())).findFirst().orElse(null);
+      if (method == null) {
+        continue;
+      }
+      String where = serviceInterface.getName() + "." + javaMethod.getName();
+      if (method.type() != MethodType.UNARY) {
+        log.warn("{} has REST annotations but is {}: only unary methods are served over REST", where, method.type());
+        continue;
+      }
+      try {
+        for (WebAnnotations.Route route : routes) {
+          WebPaths.Converted path = WebPaths.convert(route.path());
+          RestRequestReader reader = reader(javaMethod, method, path.keys(), where);
+          @SuppressWarnings("unchecked")
+          MessageCodec<Object> response = (MessageCodec<Object>) method.responseCodec().withSubtype("json");
+          if (response == null) {
+            throw new IllegalArgumentException("its result has no JSON form");
+          }
+          for (String httpMethod : route.httpMethods()) {
+            into.add(new HttpBinding(httpMethod, path.template(), AsciiString.of(method.path()), reader, response,
+                "annotations of " + where));
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("REST annotations of " + where + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static RestRequestReader reader(Method javaMethod, MethodDescriptor<?, ?> method, Map<String, String> keys,
+      String where) {
+    MessageCodec<?> json = method.requestCodec().withSubtype("json");
+    if (json instanceof JsonParameters parameters) {
+      return AnnotatedRequestReader.of(javaMethod, parameters, keys, where);
+    }
+    Class<?> messageType = method.requestCodec().messageType();
+    if (json == null || messageType == null || !Message.class.isAssignableFrom(messageType)) {
+      throw new IllegalArgumentException("its parameters have no JSON form");
+    }
+    // A protobuf method: its one message is the body.
+    WebAnnotations.Parameter parameter = javaMethod.getParameterCount() == 1 ? WebAnnotations.parameter(javaMethod, 0)
+        : null;
+    if (parameter != null && parameter.source() != WebAnnotations.Source.BODY) {
+      throw new IllegalArgumentException("a protobuf method takes its message from the body, not from "
+          + parameter.source().name().toLowerCase(java.util.Locale.ROOT) + " " + parameter.name());
+    }
+    @SuppressWarnings("unchecked")
+    MessageCodec<Object> body = (MessageCodec<Object>) json;
+    return (in, rest) -> body.read(in);
+  }
+}
