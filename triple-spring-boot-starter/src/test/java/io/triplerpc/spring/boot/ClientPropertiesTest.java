@@ -13,6 +13,8 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
+import io.triplerpc.registry.Registry;
+import io.triplerpc.registry.StaticRegistry;
 import io.triplerpc.spring.boot.app.Greeter;
 import io.triplerpc.spring.boot.app.References;
 import io.triplerpc.spring.boot.autoconfigure.TripleClientAutoConfiguration;
@@ -237,6 +239,35 @@ class ClientPropertiesTest {
           assertEquals(Map.of("a", 5, "b", 5), tally(context.getBean(Big.class).greeter(), 10));
           assertTrue(context.getBean(TripleReferences.class).clients("spread").keySet().iterator().next()
               .startsWith("static://"), "the target reaches the customizers as written");
+        });
+  }
+
+  /** References without an address, through the application's registry. */
+  @Configuration(proxyBeanMethods = false)
+  static class RegistryConsumers {
+    @Bean
+    Plain plain(@TripleReference Greeter greeter) {
+      return new Plain(greeter);
+    }
+
+    @Bean
+    Big spread(@TripleReference(target = "spread") Greeter greeter) {
+      return new Big(greeter);
+    }
+  }
+
+  @Test
+  void loadBalancingPicksAmongTheRegistrysInstances() throws Exception {
+    serve("a", null);
+    serve("b", null);
+    runner.withUserConfiguration(RegistryConsumers.class)
+        .withBean(Registry.class, () -> StaticRegistry.of("127.0.0.1:" + port(0), "127.0.0.1:" + port(1)))
+        .withPropertyValues("triple.client.load-balancing=pick-first",
+            "triple.client.targets.spread.load-balancing=round-robin")
+        .run(context -> {
+          Map<String, Integer> picked = tally(context.getBean(Plain.class).greeter(), 10);
+          assertEquals(1, picked.size(), "pick-first: one instance takes every call: " + picked);
+          assertEquals(Map.of("a", 5, "b", 5), tally(context.getBean(Big.class).greeter(), 10));
         });
   }
 
