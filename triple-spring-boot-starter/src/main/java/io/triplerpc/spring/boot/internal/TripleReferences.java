@@ -130,14 +130,18 @@ public final class TripleReferences implements DisposableBean {
     return clients.computeIfAbsent(key, k -> {
       String t = k.target();
       TripleClient.Builder builder = TripleClient.builder();
+      String address = null;
       try {
         if (t.isEmpty()) {
           builder.cluster(defaultTarget.cluster().apply(chosen.loadBalancing()));
         } else {
-          builder.address(balanced(t, chosen));
+          address = balanced(t, chosen);
+          builder.address(address);
         }
       } catch (IllegalArgumentException | IllegalStateException e) {
-        throw new IllegalStateException("@TripleReference on " + where + ": " + e.getMessage(), e);
+        // A balancing the target's scheme refuses is the property's doing: name it.
+        String added = address != null && !address.equals(t) ? " (" + chosen.prefix() + ".load-balancing)" : "";
+        throw new IllegalStateException("@TripleReference on " + where + ": " + e.getMessage() + added, e);
       }
       chosen.configure().accept(builder);
       for (TripleClientCustomizer customizer : customizers) {
