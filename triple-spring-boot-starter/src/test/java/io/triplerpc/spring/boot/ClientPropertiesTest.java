@@ -67,7 +67,7 @@ class ClientPropertiesTest {
       return switch (what) {
         case "who" -> name;
         case "authorization", "x-api-key" -> String.valueOf(ServerContext.current().requestHeaders().get(what));
-        case "thread" -> Thread.currentThread().getName();
+        case "thread" -> Thread.currentThread().getName() + " virtual=" + isVirtual(Thread.currentThread());
         case "big" -> "x".repeat(2000);
         case "flaky" -> {
           int attempt = flakyAttempts.incrementAndGet();
@@ -83,6 +83,15 @@ class ClientPropertiesTest {
     @Override
     public String slow(String what) {
       return what;
+    }
+
+    /** Thread.isVirtual, which Java 17's API (this module's release) lacks. */
+    private static boolean isVirtual(Thread thread) {
+      try {
+        return (Boolean) Thread.class.getMethod("isVirtual").invoke(thread);
+      } catch (ReflectiveOperationException e) {
+        return false;
+      }
     }
   }
 
@@ -332,7 +341,7 @@ class ClientPropertiesTest {
           int port = context.getBean(TripleServer.class).port();
           Greeter greeter = (Greeter) context.getBean(TripleReferences.class)
               .proxy(Greeter.class, References.to("127.0.0.1:" + port), "test");
-          assertEquals("triple-service", greeter.greet("thread"));
+          assertEquals("triple-service virtual=true", greeter.greet("thread"));
         });
   }
 

@@ -400,6 +400,7 @@ class ConfigurationTest {
     }
     assertTrue(metadata.contains("Port to listen on"), "descriptions come from the fields' Javadoc");
     assertTrue(metadata.contains("How calls pick one of several servers"), "the client's fields' Javadoc too");
+    assertTrue(metadata.contains("\"power-of-two-choices\""), "the balancings as hints");
   }
 
   private static String messages(Throwable failure) {
