@@ -359,6 +359,26 @@ class DiscoveryTest {
   }
 
   @Test
+  void staticTargetNamesItsBalancingInTheQuery() throws Exception {
+    TripleServer a = provider("a", registry);
+    TripleServer b = provider("b", registry);
+    String addresses = "static://127.0.0.1:" + a.port() + ",127.0.0.1:" + b.port();
+    TripleClient roundRobin = TripleClient.builder().address(addresses + "?lb=round_robin").build();
+    clients.add(roundRobin);
+    Map<String, Integer> answered = new TreeMap<>();
+    for (int i = 0; i < 10; i++) {
+      answered.merge(roundRobin.proxy(Whoami.class).who("test"), 1, Integer::sum);
+    }
+    assertEquals(Map.of("a", 5, "b", 5), answered, "round_robin: each in turn");
+
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        () -> TripleClient.builder().address(addresses + "?lb=fastest"));
+    assertTrue(unknown.getMessage().startsWith("lb=fastest is no balancing (known: round_robin, pick_first,"),
+        unknown.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> TripleClient.builder().address(addresses + "?tls=true"));
+  }
+
+  @Test
   void restartedConsumerUsesItsSnapshotWhileTheRegistryIsDown(@TempDir Path snapshots) throws Exception {
     provider("snapshotted", registry);
     try (WatchService written = snapshots.getFileSystem().newWatchService()) {

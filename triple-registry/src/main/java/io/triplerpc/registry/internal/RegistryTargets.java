@@ -2,6 +2,7 @@ package io.triplerpc.registry.internal;
 
 import io.triplerpc.TlsConfig;
 import io.triplerpc.registry.Discovery;
+import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.registry.StaticRegistry;
 import io.triplerpc.registry.remote.RemoteRegistry;
 import io.triplerpc.spi.ClusterFactory;
@@ -10,14 +11,20 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Client targets of this module: {@code registry://host:port} (the standalone registry server,
  * through a {@link RemoteRegistry} of the client's own, closed with it) and
  * {@code static://host1:port1,host2:port2}.
+ *
+ * <p>Either may name its {@link LoadBalancing} in the query, in lower case as gRPC names its policies:
+ * {@code static://h1:50051,h2:50051?lb=pick_first}, {@code registry://host:7070?lb=least_active}; the
+ * balancing of {@link Discovery.Builder#loadBalancing} when absent.
  *
  * <p>A {@code registry://} target may say how to reach a secured registry, in its query:
  * {@code tls=true} (TLS, the JDK's trust store), {@code tls-ca=/path/ca.pem} (TLS trusting that CA),
@@ -49,12 +56,36 @@ public final class RegistryTargets implements TargetResolver {
       // Files are read now, so a bad path fails the client's build rather than its first call.
       RemoteRegistry.Builder template = RemoteRegistry.builder(host, port);
       configure(template, options, shown);
-      return Discovery.connecting(() -> configure(RemoteRegistry.builder(host, port), options, shown).build()).build();
+      Discovery.Builder discovery =
+          Discovery.connecting(() -> configure(RemoteRegistry.builder(host, port), options, shown).build());
+      return balanced(discovery, options.get("lb"), shown).build();
     }
     if (authority == null || authority.isEmpty()) {
       throw new IllegalArgumentException("static:// needs addresses, as in static://host1:port1,host2:port2: " + target);
     }
-    return Discovery.using(StaticRegistry.of(authority.split(","))).build();
+    String query = target.getRawQuery();
+    String lb = null;
+    if (query != null && !query.isEmpty()) {
+      if (!query.startsWith("lb=") || query.contains("&")) {
+        throw new IllegalArgumentException("A static:// target's query is lb=<balancing> alone: " + target);
+      }
+      lb = query.substring(3);
+    }
+    return balanced(Discovery.using(StaticRegistry.of(authority.split(","))), lb, target.toString()).build();
+  }
+
+  /** {@code discovery} with the balancing {@code lb} names (lower case, as in {@code pick_first}), if any. */
+  private static Discovery.Builder balanced(Discovery.Builder discovery, String lb, String shown) {
+    if (lb == null) {
+      return discovery;
+    }
+    for (LoadBalancing balancing : LoadBalancing.values()) {
+      if (balancing.name().toLowerCase(Locale.ROOT).equals(lb)) {
+        return discovery.loadBalancing(balancing);
+      }
+    }
+    throw new IllegalArgumentException("lb=" + lb + " is no balancing (known: " + Arrays.stream(LoadBalancing.values())
+        .map(b -> b.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")) + "): " + shown);
   }
 
   private static RemoteRegistry.Builder configure(RemoteRegistry.Builder builder, Map<String, String> options,
@@ -91,7 +122,7 @@ public final class RegistryTargets implements TargetResolver {
       String name = decode(eq < 0 ? pair : pair.substring(0, eq));
       String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
       switch (name) {
-        case "tls", "tls-ca", "token-file" -> {
+        case "tls", "tls-ca", "token-file", "lb" -> {
           if (options.put(name, value) != null) {
             throw new IllegalArgumentException(name + "= given twice in " + shown);
           }
@@ -100,7 +131,7 @@ public final class RegistryTargets implements TargetResolver {
             + " in logs); put it in a file and give token-file=/path: " + shown);
         // A name is echoed only if it looks like one: a stray token must not reach a log.
         default -> throw new IllegalArgumentException("Unknown registry:// option"
-            + (name.matches("[a-z-]{1,20}") ? " '" + name + "'" : "") + " (known: tls, tls-ca, token-file): " + shown);
+            + (name.matches("[a-z-]{1,20}") ? " '" + name + "'" : "") + " (known: tls, tls-ca, token-file, lb): " + shown);
       }
     }
     return options;

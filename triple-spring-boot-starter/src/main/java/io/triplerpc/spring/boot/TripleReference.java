@@ -21,9 +21,10 @@ import java.lang.annotation.Target;
  * }
  * }</pre>
  *
- * <p>Every reference to the same target shares one {@link io.triplerpc.TripleClient} (one connection per
- * server), built with the {@code triple.client.*} properties and the application's
- * {@link TripleClientCustomizer}s, and closed when the application context closes.
+ * <p>Every reference to the same address with the same {@link #target()} shares one
+ * {@link io.triplerpc.TripleClient} (one connection per server), built with the {@code triple.client.*}
+ * properties (those of the named target over them) and the application's {@link TripleClientCustomizer}s,
+ * and closed when the application context closes.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -35,9 +36,17 @@ public @interface TripleReference {
    * address of the name, round robin; {@code ?lb=pick_first} for one at a time),
    * {@code registry://host:7070}, {@code static://h1:50051,h2:50051} or {@code zookeeper://zk:2181};
    * {@code ${...}} placeholders are resolved, and the result is the client's address as written. Empty (the default) finds the servers through the application's registry
-   * ({@code triple.registry.address}, or a {@code Registry} bean).
+   * ({@code triple.registry.address}, or a {@code Registry} bean), unless {@link #target()} names a target
+   * with an address.
    */
   String address() default "";
+
+  /**
+   * A named target, {@code triple.client.targets.<name>.*}: its address (when {@link #address()} is
+   * empty) and the client settings that differ from {@code triple.client.*}. Empty (the default) for
+   * {@code triple.client.*} alone. A name the properties do not hold stops the start-up.
+   */
+  String target() default "";
 
   /** The service version the calls name ({@code tri-service-version}); the interface's when empty. */
   String version() default "";

@@ -189,6 +189,18 @@ class ConfigurationTest {
           applyTo.invoke(context.getBean(io.triplerpc.spring.boot.autoconfigure.TripleClientProperties.class), recording,
               "triple.client");
           assertEquals(java.util.List.of(), called);
+          // And none of the client builder's own settings.
+          TripleClient.Builder client = (TripleClient.Builder) java.lang.reflect.Proxy.newProxyInstance(
+              getClass().getClassLoader(), new Class<?>[] {TripleClient.Builder.class}, (proxy, method, args) -> {
+                called.add(method.getName());
+                return proxy;
+              });
+          java.lang.reflect.Method clientApplyTo = io.triplerpc.spring.boot.autoconfigure.ClientProperties.class
+              .getDeclaredMethod("applyTo", TripleClient.Builder.class, String.class);
+          clientApplyTo.setAccessible(true);
+          clientApplyTo.invoke(context.getBean(io.triplerpc.spring.boot.autoconfigure.TripleClientProperties.class), client,
+              "triple.client");
+          assertEquals(java.util.List.of(), called);
         });
   }
 
@@ -202,6 +214,11 @@ class ConfigurationTest {
       @Override
       public String address() {
         return address;
+      }
+
+      @Override
+      public String target() {
+        return "";
       }
 
       @Override
@@ -372,10 +389,18 @@ class ConfigurationTest {
     assertNotNull(metadata, "the configuration processor's metadata");
     for (String property : new String[] {"triple.server.max-inbound-message-size", "triple.server.shutdown.grace-period",
         "triple.server.tls.certificate-chain", "triple.server.max-concurrent-calls", "triple.client.deadline",
-        "triple.registry.address", "triple.registry.application", "triple.metrics.enabled"}) {
+        "triple.registry.address", "triple.registry.application", "triple.metrics.enabled", "triple.tracing.enabled",
+        "triple.server.virtual-threads", "triple.client.virtual-threads", "triple.client.load-balancing",
+        "triple.client.connections-per-address", "triple.client.connect-timeout", "triple.client.reconnect-backoff.initial",
+        "triple.client.keep-alive-without-calls", "triple.client.protocol", "triple.client.codec",
+        "triple.client.connect-get", "triple.client.retry-throttling.max-tokens", "triple.client.retry-buffer.per-call",
+        "triple.client.service-config", "triple.client.service-config-location", "triple.client.bearer-token",
+        "triple.client.call-credentials", "triple.client.cleartext-credentials", "triple.client.targets"}) {
       assertTrue(metadata.contains("\"" + property + "\""), property);
     }
     assertTrue(metadata.contains("Port to listen on"), "descriptions come from the fields' Javadoc");
+    assertTrue(metadata.contains("How calls pick one of several servers"), "the client's fields' Javadoc too");
+    assertTrue(metadata.contains("\"power-of-two-choices\""), "the balancings as hints");
   }
 
   private static String messages(Throwable failure) {

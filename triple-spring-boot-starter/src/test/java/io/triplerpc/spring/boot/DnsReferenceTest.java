@@ -119,6 +119,27 @@ class DnsReferenceTest {
   }
 
   @Test
+  void theLoadBalancingPropertyReachesADnsTargetWithoutItsOwn() {
+    String target = "dns://127.0.0.1:" + dns.address().getPort() + "/" + NAME + ":" + port;
+    runner.withUserConfiguration(Consumers.class)
+        .withPropertyValues("greeter.target=" + target, "triple.client.load-balancing=pick-first")
+        .run(context -> {
+          Map<String, Integer> picked = tally(context.getBean(Spread.class).greeter(), 10);
+          assertEquals(1, picked.size(), "pick-first from the property: " + picked);
+        });
+    runner.withUserConfiguration(Consumers.class)
+        .withPropertyValues("greeter.target=" + target, "triple.client.load-balancing=least-active")
+        .run(context -> {
+          StringBuilder messages = new StringBuilder();
+          for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append('\n');
+          }
+          assertTrue(messages.toString().contains("lb=round_robin (the default) or lb=pick_first"), messages.toString());
+          assertTrue(messages.toString().contains("(triple.client.load-balancing)"), messages.toString());
+        });
+  }
+
+  @Test
   void aMalformedDnsTargetStopsStartUpNamingTheParameterAndTheForm() {
     runner.withUserConfiguration(Consumers.class).withPropertyValues("greeter.target=dns:///" + NAME).run(context -> {
       StringBuilder messages = new StringBuilder();

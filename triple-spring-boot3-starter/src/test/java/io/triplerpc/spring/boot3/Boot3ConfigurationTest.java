@@ -166,7 +166,9 @@ class Boot3ConfigurationTest {
     }
     assertNotNull(metadata, "the configuration processor's metadata");
     for (String property : new String[] {"triple.server.max-inbound-message-size", "triple.server.shutdown.grace-period",
-        "triple.server.max-concurrent-calls", "triple.client.deadline", "triple.registry.address", "triple.metrics.enabled"}) {
+        "triple.server.max-concurrent-calls", "triple.client.deadline", "triple.registry.address", "triple.metrics.enabled",
+        "triple.tracing.enabled", "triple.server.virtual-threads", "triple.client.load-balancing",
+        "triple.client.service-config-location", "triple.client.bearer-token", "triple.client.targets"}) {
       assertTrue(metadata.contains("\"" + property + "\""), property);
     }
     assertTrue(metadata.contains("Port to listen on"), "descriptions come from the fields' Javadoc");

@@ -39,6 +39,12 @@ public abstract class TransportProperties {
   /** Event loop threads of the server's or the clients' own; 0 (Triple's when unset) for one per core, shared by clients. */
   private Integer ioThreads;
 
+  /**
+   * Whether the application's code of each call (a server's service methods, a client's callbacks) runs on a
+   * virtual thread of its own. Java 21 or later: on Java 17 the application does not start. Triple's pool when unset.
+   */
+  private Boolean virtualThreads;
+
   /** Classes (or package prefixes ending with a dot) that plain Java messages from the peer may hold beyond their signatures. */
   private final List<String> allowDeserialization = new ArrayList<>();
 
@@ -106,6 +112,14 @@ public abstract class TransportProperties {
     this.ioThreads = ioThreads;
   }
 
+  public Boolean getVirtualThreads() {
+    return virtualThreads;
+  }
+
+  public void setVirtualThreads(Boolean virtualThreads) {
+    this.virtualThreads = virtualThreads;
+  }
+
   public List<String> getAllowDeserialization() {
     return allowDeserialization;
   }
@@ -126,6 +140,13 @@ public abstract class TransportProperties {
     set(prefix + ".keep-alive-time", keepAliveTime, builder::keepAliveTime);
     set(prefix + ".keep-alive-timeout", keepAliveTimeout, builder::keepAliveTimeout);
     set(prefix + ".io-threads", ioThreads, builder::ioThreads);
+    if (Boolean.TRUE.equals(virtualThreads)) {
+      try {
+        builder.virtualThreads();
+      } catch (UnsupportedOperationException e) {
+        throw new IllegalStateException(prefix + ".virtual-threads: " + e.getMessage(), e);
+      }
+    }
     if (!allowDeserialization.isEmpty()) {
       set(prefix + ".allow-deserialization", allowDeserialization,
           entries -> builder.allowDeserialization(entries.toArray(String[]::new)));

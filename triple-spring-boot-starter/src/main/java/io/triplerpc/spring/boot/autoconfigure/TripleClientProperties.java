@@ -1,31 +1,58 @@
 package io.triplerpc.spring.boot.autoconfigure;
 
-import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The clients made for {@code @TripleReference}s: {@code triple.client.*}, applied to every one of them, with
- * the settings clients share with a server in {@link TransportProperties}. Unset properties keep the
- * defaults of {@code TripleClient.Builder}.
+ * The clients made for {@code @TripleReference}s: {@code triple.client.*}, applied to every one of them
+ * (with the settings clients share with a server in {@link TransportProperties}), and named targets,
+ * {@code triple.client.targets.<name>.*}, for the references that name one:
+ *
+ * <pre>
+ * triple:
+ *   client:
+ *     deadline: 5s
+ *     targets:
+ *       payments:
+ *         address: dns:///payments.prod.svc:50051
+ *         load-balancing: pick-first
+ *         bearer-token: ${PAYMENTS_TOKEN}
+ * </pre>
+ *
+ * {@code @TripleReference(target = "payments")} then calls {@code dns:///payments.prod.svc:50051} with a
+ * 5 s deadline, pick-first and the token; a target's property set wins over the same one of
+ * {@code triple.client.*}, the others are inherited. Unset properties keep the defaults of
+ * {@code TripleClient.Builder}.
  */
 @ConfigurationProperties("triple.client")
-public class TripleClientProperties extends TransportProperties {
+public class TripleClientProperties extends ClientProperties {
 
-  /** Deadline of each call made through a @TripleReference; none when unset. */
-  private Duration deadline;
+  /**
+   * Named targets: their address and the settings that differ from triple.client.*, for the references
+   * that name them (@TripleReference(target = "name")).
+   */
+  private final Map<String, Target> targets = new LinkedHashMap<>();
 
-  /** TLS to the servers (a TripleClientCustomizer can set it for some targets only). */
-  private final TlsProperties.Client tls = new TlsProperties.Client();
-
-  public Duration getDeadline() {
-    return deadline;
+  public Map<String, Target> getTargets() {
+    return targets;
   }
 
-  public void setDeadline(Duration deadline) {
-    this.deadline = TripleServerProperties.positive(deadline, "triple.client.deadline");
-  }
+  /** A named target: {@code triple.client.targets.<name>.*}. */
+  public static class Target extends ClientProperties {
 
-  public TlsProperties.Client getTls() {
-    return tls;
+    /**
+     * The servers, as @TripleReference's address takes them (host:port, dns:///..., static://...); the
+     * application's registry when unset. A reference's own address wins.
+     */
+    private String address;
+
+    public String getAddress() {
+      return address;
+    }
+
+    public void setAddress(String address) {
+      this.address = address;
+    }
   }
 }

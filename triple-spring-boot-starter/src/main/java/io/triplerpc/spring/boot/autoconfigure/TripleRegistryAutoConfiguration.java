@@ -3,6 +3,7 @@ package io.triplerpc.spring.boot.autoconfigure;
 import io.triplerpc.TlsConfig;
 import io.triplerpc.registry.Discovery;
 import io.triplerpc.registry.DiscoveryObserver;
+import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.registry.Registration;
 import io.triplerpc.registry.Registry;
 import io.triplerpc.registry.remote.RemoteRegistry;
@@ -89,8 +90,11 @@ public class TripleRegistryAutoConfiguration {
     if (found == null) {
       return null;
     }
-    return new DefaultTarget(() -> {
+    return new DefaultTarget(balancing -> {
       Discovery.Builder discovery = Discovery.using(found);
+      if (balancing != null) {
+        discovery.loadBalancing(LoadBalancing.valueOf(balancing.toUpperCase(Locale.ROOT)));
+      }
       observer.ifUnique(discovery::observer);
       return discovery.build();
     }, found.toString());

@@ -7,6 +7,7 @@ import io.triplerpc.spring.boot.TripleReference;
 import io.triplerpc.spring.boot.autoconfigure.TripleHealthAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleMetricsAutoConfiguration;
 import io.triplerpc.spring.boot.autoconfigure.TripleRegistryAutoConfiguration;
+import io.triplerpc.spring.boot.autoconfigure.TripleTracingAutoConfiguration;
 import io.triplerpc.spring.boot.internal.RegistryHealth;
 import io.triplerpc.spring.boot.internal.TripleRegistryHealthIndicator;
 import io.triplerpc.spring.boot.internal.TripleServerHealthIndicator;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The boundaries of the starter: Triple's public API only, and each optional dependency (triple-registry,
- * triple-micrometer, spring-boot-health) named only by the classes that load when it is present.
+ * triple-micrometer, triple-opentelemetry, spring-boot-health) named only by the classes that load when it is present.
  */
 class StarterArchitectureTest {
 
@@ -59,6 +60,14 @@ class StarterArchitectureTest {
         .and().doNotHaveFullyQualifiedName(TripleMetricsAutoConfiguration.class.getName() + "$DiscoveryMetricsConfiguration")
         .should().dependOnClassesThat().resideInAnyPackage("io.micrometer..", "io.triplerpc.micrometer..")
         .because("triple-micrometer and Micrometer are optional")
+        .check(STARTER);
+  }
+
+  @Test
+  void onlyTracingClassesNeedOpenTelemetry() {
+    noClasses().that().doNotHaveFullyQualifiedName(TripleTracingAutoConfiguration.class.getName())
+        .should().dependOnClassesThat().resideInAnyPackage("io.opentelemetry..", "io.triplerpc.opentelemetry..")
+        .because("triple-opentelemetry and OpenTelemetry are optional")
         .check(STARTER);
   }
 
