@@ -195,6 +195,17 @@ public abstract class TripleServer {
     Builder httpGet(String path, HttpGetHandler handler);
 
     /**
+     * Serves the OpenAPI 3.1 document of the server's REST routes ({@code google.api.http} rules and
+     * JAX-RS or Spring Web annotations) at {@code path}, such as {@code /openapi.json}, and each service's
+     * own beside it ({@code /openapi/acme.Users.json}), as {@link #httpGet} endpoints are served. Off by
+     * default.
+     *
+     * @param path an absolute path ending in {@code .json}
+     * @throws IllegalArgumentException if {@code path} is malformed
+     */
+    Builder openApi(String path);
+
+    /**
      * Runs service methods on the transport's event loop, without a hand-off to another thread, as
      * grpc-java's {@code directExecutor()}: the fastest choice for services that never block (no
      * blocking calls, waits or slow work). A service that blocks stalls every call on the connections

@@ -124,6 +124,11 @@ final class AnnotatedRequestReader implements RestRequestReader {
     return arguments;
   }
 
+  /** What an OpenAPI document says of the route this reader serves, of {@code template}, answering {@code result}. */
+  RouteDocs docs(PathTemplate template, Type result) {
+    return new JavaRouteDocs(template, parameters, pathKeys, json.parameterTypes(), result);
+  }
+
   /** The JSON a parameter's texts make: one string, or an array of them for a collection; null for none. */
   private byte[] text(List<String> values, int index) {
     WebAnnotations.Parameter parameter = parameters[index];

@@ -57,9 +57,14 @@ final class AnnotatedRoutes {
           if (response == null) {
             throw new IllegalArgumentException("its result has no JSON form");
           }
+          RouteDocs docs = reader instanceof AnnotatedRequestReader annotated
+              ? annotated.docs(path.template(), javaMethod.getGenericReturnType())
+              : new JavaRouteDocs(path.template(), new WebAnnotations.Parameter[] {
+                  new WebAnnotations.Parameter(WebAnnotations.Source.BODY, null, null, true)}, new String[1],
+                  List.of(javaMethod.getGenericParameterTypes()), javaMethod.getGenericReturnType());
           for (String httpMethod : route.httpMethods()) {
             into.add(new HttpBinding(httpMethod, path.template(), AsciiString.of(method.path()), reader, response,
-                "annotations of " + where));
+                "annotations of " + where, docs));
           }
         }
       } catch (IllegalArgumentException e) {

@@ -13,9 +13,10 @@ import io.triplerpc.serialization.MessageCodec;
  * @param reader builds the method's request from the REST request
  * @param responseCodec writes the response as the REST answer's JSON
  * @param source what declared the route, for messages
+ * @param docs what an OpenAPI document says of it
  */
 public record HttpBinding(String httpMethod, PathTemplate template, AsciiString rpcPath, RestRequestReader reader,
-    MessageCodec<Object> responseCodec, String source) {
+    MessageCodec<Object> responseCodec, String source, RouteDocs docs) {
 
   @Override
   public String toString() {

@@ -77,6 +77,57 @@ public final class PathTemplate {
     return variables.stream().map(Variable::fieldPath).toList();
   }
 
+  /**
+   * The path as OpenAPI writes it: each variable as {@code {fieldPath}} in place of its segments, the verb
+   * after a colon.
+   */
+  String openApiPath() {
+    StringBuilder path = new StringBuilder();
+    int i = 0;
+    while (i < segments.length) {
+      Variable variable = null;
+      for (Variable candidate : variables) {
+        if (candidate.start == i) {
+          variable = candidate;
+        }
+      }
+      path.append('/');
+      if (variable != null) {
+        path.append('{').append(variable.fieldPath).append('}');
+        i = Math.max(variable.end, i + 1);
+      } else {
+        path.append(segments[i]);
+        i++;
+      }
+    }
+    if (verb != null) {
+      path.append(':').append(verb);
+    }
+    return path.toString();
+  }
+
+  /**
+   * The pattern a variable's value has when it spans several segments or holds literals
+   * ({@code shelves/[^/]+/books/[^/]+}), else null.
+   */
+  String openApiPattern(String fieldPath) {
+    for (Variable variable : variables) {
+      if (variable.fieldPath.equals(fieldPath) && (variable.end - variable.start > 1 || variable.multi)) {
+        StringBuilder pattern = new StringBuilder("^");
+        for (int i = variable.start; i < variable.end; i++) {
+          if (i > variable.start) {
+            pattern.append('/');
+          }
+          pattern.append(segments[i].equals(ANY) ? "[^/]+" : segments[i].equals(ANY_PATH) ? ".*"
+              : segments[i].replaceAll("[.^$*+?()\\[\\]{}|\\\\]", "\\\\$0"));
+        }
+        return pattern.append('$').toString();
+      }
+    }
+    java.util.regex.Pattern constraint = constraints.get(fieldPath);
+    return constraint == null ? null : "^" + constraint.pattern() + "$";
+  }
+
   /** How many literal segments it has: the more, the more specific. */
   int literalCount() {
     return literalCount;

@@ -149,7 +149,8 @@ public final class RestRoutes {
     RestJson json = new RestJson(request, response);
     return new HttpBinding(rule.httpMethod(), template, AsciiString.of(method.path()),
         new ProtoRequestReader(rule.httpMethod(), request, body, bound, json),
-        RestCodecs.response(response, responseBody, json), "google.api.http of " + method.fullMethodName());
+        RestCodecs.response(response, responseBody, json), "google.api.http of " + method.fullMethodName(),
+        new ProtoRouteDocs(template, request, body, bound, response, responseBody));
   }
 
   private static String protoPath(List<FieldDescriptor> fields) {
@@ -184,6 +185,31 @@ public final class RestRoutes {
   /** No route. */
   public static RestRoutes none() {
     return NONE;
+  }
+
+  /**
+   * The OpenAPI 3.1 document of the routes of {@code service} (every route when null), as UTF-8 JSON.
+   *
+   * @param title the document's title
+   */
+  public byte[] openApi(String title, String service) {
+    List<HttpBinding> described = new ArrayList<>();
+    for (HttpBinding binding : bindings) {
+      if (service == null || binding.rpcPath().toString().startsWith("/" + service + "/")) {
+        described.add(binding);
+      }
+    }
+    return OpenApi.document(described, title, "1");
+  }
+
+  /** The services that have routes, in the order their first route was declared. */
+  public java.util.Set<String> services() {
+    java.util.Set<String> services = new java.util.LinkedHashSet<>();
+    for (HttpBinding binding : bindings) {
+      String rpc = binding.rpcPath().toString();
+      services.add(rpc.substring(1, rpc.indexOf('/', 1)));
+    }
+    return services;
   }
 
   /** Whether there is no route at all. */

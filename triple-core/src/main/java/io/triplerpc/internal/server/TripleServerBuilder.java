@@ -55,6 +55,8 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private final Map<String, ServerInfo.Service> services = new LinkedHashMap<>();
   /** Service name → the outer class of the .proto file declaring it ({@link TripleService#protoFile()}). */
   private final Map<String, Class<?>> protoFiles = new LinkedHashMap<>();
+  /** Where the OpenAPI document is served, or null. */
+  private String openApiPath;
   /** Each service's interface, whose REST annotations (JAX-RS, Spring Web) the server reads. */
   private final Map<String, Class<?>> interfaces = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
@@ -184,6 +186,15 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   public TripleServerBuilder httpGet(String path, HttpGetHandler handler) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(handler, "handler");
+    checkGetPath(path);
+    if (httpGets.putIfAbsent(path, handler) != null) {
+      throw new IllegalArgumentException("Two HTTP GET handlers for " + path);
+    }
+    return this;
+  }
+
+  /** A path a GET endpoint may have: absolute, not just /, nothing that would need percent-encoding. */
+  private static void checkGetPath(String path) {
     if (path.length() < 2 || path.charAt(0) != '/') {
       throw new IllegalArgumentException("An HTTP GET path is absolute and not just /, such as /metrics: " + path);
     }
@@ -196,9 +207,16 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
             + " would need percent-encoding: " + path);
       }
     }
-    if (httpGets.putIfAbsent(path, handler) != null) {
-      throw new IllegalArgumentException("Two HTTP GET handlers for " + path);
+  }
+
+  @Override
+  public TripleServerBuilder openApi(String path) {
+    Objects.requireNonNull(path, "path");
+    if (!path.endsWith(".json") || path.length() <= ".json".length() + 1) {
+      throw new IllegalArgumentException("The OpenAPI document's path ends in .json, such as /openapi.json: " + path);
     }
+    checkGetPath(path);
+    this.openApiPath = path;
     return this;
   }
 
@@ -347,6 +365,6 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built, interceptors,
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), Map.copyOf(interfaces),
-        new LinkedHashMap<>(httpGets));
+        new LinkedHashMap<>(httpGets), openApiPath);
   }
 }

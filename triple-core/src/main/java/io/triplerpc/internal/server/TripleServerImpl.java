@@ -90,7 +90,8 @@ final class TripleServerImpl extends TripleServer {
       List<ServerRegistration> registrations,
       Map<String, Class<?>> protoFiles,
       Map<String, Class<?>> interfaces,
-      Map<String, HttpGetHandler> httpGets) {
+      Map<String, HttpGetHandler> httpGets,
+      String openApiPath) {
     this.bindAddress = bindAddress;
     this.options = options;
     List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(definitions);
@@ -126,6 +127,9 @@ final class TripleServerImpl extends TripleServer {
             + definition.method().fullMethodName() + " from web clients");
       }
     }
+    if (openApiPath != null) {
+      addOpenApi(httpGets, openApiPath, restRoutes);
+    }
     this.httpGets = Map.copyOf(httpGets);
     this.concurrencyLimits = concurrencyLimits;
     this.adaptiveLimit = adaptiveLimit;
@@ -134,6 +138,21 @@ final class TripleServerImpl extends TripleServer {
     this.registrations = List.copyOf(registrations);
     this.ownedExecutor = executor == null ? WorkerPool.withDefaults("triple-service") : null;
     this.executor = executor != null ? executor : ownedExecutor;
+  }
+
+  /**
+   * The OpenAPI documents as GET endpoints: every route's at {@code path}, each service's at
+   * {@code /openapi/<service>.json} beside it. Made once, here: the routes do not change.
+   */
+  private static void addOpenApi(Map<String, HttpGetHandler> httpGets, String path, RestRoutes routes) {
+    String json = "application/json";
+    byte[] whole = routes.openApi("Triple REST", null);
+    httpGets.put(path, request -> HttpGetHandler.Response.ok(json, whole));
+    String folder = path.substring(0, path.length() - ".json".length()) + "/";
+    for (String service : routes.services()) {
+      byte[] one = routes.openApi(service, service);
+      httpGets.put(folder + service + ".json", request -> HttpGetHandler.Response.ok(json, one));
+    }
   }
 
   /** Whether no definition before {@code definition} serves its method. */
