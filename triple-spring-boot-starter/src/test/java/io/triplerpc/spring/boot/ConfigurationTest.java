@@ -106,6 +106,28 @@ class ConfigurationTest {
   }
 
   @Test
+  void theOpenApiDocumentIsServedAtThePropertysPath() {
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.open-api-path=/openapi.json")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          java.net.http.HttpResponse<String> document = java.net.http.HttpClient.newHttpClient().send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                  "http://127.0.0.1:" + server.port() + "/openapi.json")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+          assertEquals(200, document.statusCode());
+          assertTrue(document.body().contains("\"3.1.0\""), document.body());
+        });
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.open-api-path=/openapi")
+        .run(context -> {
+          assertTrue(context.getStartupFailure() != null, "a path without .json stops start-up");
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("triple.server.open-api-path"), messages);
+        });
+  }
+
+  @Test
   void aConcurrencyLimitIsTheProperty() {
     runner.withUserConfiguration(Service.class)
         .withPropertyValues("triple.server.max-concurrent-calls[test.Greeter/slow]=1")

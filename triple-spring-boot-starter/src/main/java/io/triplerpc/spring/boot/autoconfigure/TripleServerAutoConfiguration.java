@@ -54,6 +54,7 @@ public class TripleServerAutoConfiguration {
         builder::maxConnectionIdle);
     TransportProperties.set("triple.server.max-connection-age", properties.getMaxConnectionAge(),
         builder::maxConnectionAge);
+    TransportProperties.set("triple.server.open-api-path", properties.getOpenApiPath(), builder::openApi);
     tls(properties.getTls(), builder);
     TripleServerProperties.AdaptiveConcurrencyLimit adaptive = properties.getAdaptiveConcurrencyLimit();
     if (adaptive.isEnabled()) {

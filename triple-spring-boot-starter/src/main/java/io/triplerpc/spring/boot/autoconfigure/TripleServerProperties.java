@@ -51,6 +51,12 @@ public class TripleServerProperties extends TransportProperties {
   /** Closes connections gracefully once they have lived this long (give or take 10%); never when unset. */
   private Duration maxConnectionAge;
 
+  /**
+   * Path of the OpenAPI 3.1 document of the services' REST routes (google.api.http rules, JAX-RS and
+   * Spring Web annotations), such as /openapi.json; each service's is served beside it. None when unset.
+   */
+  private String openApiPath;
+
   private final AdaptiveConcurrencyLimit adaptiveConcurrencyLimit = new AdaptiveConcurrencyLimit();
 
   private final Tls tls = new Tls();
@@ -110,6 +116,14 @@ public class TripleServerProperties extends TransportProperties {
 
   public Map<String, Integer> getMaxConcurrentCalls() {
     return maxConcurrentCalls;
+  }
+
+  public String getOpenApiPath() {
+    return openApiPath;
+  }
+
+  public void setOpenApiPath(String openApiPath) {
+    this.openApiPath = openApiPath;
   }
 
   public Duration getMaxConnectionIdle() {
