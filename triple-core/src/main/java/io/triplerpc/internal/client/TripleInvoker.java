@@ -123,13 +123,7 @@ public final class TripleInvoker implements InvocationHandler {
       if (binding.shape() == CallShape.BLOCKING_UNARY) {
         return wrapped.decode(blockingUnary(exceptionAwareCalls, descriptor, options, arguments));
       }
-      return futureUnary(exceptionAwareCalls, descriptor, options, arguments).thenApply(response -> {
-        try {
-          return wrapped.decode(response);
-        } catch (Throwable t) {
-          throw t instanceof CompletionException ? (CompletionException) t : new CompletionException(t);
-        }
-      });
+      return DecodedFuture.of(futureUnary(exceptionAwareCalls, descriptor, options, arguments), wrapped);
     }
     switch (binding.shape()) {
       case BLOCKING_UNARY:
@@ -352,6 +346,46 @@ public final class TripleInvoker implements InvocationHandler {
       boolean cancelled = super.cancel(mayInterruptIfRunning);
       if (cancelled) {
         call.cancel("Future cancelled", null);
+      }
+      return cancelled;
+    }
+  }
+
+  /**
+   * The future of a plain Java method: its call's response decoded. Completes as {@code thenApply} on the
+   * call's future would (a failure wrapped in a {@link CompletionException}), but a cancel reaches the
+   * call, which a dependent stage's cancel does not: the server sees the call cancelled at once, not at
+   * its deadline.
+   */
+  private static final class DecodedFuture extends CompletableFuture<Object> {
+
+    private final CompletableFuture<Object> call;
+
+    private DecodedFuture(CompletableFuture<Object> call) {
+      this.call = call;
+    }
+
+    static DecodedFuture of(CompletableFuture<Object> call, WrappedMethod wrapped) {
+      DecodedFuture decoded = new DecodedFuture(call);
+      call.whenComplete((response, error) -> {
+        if (error != null) {
+          decoded.completeExceptionally(error instanceof CompletionException ? error : new CompletionException(error));
+          return;
+        }
+        try {
+          decoded.complete(wrapped.decode(response));
+        } catch (Throwable t) {
+          decoded.completeExceptionally(t instanceof CompletionException ? t : new CompletionException(t));
+        }
+      });
+      return decoded;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      if (cancelled) {
+        call.cancel(mayInterruptIfRunning);
       }
       return cancelled;
     }

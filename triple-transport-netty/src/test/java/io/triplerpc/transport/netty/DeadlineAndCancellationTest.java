@@ -85,6 +85,29 @@ class DeadlineAndCancellationTest {
     assertTrue(fixture.service.cancellationSeen.await(10, TimeUnit.SECONDS), "server-side call saw no cancellation");
   }
 
+  /** A plain Java method's future is its call's, decoded: its cancel must still reach the call. */
+  @Test
+  void cancellingTheFutureOfAPlainJavaMethodCancelsTheCallOnTheServer() throws Exception {
+    CountDownLatch arrived = new CountDownLatch(1);
+    CompletableFuture<Status> ended = new CompletableFuture<>();
+    HeldPlain held = request -> {
+      io.triplerpc.ServerContext.current().addEndListener(ended::complete);
+      arrived.countDown();
+      return new CompletableFuture<>();
+    };
+    fixture.startServer(b -> b.addService(HeldPlain.class, held));
+    CompletableFuture<String> future = fixture.client().proxy(HeldPlain.class).hold("wait");
+    assertTrue(arrived.await(10, TimeUnit.SECONDS));
+    assertTrue(future.cancel(true));
+    assertEquals(Status.Code.CANCELLED, ended.get(10, TimeUnit.SECONDS).code(), "how the server-side call ended");
+  }
+
+  /** A plain Java service (hessian), whose calls never answer. */
+  @io.triplerpc.TripleService(name = "triple.test.HeldPlain")
+  public interface HeldPlain {
+    CompletableFuture<String> hold(String request);
+  }
+
   @Test
   void cancellingAServerStreamAfterTheFirstResponseStopsTheServer() throws Exception {
     CountDownLatch closed = new CountDownLatch(1);

@@ -1,6 +1,7 @@
 package io.triplerpc.benchmark.triple;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.triplerpc.benchmark.harness.BenchmarkSmoke;
 import io.triplerpc.benchmark.harness.ServerCpuProfiler;
@@ -48,6 +49,24 @@ class TripleBenchmarkSmokeTest {
   @Test
   void headerCodecRunsBothWays() throws Exception {
     assertEquals(List.of(), BenchmarkSmoke.problems(BenchmarkSmoke.run(HeaderCodecBenchmark.class), 4));
+  }
+
+  /**
+   * The blocking front on the default pool: its servers' JVM starts, the set-up's check call answers, a few
+   * hundred calls go through the front to the downstream and back, and the trial drains its windows.
+   */
+  @Test
+  void blockingServiceRunsOnThePool() throws Exception {
+    assertEquals(List.of(), BenchmarkSmoke.problems(
+        BenchmarkSmoke.run(BlockingServiceBenchmark.class, Map.of("executor", "pool")), 1));
+  }
+
+  /** The same on virtual threads, which the servers' JVM (this test's Java) has from 21 on. */
+  @Test
+  void blockingServiceRunsOnVirtualThreads() throws Exception {
+    assumeTrue(Runtime.version().feature() >= 21, "virtual threads need Java 21; this is " + Runtime.version());
+    assertEquals(List.of(), BenchmarkSmoke.problems(
+        BenchmarkSmoke.run(BlockingServiceBenchmark.class, Map.of("executor", "virtual")), 1));
   }
 
   /** The three ways of parsing a message spread over frames, on the large page. */

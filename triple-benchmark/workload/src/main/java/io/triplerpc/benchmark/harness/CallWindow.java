@@ -1,5 +1,7 @@
 package io.triplerpc.benchmark.harness;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
@@ -76,6 +78,18 @@ public class CallWindow {
         window.awaitIdle();
       }
       windows.clear();
+    }
+
+    /**
+     * As {@link #awaitIdle}, then throws if a call of any window failed: a failure after a thread's last
+     * call, which no {@link #acquire} will see, still fails the trial.
+     */
+    public void drain() throws InterruptedException {
+      List<CallWindow> drained = new ArrayList<>(windows);
+      awaitIdle();
+      for (CallWindow window : drained) {
+        window.check();
+      }
     }
   }
 }

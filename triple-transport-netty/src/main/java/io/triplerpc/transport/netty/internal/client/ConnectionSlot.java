@@ -7,6 +7,7 @@ import io.triplerpc.internal.stream.ClientTransportOptions;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * backoff before the next (calls during the wait fail fast with UNAVAILABLE).
  *
  * <p>The hot path, {@link #connection()} on a usable connection, is one volatile read; the lock is
- * taken only to connect.
+ * taken only to connect. It is a {@link ReentrantLock}, not the slot's monitor: the calls that come while
+ * the first one connects wait for it, and on Java 21 to 23 a virtual thread that waits to enter a monitor
+ * pins its carrier (seen by {@code VirtualThreadsTest} with four virtual threads making their first calls).
  */
 final class ConnectionSlot {
 
@@ -41,7 +44,8 @@ final class ConnectionSlot {
   /** The connection new streams go to; replaced when it is gone. */
   private volatile ClientConnection current;
 
-  // Guarded by this.
+  private final ReentrantLock lock = new ReentrantLock();
+  // Guarded by lock.
   private long backoffMillis;
   private long retryAtNanos;
   private Status lastFailure;
@@ -67,7 +71,8 @@ final class ConnectionSlot {
     if (c != null && c.isUsable()) {
       return c;
     }
-    synchronized (this) {
+    lock.lock();
+    try {
       c = current;
       if (c != null && c.isUsable()) {
         return c;
@@ -83,6 +88,8 @@ final class ConnectionSlot {
       c = connect();
       current = c;
       return c;
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -116,11 +123,14 @@ final class ConnectionSlot {
   private void connectFailed(ClientConnection connection, Status status) {
     Throwable cause = status.cause();
     long jittered;
-    synchronized (this) {
+    lock.lock();
+    try {
       lastFailure = status;
       jittered = (long) (backoffMillis * (1 + BACKOFF_JITTER * (2 * ThreadLocalRandom.current().nextDouble() - 1)));
       retryAtNanos = now() + TimeUnit.MILLISECONDS.toNanos(jittered);
       backoffMillis = Math.min(options.maxBackoffMillis(), (long) (backoffMillis * BACKOFF_MULTIPLIER));
+    } finally {
+      lock.unlock();
     }
     log.debug("Connection attempt to {} failed; next in about {} ms", target, backoffMillis, cause);
     backoffEnds(jittered);
@@ -154,9 +164,12 @@ final class ConnectionSlot {
 
   /** A connection finished its handshake: the backoff starts over. */
   void connected(ClientConnection connection) {
-    synchronized (this) {
+    lock.lock();
+    try {
       lastFailure = null;
       backoffMillis = options.initialBackoffMillis();
+    } finally {
+      lock.unlock();
     }
     changed.run();
   }
@@ -170,12 +183,15 @@ final class ConnectionSlot {
   /** Closes the connection (GOAWAY; its calls fail with UNAVAILABLE); no new one opens. */
   void shutdown() {
     ClientConnection c;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (shutdown) {
         return;
       }
       shutdown = true;
       c = current;
+    } finally {
+      lock.unlock();
     }
     if (c != null) {
       // Through the queue, after what the calls queued before it: GOAWAY, then the connection closes.
