@@ -58,15 +58,17 @@ class RemoteRegistryKeepaliveTest {
   @Test
   void theRegistryServerKeepsAQuietStreamAlive() throws Exception {
     RegistryServer server = RegistryServer.builder().host("127.0.0.1").port(0).build().start();
+    // 500 ms: a stream is dead after three intervals of silence, and a loaded machine (CI beside other
+    // builds) has been seen to hold the first answer of a fresh connection past 300 ms.
     RemoteRegistry consumer = RemoteRegistry.builder("127.0.0.1", server.port())
-        .subscriptionKeepalive(Duration.ofMillis(100)).build();
+        .subscriptionKeepalive(Duration.ofMillis(500)).build();
     try {
       RecordingInstanceListener listener = new RecordingInstanceListener();
       consumer.subscribe("app", listener);
       assertEquals("RESYNC", listener.awaitEvent(0).type());
-      // Ten keepalive intervals without a change: the keepalives keep the stream.
+      // Six keepalive intervals without a change: the keepalives keep the stream.
       CompletableFuture<Void> later = new CompletableFuture<>();
-      CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS).execute(() -> later.complete(null));
+      CompletableFuture.delayedExecutor(3, TimeUnit.SECONDS).execute(() -> later.complete(null));
       later.get(10, TimeUnit.SECONDS);
       assertEquals(1, listener.events().size(), listener.events().toString());
       try (RemoteRegistry provider = RemoteRegistry.connect("127.0.0.1", server.port())) {
