@@ -141,6 +141,9 @@ class OnCompleteHandOffTest {
     assertTrue(ended.await(10, TimeUnit.SECONDS));
     assertEquals(Status.Code.FAILED_PRECONDITION, ends.get(0).code());
     assertEquals("not now", ends.get(0).description());
-    assertEquals(Status.Code.DEADLINE_EXCEEDED, ends.get(1).code());
+    // The server's own timer (from grpc-timeout) and the client's cancel at its deadline race: on a loaded
+    // machine the client's RST_STREAM has come first. Either way the listener hears how the call ended.
+    assertTrue(ends.get(1).code() == Status.Code.DEADLINE_EXCEEDED || ends.get(1).code() == Status.Code.CANCELLED,
+        ends.get(1).toString());
   }
 }
