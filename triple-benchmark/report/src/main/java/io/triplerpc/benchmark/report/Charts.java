@@ -49,7 +49,7 @@ final class Charts {
     return charts;
   }
 
-  private static CategoryChart chart(String title, String xTitle, String yTitle) {
+  static CategoryChart chart(String title, String xTitle, String yTitle) {
     CategoryChart chart = new CategoryChartBuilder().width(1000).height(520).title(title)
         .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
