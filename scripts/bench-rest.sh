@@ -193,11 +193,12 @@ trap stop_all EXIT
 start() {
   local log="$1"
   shift
+  : > "$log"
   "$@" > "$log" 2>&1 < /dev/null &
   local pid=$!
   pids+=("$pid")
   for _ in $(seq 1 120); do
-    started_port="$(awk '/^LISTENING / {print $2; exit}' "$log")"
+    started_port="$(awk '/^LISTENING / {print $2; exit}' "$log" 2> /dev/null || true)"
     [ -n "$started_port" ] && return 0
     kill -0 "$pid" 2> /dev/null || break
     sleep 0.5

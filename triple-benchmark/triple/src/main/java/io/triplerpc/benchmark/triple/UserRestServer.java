@@ -12,7 +12,8 @@ import io.triplerpc.benchmark.workload.proto.UserRestService;
  * {@code UserRestService} from {@code user_rest_service.proto}, whose {@code google.api.http} rules Triple
  * serves as REST ({@code GET /v1/users/{id}}, {@code POST /v1/users}) on the same port as gRPC, so that one
  * server is both the REST contender and the gRPC backend a grpc-gateway can be put in front of, with the
- * server's defaults. {@code --port=N} (0 for a free one); prints {@code LISTENING <port>}, runs until killed.
+ * server's defaults ({@code -Dtriple.bench.executor=direct}: the service on the event loop).
+ * {@code --port=N} (0 for a free one); prints {@code LISTENING <port>}, runs until killed.
  */
 public final class UserRestServer implements UserRestService {
 
@@ -33,7 +34,13 @@ public final class UserRestServer implements UserRestService {
         port = Integer.parseInt(arg.substring("--port=".length()));
       }
     }
-    TripleServer server = TripleServer.builder()
+    TripleServer.Builder builder = TripleServer.builder();
+    // -Dtriple.bench.executor=direct: the service on the event loop, to measure what the hand-off to the
+    // service pool costs a REST request (not a default: the published run uses the server's defaults).
+    if ("direct".equals(System.getProperty("triple.bench.executor"))) {
+      builder.directExecutor();
+    }
+    TripleServer server = builder
         .host("127.0.0.1")
         .port(port)
         .addService(UserRestService.class, new UserRestServer())
