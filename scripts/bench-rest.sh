@@ -7,7 +7,7 @@
 # in one run, with 1 and 16 connections. Each server and each gateway is a process of its own; the machine's
 # cores are not pinned (there is nothing to pin to here), so all of them and h2load share them.
 #
-#   scripts/bench-rest.sh                 3 rounds, 10 s warm-up and 10 s measured per run (about 15 minutes)
+#   scripts/bench-rest.sh                 3 rounds, 10 s warm-up and 10 s measured per run (about 17 minutes)
 #   scripts/bench-rest.sh --quick         1 round, 3 s warm-up, 5 s measured (about 2 minutes; do not publish)
 #   options: --out DIR (default bench-results/<date>-rest), --rounds N, --seconds S (measured), --warmup S,
 #            --connections LIST (default 1,16), --contenders LIST (default triple,gateway-grpc,gateway-triple),
