@@ -53,7 +53,7 @@ while [ $# -gt 0 ]; do
     --contenders=*) contenders="${1#--contenders=}" ;;
     --no-build) build=false ;;
     --docs) docs=true ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "bench-rest.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift

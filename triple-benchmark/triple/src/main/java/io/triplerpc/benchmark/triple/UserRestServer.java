@@ -27,6 +27,20 @@ public final class UserRestServer implements UserRestService {
     return UserFixtures.createUser(user);
   }
 
+  /** A started server with the service on {@code port} (0: a free one) at 127.0.0.1; {@code direct}: on the event loop. */
+  static TripleServer start(int port, boolean direct) throws Exception {
+    TripleServer.Builder builder = TripleServer.builder();
+    if (direct) {
+      builder.directExecutor();
+    }
+    return builder
+        .host("127.0.0.1")
+        .port(port)
+        .addService(UserRestService.class, new UserRestServer())
+        .build()
+        .start();
+  }
+
   public static void main(String[] args) throws Exception {
     int port = 0;
     for (String arg : args) {
@@ -34,18 +48,9 @@ public final class UserRestServer implements UserRestService {
         port = Integer.parseInt(arg.substring("--port=".length()));
       }
     }
-    TripleServer.Builder builder = TripleServer.builder();
     // -Dtriple.bench.executor=direct: the service on the event loop, to measure what the hand-off to the
     // service pool costs a REST request (not a default: the published run uses the server's defaults).
-    if ("direct".equals(System.getProperty("triple.bench.executor"))) {
-      builder.directExecutor();
-    }
-    TripleServer server = builder
-        .host("127.0.0.1")
-        .port(port)
-        .addService(UserRestService.class, new UserRestServer())
-        .build()
-        .start();
+    TripleServer server = start(port, "direct".equals(System.getProperty("triple.bench.executor")));
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));
     System.out.println("LISTENING " + server.port());
     server.awaitTermination();
