@@ -8,8 +8,6 @@ import io.triplerpc.serialization.MessageCodec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -92,19 +90,21 @@ public final class RestCodecs {
 
     @Override
     public void write(Object value, OutputStream out) throws IOException {
+      // Printed into a StringBuilder and written as UTF-8 at once: an OutputStreamWriter per response (its
+      // encoder and 8 KiB buffer) was a fifth of the REST server's CPU in the benchmark's profile.
       Message message = (Message) value;
-      Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+      StringBuilder json = new StringBuilder(128);
       if (field == null) {
-        json.printer.appendTo(message, writer);
+        this.json.printer.appendTo(message, json);
       } else if (field.getJavaType() == FieldDescriptor.JavaType.MESSAGE && !field.isRepeated()) {
-        json.printer.appendTo((Message) message.getField(field), writer);
+        this.json.printer.appendTo((Message) message.getField(field), json);
       } else {
         // A scalar, repeated or map field: its JSON is what the whole message holds under its name.
         Message only = message.newBuilderForType().setField(field, message.getField(field)).build();
-        JsonNode whole = MAPPER.readTree(json.printer.print(only));
-        writer.write(MAPPER.writeValueAsString(whole.get(field.getJsonName())));
+        JsonNode whole = MAPPER.readTree(this.json.printer.print(only));
+        json.append(MAPPER.writeValueAsString(whole.get(field.getJsonName())));
       }
-      writer.flush();
+      out.write(json.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
