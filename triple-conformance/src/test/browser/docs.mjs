@@ -1,17 +1,25 @@
 // Runs one call through a server's docs page (Swagger UI) in headless Chromium: opens the page (argv[2]),
-// expands the operation whose element id is argv[4], presses "Try it out", fills parameter argv[5] with
-// argv[6], presses "Execute", and prints as JSON the status, body and request URL that Swagger UI shows.
+// expands the operation of HTTP method argv[4] on path argv[5], presses "Try it out", fills parameter
+// argv[6] with argv[7], presses "Execute", and prints as JSON the status, body and request URL that
+// Swagger UI shows. On failure it prints the operations the page lists.
 import { chromium } from "playwright-core";
 
-const [page, browserPath, operationId, parameter, value] = process.argv.slice(2);
+const [page, browserPath, method, path, parameter, value] = process.argv.slice(2);
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 try {
   const tab = await browser.newPage();
   tab.on("console", (message) => console.error("console: " + message.text()));
   tab.setDefaultTimeout(60000);
   await tab.goto(page);
-  const operation = tab.locator(`[id="${operationId}"]`);
-  await operation.locator(".opblock-summary-control").click();
+  const operation = tab.locator(`.opblock.opblock-${method.toLowerCase()}`,
+    { has: tab.locator(`.opblock-summary-path[data-path="${path}"]`) });
+  try {
+    await operation.locator(".opblock-summary-control").click();
+  } catch (e) {
+    const listed = await tab.locator(".opblock-summary-path").evaluateAll((paths) => paths.map((p) => p.dataset.path));
+    console.error("the page lists: " + JSON.stringify(listed));
+    throw e;
+  }
   await operation.getByRole("button", { name: "Try it out" }).click();
   await operation.locator(`tr[data-param-name="${parameter}"] input`).fill(value);
   await operation.getByRole("button", { name: "Execute" }).click();

@@ -85,9 +85,8 @@ class DocsPageBrowserTest {
         .build()
         .start();
 
-    // Swagger UI's element of an operation: "operations-" + its tag + "-" + its operationId.
     String output = run(List.of(node.toString(), "docs.mjs", "http://127.0.0.1:" + server.port() + "/docs",
-        chromium.toString(), "operations-docs.v1.Books-Books_get", "id", "42"));
+        chromium.toString(), "GET", "/v1/books/{id}", "id", "42"));
     JsonNode shown = new ObjectMapper().readTree(output.lines().reduce((first, last) -> last).orElseThrow());
     assertEquals("200", shown.path("status").asText(), output);
     JsonNode body = new ObjectMapper().readTree(shown.path("body").asText());
