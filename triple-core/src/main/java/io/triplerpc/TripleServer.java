@@ -206,6 +206,18 @@ public abstract class TripleServer {
     Builder openApi(String path);
 
     /**
+     * Serves a docs page at {@code path}, such as {@code /docs}: Swagger UI showing the documents
+     * {@link #openApi} serves, each operation with a form to try it against this server. Its files come from
+     * the {@code org.webjars:swagger-ui} webjar, which the application adds as a dependency; under
+     * {@code path} the server serves that webjar's files and nothing else. Off by default.
+     *
+     * @param path an absolute path such as {@code /docs}, not ending in {@code /}
+     * @throws IllegalArgumentException if {@code path} is malformed
+     * @see #build() which fails if {@link #openApi} is not set or the webjar is missing
+     */
+    Builder openApiDocs(String path);
+
+    /**
      * Runs service methods on the transport's event loop, without a hand-off to another thread, as
      * grpc-java's {@code directExecutor()}: the fastest choice for services that never block (no
      * blocking calls, waits or slow work). A service that blocks stalls every call on the connections

@@ -80,7 +80,9 @@ public final class OpenApi {
     for (com.fasterxml.jackson.databind.JsonNode parameter : operation.path("parameters")) {
       int at = from.indexOf(parameter.path("name").asText());
       if ("path".equals(parameter.path("in").asText()) && at >= 0) {
-        ((ObjectNode) parameter).put("name", to.get(at)).put("description", "the field " + from.get(at));
+        // A segment's parameter says already which field it is part of.
+        ((ObjectNode) parameter).put("name", to.get(at)).put("description",
+            parameter.has("description") ? parameter.path("description").asText() : "the field " + from.get(at));
       }
     }
   }

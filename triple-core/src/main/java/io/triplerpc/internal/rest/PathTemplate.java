@@ -78,8 +78,9 @@ public final class PathTemplate {
   }
 
   /**
-   * The path as OpenAPI writes it: each variable as {@code {fieldPath}} in place of its segments, the verb
-   * after a colon.
+   * The path as OpenAPI writes it: each variable as {@code {fieldPath}} in place of its segments, or, for a
+   * variable of literals and single wildcards, its segments with a parameter per wildcard
+   * ({@link #openApiSegments}); the verb after a colon.
    */
   String openApiPath() {
     StringBuilder path = new StringBuilder();
@@ -91,19 +92,55 @@ public final class PathTemplate {
           variable = candidate;
         }
       }
-      path.append('/');
-      if (variable != null) {
-        path.append('{').append(variable.fieldPath).append('}');
-        i = Math.max(variable.end, i + 1);
-      } else {
-        path.append(segments[i]);
+      if (variable == null) {
+        path.append('/').append(segments[i]);
         i++;
+        continue;
       }
+      List<String> expanded = openApiSegments(variable.fieldPath);
+      if (expanded == null) {
+        path.append("/{").append(variable.fieldPath).append('}');
+      } else {
+        int parameter = 0;
+        for (int j = variable.start; j < variable.end; j++) {
+          path.append('/').append(segments[j].equals(ANY) ? "{" + expanded.get(parameter++) + "}" : segments[j]);
+        }
+      }
+      i = Math.max(variable.end, i + 1);
     }
     if (verb != null) {
       path.append(':').append(verb);
     }
     return path.toString();
+  }
+
+  /**
+   * The path parameters of a variable of literals and single wildcards, such as {@code name} in
+   * {@code /v1/{name=shelves/*}:archive}: one per wildcard, named by the field path and the literal before it ({@code name.shelves},
+   * {@code name.books}), as grpc-gateway's {@code expand_slashed_path_patterns} does; else null, the variable
+   * being one parameter. Clients percent-encode a slash in a path parameter's value, which then is no
+   * segment of the template: a parameter per segment is what a generated client can send.
+   */
+  List<String> openApiSegments(String fieldPath) {
+    for (Variable variable : variables) {
+      if (!variable.fieldPath.equals(fieldPath)) {
+        continue;
+      }
+      boolean oneWildcard = variable.end - variable.start == 1 && segments[variable.start].equals(ANY);
+      if (oneWildcard || anyPath >= variable.start && anyPath < variable.end) {
+        return null;
+      }
+      List<String> names = new ArrayList<>();
+      for (int i = variable.start; i < variable.end; i++) {
+        if (segments[i].equals(ANY)) {
+          String before = i > variable.start && !segments[i - 1].equals(ANY) ? segments[i - 1] : "segment";
+          String name = fieldPath + "." + before;
+          names.add(names.contains(name) ? name + (names.size() + 1) : name);
+        }
+      }
+      return names;
+    }
+    return null;
   }
 
   /**

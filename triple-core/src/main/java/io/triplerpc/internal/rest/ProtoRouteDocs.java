@@ -39,6 +39,15 @@ final class ProtoRouteDocs implements RouteDocs {
     ArrayNode parameters = operation.putArray("parameters");
     Descriptor type = request.getDescriptorForType();
     for (String fieldPath : template.fieldPaths()) {
+      List<String> segments = template.openApiSegments(fieldPath);
+      if (segments != null) {
+        for (String segment : segments) {
+          parameters.addObject().put("name", segment).put("in", "path").put("required", true)
+              .put("description", "a segment of the field " + fieldPath + ": " + template.openApiPath())
+              .putObject("schema").put("type", "string");
+        }
+        continue;
+      }
       List<FieldDescriptor> fields = FieldValues.resolve(type, fieldPath);
       ObjectNode parameter = parameters.addObject().put("name", fieldPath).put("in", "path").put("required", true);
       ObjectNode schema = schemas.single(fields.get(fields.size() - 1));

@@ -57,6 +57,8 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private final Map<String, Class<?>> protoFiles = new LinkedHashMap<>();
   /** Where the OpenAPI document is served, or null. */
   private String openApiPath;
+  /** Where the docs page is served, or null. */
+  private String openApiDocsPath;
   /** Each service's interface, whose REST annotations (JAX-RS, Spring Web) the server reads. */
   private final Map<String, Class<?>> interfaces = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
@@ -221,6 +223,17 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   }
 
   @Override
+  public TripleServerBuilder openApiDocs(String path) {
+    Objects.requireNonNull(path, "path");
+    checkGetPath(path);
+    if (path.endsWith("/")) {
+      throw new IllegalArgumentException("The docs page's path does not end in /, such as /docs: " + path);
+    }
+    this.openApiDocsPath = path;
+    return this;
+  }
+
+  @Override
   public TripleServerBuilder accessPolicy(AccessPolicy policy) {
     this.accessPolicy = Objects.requireNonNull(policy, "policy");
     return this;
@@ -358,6 +371,10 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
           + " clients present no certificate, so mutual TLS could be bypassed on the same port;"
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
+    if (openApiDocsPath != null && openApiPath == null) {
+      throw new IllegalStateException("openApiDocs(\"" + openApiDocsPath + "\") shows the OpenAPI document:"
+          + " serve it too, with openApi(\"/openapi.json\")");
+    }
     // The server keeps the allow list as it is now: what this builder is told later is not its concern.
     DeserializationAllowList allowList = allowListCopy();
     List<ServerMethodDefinition<?, ?>> built = new ArrayList<>();
@@ -365,6 +382,6 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built, interceptors,
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), Map.copyOf(interfaces),
-        new LinkedHashMap<>(httpGets), openApiPath);
+        new LinkedHashMap<>(httpGets), openApiPath, openApiDocsPath);
   }
 }

@@ -13,6 +13,7 @@ import io.triplerpc.internal.health.HealthServiceImpl;
 import io.triplerpc.internal.observe.CallObservers;
 import io.triplerpc.internal.reflection.DescriptorIndex;
 import io.triplerpc.internal.rest.RestRoutes;
+import io.triplerpc.internal.rest.SwaggerUiPage;
 import io.triplerpc.internal.reflection.ReflectionServiceImpl;
 import io.triplerpc.internal.reflection.ReflectionV1AlphaService;
 import io.triplerpc.internal.reflection.ReflectionV1Service;
@@ -28,6 +29,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +74,8 @@ final class TripleServerImpl extends TripleServer {
   private final List<ServerRegistration> registrations;
   /** Plain HTTP GET handlers by path. */
   private final Map<String, HttpGetHandler> httpGets;
+  /** HTTP GET handlers of every path under a folder, by the folder's path (ending in /). */
+  private final Map<String, HttpGetHandler> httpGetFolders = new LinkedHashMap<>();
   /** The registrations whose {@code started} returned, in order: only they are told of the shutdown. */
   private final List<ServerRegistration> announced = new CopyOnWriteArrayList<>();
   private final AtomicBoolean withdrawn = new AtomicBoolean();
@@ -81,6 +85,8 @@ final class TripleServerImpl extends TripleServer {
   /**
    * @param executor where services run, or null for a pool of the server's own
    * @param httpGets plain HTTP GET handlers by path, none of them a method's
+   * @param openApiPath where the OpenAPI document is served, or null
+   * @param openApiDocsPath where the docs page is served, or null; needs {@code openApiPath}
    */
   TripleServerImpl(InetSocketAddress bindAddress, ServerTransportOptions options,
       List<ServerMethodDefinition<?, ?>> definitions, List<ServerInterceptor> interceptors, AccessPolicy accessPolicy,
@@ -91,7 +97,8 @@ final class TripleServerImpl extends TripleServer {
       Map<String, Class<?>> protoFiles,
       Map<String, Class<?>> interfaces,
       Map<String, HttpGetHandler> httpGets,
-      String openApiPath) {
+      String openApiPath,
+      String openApiDocsPath) {
     this.bindAddress = bindAddress;
     this.options = options;
     List<ServerMethodDefinition<?, ?>> all = new ArrayList<>(definitions);
@@ -130,6 +137,9 @@ final class TripleServerImpl extends TripleServer {
     if (openApiPath != null) {
       addOpenApi(httpGets, openApiPath, restRoutes);
     }
+    if (openApiDocsPath != null) {
+      addOpenApiDocs(httpGets, openApiDocsPath, openApiPath, restRoutes);
+    }
     this.httpGets = Map.copyOf(httpGets);
     this.concurrencyLimits = concurrencyLimits;
     this.adaptiveLimit = adaptiveLimit;
@@ -153,6 +163,28 @@ final class TripleServerImpl extends TripleServer {
       byte[] one = routes.openApi(service, service);
       httpGets.put(folder + service + ".json", request -> HttpGetHandler.Response.ok(json, one));
     }
+  }
+
+  /**
+   * The docs page as GET endpoints: the page at {@code path}, and the folder under it that serves the
+   * webjar's files, which must hide no other endpoint. Fails, naming the webjar, if it is missing.
+   */
+  private void addOpenApiDocs(Map<String, HttpGetHandler> httpGets, String path, String documentPath,
+      RestRoutes routes) {
+    String folder = path + "/";
+    for (String other : httpGets.keySet()) {
+      if (other.equals(path) || other.startsWith(folder)) {
+        throw new IllegalArgumentException("openApiDocs(\"" + path + "\") would hide the HTTP GET endpoint "
+            + other);
+      }
+    }
+    Map<String, String> documents = new LinkedHashMap<>();
+    documents.put(documentPath, "All services");
+    String documentFolder = documentPath.substring(0, documentPath.length() - ".json".length()) + "/";
+    routes.services().forEach(service -> documents.put(documentFolder + service + ".json", service));
+    SwaggerUiPage page = SwaggerUiPage.load(TripleServerImpl.class.getClassLoader(), path, documents);
+    httpGets.put(path, page.page());
+    httpGetFolders.put(folder, page.folder());
   }
 
   /** Whether no definition before {@code definition} serves its method. */
@@ -194,6 +226,8 @@ final class TripleServerImpl extends TripleServer {
     Executor endpointExecutor = executor == TripleServerBuilder.DIRECT ? ForkJoinPool.commonPool() : executor;
     List<HttpEndpoint> endpoints = new ArrayList<>();
     httpGets.forEach((path, handler) -> endpoints.add(new HttpEndpoint(path, handler, endpointExecutor)));
+    // After the exact paths: a folder hides none of them (addOpenApiDocs checked).
+    httpGetFolders.forEach((folder, handler) -> endpoints.add(HttpEndpoint.folder(folder, handler, endpointExecutor)));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
         adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize(), endpoints, restRoutes);
     try {

@@ -13,22 +13,43 @@ import org.slf4j.LoggerFactory;
  * A plain HTTP GET endpoint of a server ({@code TripleServer.Builder.httpGet}): one path, its handler, and
  * the executor the handler runs on, so that the transport never runs it on an event loop. The transport
  * finds it through {@link ServerTransportListener#httpEndpoint} and writes the response it completes with.
- * Immutable and thread-safe.
+ * A folder endpoint ({@link #folder}) serves every path under its own, as the server's docs page serves
+ * the files of its webjar. Immutable and thread-safe.
  */
 public final class HttpEndpoint {
 
   private static final Logger log = LoggerFactory.getLogger(HttpEndpoint.class);
   private static final String TEXT_PLAIN = "text/plain; charset=utf-8";
 
-  /** An absolute path without a query, such as {@code /metrics}. */
+  /** An absolute path without a query, such as {@code /metrics}; a folder's ends in {@code /}. */
   private final String path;
   private final HttpGetHandler handler;
   private final Executor executor;
+  /** Whether every path that starts with {@link #path} is this endpoint's, not {@code path} alone. */
+  private final boolean folder;
 
   public HttpEndpoint(String path, HttpGetHandler handler, Executor executor) {
+    this(path, handler, executor, false);
+  }
+
+  private HttpEndpoint(String path, HttpGetHandler handler, Executor executor, boolean folder) {
     this.path = Objects.requireNonNull(path, "path");
     this.handler = Objects.requireNonNull(handler, "handler");
     this.executor = Objects.requireNonNull(executor, "executor");
+    this.folder = folder;
+  }
+
+  /**
+   * An endpoint of every path under {@code folder}, such as {@code /docs/}: its handler is given the whole
+   * target and must itself refuse what it does not serve.
+   *
+   * @param folder an absolute path ending in {@code /}
+   */
+  public static HttpEndpoint folder(String folder, HttpGetHandler handler, Executor executor) {
+    if (!folder.startsWith("/") || !folder.endsWith("/")) {
+      throw new IllegalArgumentException("A folder is an absolute path ending in /: " + folder);
+    }
+    return new HttpEndpoint(folder, handler, executor, true);
   }
 
   /** The path it serves. */
@@ -38,11 +59,12 @@ public final class HttpEndpoint {
 
   /**
    * Whether {@code target}, a request's path and query as it came, names this endpoint: its path exactly,
-   * alone or followed by a query. Builds nothing.
+   * alone or followed by a query; for a folder, any target that starts with its path. Builds nothing.
    */
   public boolean matches(CharSequence target) {
     int length = path.length();
-    if (target.length() < length || (target.length() > length && target.charAt(length) != '?')) {
+    if (target.length() < length
+        || (!folder && target.length() > length && target.charAt(length) != '?')) {
       return false;
     }
     for (int i = length - 1; i >= 0; i--) {
@@ -100,6 +122,6 @@ public final class HttpEndpoint {
 
   @Override
   public String toString() {
-    return "HttpEndpoint(" + path + ")";
+    return "HttpEndpoint(" + path + (folder ? "*)" : ")");
   }
 }

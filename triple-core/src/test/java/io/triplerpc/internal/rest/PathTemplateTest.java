@@ -33,6 +33,25 @@ class PathTemplateTest {
   }
 
   @Test
+  void openApiGivesEachWildcardOfAVariableOfLiteralsItsOwnParameter() {
+    PathTemplate book = PathTemplate.parse("/v1/{name=shelves/*/books/*}");
+    assertEquals("/v1/shelves/{name.shelves}/books/{name.books}", book.openApiPath());
+    assertEquals(List.of("name.shelves", "name.books"), book.openApiSegments("name"));
+    PathTemplate archive = PathTemplate.parse("/v1/{name=shelves/*}:archive");
+    assertEquals("/v1/shelves/{name.shelves}:archive", archive.openApiPath());
+    PathTemplate unnamed = PathTemplate.parse("/v1/{name=*/books/*}/cover");
+    assertEquals("/v1/{name.segment}/books/{name.books}/cover", unnamed.openApiPath());
+    // One wildcard, or **, stays one parameter: the first is one segment, the second any number.
+    PathTemplate shelf = PathTemplate.parse("/v1/shelves/{shelf}");
+    assertEquals("/v1/shelves/{shelf}", shelf.openApiPath());
+    assertNull(shelf.openApiSegments("shelf"));
+    PathTemplate files = PathTemplate.parse("/v1/files/{path=**}");
+    assertEquals("/v1/files/{path}", files.openApiPath());
+    assertNull(files.openApiSegments("path"));
+    assertEquals("^.*$", files.openApiPattern("path"));
+  }
+
+  @Test
   void doubleWildcardTakesAnyNumberOfSegments() {
     PathTemplate template = PathTemplate.parse("/v1/files/{path=**}");
     assertEquals(Map.of("path", "a/b/c"), template.match("/v1/files/a/b/c"));

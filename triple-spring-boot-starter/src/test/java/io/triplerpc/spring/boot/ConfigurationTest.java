@@ -128,6 +128,28 @@ class ConfigurationTest {
   }
 
   @Test
+  void theDocsPageIsServedAtThePropertysPath() {
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.open-api-path=/openapi.json", "triple.server.open-api-docs-path=/docs")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          java.net.http.HttpResponse<String> page = java.net.http.HttpClient.newHttpClient().send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                  "http://127.0.0.1:" + server.port() + "/docs/swagger-initializer.js")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+          assertEquals(200, page.statusCode());
+          assertTrue(page.body().contains("\"url\":\"/openapi.json\""), page.body());
+        });
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.open-api-docs-path=/docs")
+        .run(context -> {
+          assertTrue(context.getStartupFailure() != null, "a docs page without the document stops start-up");
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("openApi(\"/openapi.json\")"), messages);
+        });
+  }
+
+  @Test
   void aConcurrencyLimitIsTheProperty() {
     runner.withUserConfiguration(Service.class)
         .withPropertyValues("triple.server.max-concurrent-calls[test.Greeter/slow]=1")

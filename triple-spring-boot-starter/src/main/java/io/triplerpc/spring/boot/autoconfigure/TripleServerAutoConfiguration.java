@@ -55,6 +55,8 @@ public class TripleServerAutoConfiguration {
     TransportProperties.set("triple.server.max-connection-age", properties.getMaxConnectionAge(),
         builder::maxConnectionAge);
     TransportProperties.set("triple.server.open-api-path", properties.getOpenApiPath(), builder::openApi);
+    TransportProperties.set("triple.server.open-api-docs-path", properties.getOpenApiDocsPath(),
+        builder::openApiDocs);
     tls(properties.getTls(), builder);
     TripleServerProperties.AdaptiveConcurrencyLimit adaptive = properties.getAdaptiveConcurrencyLimit();
     if (adaptive.isEnabled()) {

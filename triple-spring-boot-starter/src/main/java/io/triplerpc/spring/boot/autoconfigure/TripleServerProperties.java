@@ -57,6 +57,12 @@ public class TripleServerProperties extends TransportProperties {
    */
   private String openApiPath;
 
+  /**
+   * Path of the docs page, such as /docs: Swagger UI showing the OpenAPI documents (open-api-path must be
+   * set), with the org.webjars:swagger-ui webjar as a dependency of the application. None when unset.
+   */
+  private String openApiDocsPath;
+
   private final AdaptiveConcurrencyLimit adaptiveConcurrencyLimit = new AdaptiveConcurrencyLimit();
 
   private final Tls tls = new Tls();
@@ -124,6 +130,14 @@ public class TripleServerProperties extends TransportProperties {
 
   public void setOpenApiPath(String openApiPath) {
     this.openApiPath = openApiPath;
+  }
+
+  public String getOpenApiDocsPath() {
+    return openApiDocsPath;
+  }
+
+  public void setOpenApiDocsPath(String openApiDocsPath) {
+    this.openApiDocsPath = openApiDocsPath;
   }
 
   public Duration getMaxConnectionIdle() {
