@@ -239,6 +239,7 @@ class DubboRestParityTest {
       return;
     }
     Difference d = c.difference;
+    both += "\n  (an intended difference: " + d.why + ")";
     assertEquals(d.dubboStatus, fromDubbo.status, "Dubbo's status" + both);
     if (d.dubboMessage != null) {
       // A method that produces text/plain answers its errors' JSON as text/plain too.
