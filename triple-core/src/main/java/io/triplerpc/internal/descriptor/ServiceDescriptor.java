@@ -91,7 +91,8 @@ public final class ServiceDescriptor {
   /**
    * The descriptor of {@code serviceInterface}.
    *
-   * @throws IllegalArgumentException if it is not an interface annotated {@link TripleService}, or a
+   * @throws IllegalArgumentException if it is not an interface annotated {@link TripleService} (or carrying
+   *     JAX-RS or Spring Web annotations, which serve as its mark), or a
    *     method has a shape Triple cannot call, naming the method
    */
   public static ServiceDescriptor of(Class<?> serviceInterface) {
@@ -162,6 +163,26 @@ public final class ServiceDescriptor {
         + serviceInterface.getName() + ": both are default methods that call each other");
   }
 
+  /**
+   * Whether {@code type} or one of its methods carries a JAX-RS ({@code jakarta.ws.rs}, {@code javax.ws.rs})
+   * or Spring Web annotation, read by name as the REST routes are: such an interface, written for Dubbo 3.3's
+   * Triple REST, needs no {@code @TripleService}.
+   */
+  private static boolean declaresWebRoutes(Class<?> type) {
+    List<java.lang.reflect.AnnotatedElement> elements = new ArrayList<>(List.of(type.getMethods()));
+    elements.add(type);
+    for (java.lang.reflect.AnnotatedElement element : elements) {
+      for (java.lang.annotation.Annotation annotation : element.getAnnotations()) {
+        String name = annotation.annotationType().getName();
+        if (name.startsWith("jakarta.ws.rs.") || name.startsWith("javax.ws.rs.")
+            || name.startsWith("org.springframework.web.bind.annotation.")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** Whether {@code type} has its own code for the interface method {@code declared}, not the interface's default. */
   private static boolean provides(Class<?> type, Method declared) {
     if (!declared.isDefault()) {
@@ -179,10 +200,14 @@ public final class ServiceDescriptor {
       throw new IllegalArgumentException(type.getName() + " is not an interface");
     }
     TripleService annotation = type.getAnnotation(TripleService.class);
-    if (annotation == null) {
-      throw new IllegalArgumentException(type.getName() + " is not annotated @TripleService");
+    if (annotation == null && !declaresWebRoutes(type)) {
+      throw new IllegalArgumentException(type.getName() + " is not annotated @TripleService (nor with JAX-RS or"
+          + " Spring Web routes)");
     }
-    String serviceName = annotation.name().isEmpty() ? type.getName() : annotation.name();
+    // An interface with REST annotations and no @TripleService is served as Dubbo serves it: named by its
+    // fully qualified name, values in the default serialization.
+    String serviceName = annotation == null || annotation.name().isEmpty() ? type.getName() : annotation.name();
+    String serialization = annotation == null ? "" : annotation.serialization();
     List<Method> candidates = new ArrayList<>();
     for (Method method : type.getMethods()) {
       if (!Modifier.isStatic(method.getModifiers()) && !declaredByObject(method)) {
@@ -210,7 +235,7 @@ public final class ServiceDescriptor {
     Map<Method, MethodBinding> bySyncForm = new HashMap<>();
     Set<String> names = new HashSet<>();
     for (Method method : rpcMethods) {
-      MethodBinding binding = bind(type, serviceName, annotation.serialization(), method, asyncFormOf.get(method),
+      MethodBinding binding = bind(type, serviceName, serialization, method, asyncFormOf.get(method),
           allowed);
       if (!names.add(binding.descriptor().methodName())) {
         throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
@@ -225,7 +250,7 @@ public final class ServiceDescriptor {
       asyncForms.add(new MethodBinding(async, syncBinding.descriptor(), CallShape.FUTURE_UNARY, syncBinding.wrapped()));
     });
     bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
-    return new ServiceDescriptor(type, serviceName, bindings, asyncForms, annotation.serialization(), allowed);
+    return new ServiceDescriptor(type, serviceName, bindings, asyncForms, serialization, allowed);
   }
 
   /** The classes this service's plain Java values may be of. */

@@ -232,6 +232,12 @@ public final class WrappedMethod {
   }
 
   /** A result or a thrown exception, and the serialization to write it in (null for the method's own). */
+  /**
+   * The subtype ({@code withSubtype}) of a plain Java method's result as JSON with no {@code "@class"}
+   * property, for REST answers; other codecs have no such form and answer null.
+   */
+  public static final String PLAIN_JSON = "json;plain";
+
   private record Reply(Object value, boolean thrown, ObjectSerialization serialization) {}
 
   /** Writes {@code value} with {@code codec}, in the serialization a {@link Reply} names, if it names one. */
@@ -253,14 +259,17 @@ public final class WrappedMethod {
     private final WrapperCodecs codecs;
     /** Whether bodies are JSON (Connect unary, curl) rather than the wrapper. */
     private final boolean json;
+    /** Whether JSON results carry no {@code "@class"} (REST answers). */
+    private final boolean plain;
 
     UnaryResponseCodec(WrapperCodecs codecs) {
-      this(codecs, false);
+      this(codecs, false, false);
     }
 
-    private UnaryResponseCodec(WrapperCodecs codecs, boolean json) {
+    private UnaryResponseCodec(WrapperCodecs codecs, boolean json, boolean plain) {
       this.codecs = codecs;
       this.json = json;
+      this.plain = plain;
     }
 
     @Override
@@ -270,14 +279,17 @@ public final class WrappedMethod {
 
     /**
      * For {@code "json"}: the result, or a thrown exception (with the exception-code header, as over the
-     * wrapper), as a JSON body.
+     * wrapper), as a JSON body; for {@link #PLAIN_JSON}, the same with no {@code "@class"} in a result.
      */
     @Override
     public MessageCodec<Object> withSubtype(String subtype) {
-      if (subtype.equals(subtype())) {
+      if (PLAIN_JSON.equals(subtype)) {
+        return plain ? this : new UnaryResponseCodec(codecs, true, true);
+      }
+      if (subtype.equals(subtype()) && !plain) {
         return this;
       }
-      return "json".equals(subtype) ? new UnaryResponseCodec(codecs, true) : null;
+      return "json".equals(subtype) ? new UnaryResponseCodec(codecs, true, false) : null;
     }
 
     @Override
@@ -293,7 +305,7 @@ public final class WrappedMethod {
         if (reply.thrown()) {
           codecs.jsonException().write((Throwable) reply.value(), out);
         } else {
-          codecs.jsonResult().write(reply.value(), out);
+          (plain ? codecs.plainJsonResult() : codecs.jsonResult()).write(reply.value(), out);
         }
       } else if (reply.thrown()) {
         writeIn(codecs.exception(), reply.value(), reply.serialization(), out);

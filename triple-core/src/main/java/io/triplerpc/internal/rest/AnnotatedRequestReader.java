@@ -1,5 +1,8 @@
 package io.triplerpc.internal.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.triplerpc.internal.wire.ConnectWire;
 import io.triplerpc.serialization.JsonParameters;
 import io.triplerpc.serialization.MalformedMessageException;
@@ -23,22 +26,29 @@ import java.util.Optional;
  */
 final class AnnotatedRequestReader implements RestRequestReader {
 
+  /** Only checks that a string body is JSON. */
+  private static final ObjectMapper TEXT = new ObjectMapper();
+
   private final WebAnnotations.Parameter[] parameters;
-  /** Each path parameter's key in the template's values; null for the others. */
-  private final String[] pathKeys;
+  /** Where each path parameter's value is in the template's values; null for the others. */
+  private final WebPaths.Variable[] pathVariables;
   private final boolean[] many;
+  /** Whether each parameter is a {@code String} body, which takes JSON other than a string as its text. */
+  private final boolean[] textBody;
   private final JsonParameters json;
   private final boolean readsBody;
 
-  private AnnotatedRequestReader(WebAnnotations.Parameter[] parameters, String[] pathKeys, boolean[] many,
-      JsonParameters json) {
+  private AnnotatedRequestReader(WebAnnotations.Parameter[] parameters, WebPaths.Variable[] pathVariables,
+      boolean[] many, JsonParameters json) {
     this.parameters = parameters;
-    this.pathKeys = pathKeys;
+    this.pathVariables = pathVariables;
     this.many = many;
     this.json = json;
+    this.textBody = new boolean[parameters.length];
     boolean body = false;
-    for (WebAnnotations.Parameter parameter : parameters) {
-      body |= parameter.source() == WebAnnotations.Source.BODY;
+    for (int i = 0; i < parameters.length; i++) {
+      body |= parameters[i].source() == WebAnnotations.Source.BODY;
+      textBody[i] = parameters[i].source() == WebAnnotations.Source.BODY && json.parameterTypes().get(i) == String.class;
     }
     this.readsBody = body;
   }
@@ -46,14 +56,15 @@ final class AnnotatedRequestReader implements RestRequestReader {
   /**
    * The reader of {@code method}'s parameters.
    *
-   * @param keys each path variable's name mapped to its key in the template's values
+   * @param variables each path variable's name mapped to where its value is in the template's values
    * @throws IllegalArgumentException if a parameter is bound to nothing the path has, or two to the body
    */
-  static AnnotatedRequestReader of(Method method, JsonParameters json, Map<String, String> keys, String where) {
+  static AnnotatedRequestReader of(Method method, JsonParameters json, Map<String, WebPaths.Variable> variables,
+      String where) {
     List<Type> types = json.parameterTypes();
     int count = method.getParameterCount();
     WebAnnotations.Parameter[] parameters = new WebAnnotations.Parameter[count];
-    String[] pathKeys = new String[count];
+    WebPaths.Variable[] pathVariables = new WebPaths.Variable[count];
     boolean[] many = new boolean[count];
     boolean body = false;
     boolean jaxRs = false;
@@ -77,16 +88,16 @@ final class AnnotatedRequestReader implements RestRequestReader {
         body = true;
       }
       if (parameter.source() == WebAnnotations.Source.PATH) {
-        pathKeys[i] = keys.get(parameter.name());
-        if (pathKeys[i] == null) {
+        pathVariables[i] = variables.get(parameter.name());
+        if (pathVariables[i] == null) {
           throw new IllegalArgumentException("parameter " + parameter.name() + " names a variable the path "
-              + keys.keySet() + " does not have");
+              + variables.keySet() + " does not have");
         }
       }
       many[i] = isMany(type);
       parameters[i] = parameter;
     }
-    return new AnnotatedRequestReader(parameters, pathKeys, many, json);
+    return new AnnotatedRequestReader(parameters, pathVariables, many, json);
   }
 
   @Override
@@ -103,11 +114,14 @@ final class AnnotatedRequestReader implements RestRequestReader {
       WebAnnotations.Parameter parameter = parameters[i];
       byte[] value;
       switch (parameter.source()) {
-        case PATH -> value = text(List.of(rest.pathVariables().get(pathKeys[i])), i);
+        case PATH -> {
+          String path = pathVariables[i].valueIn(rest.pathVariables());
+          value = text(path == null ? null : List.of(path), i);
+        }
         case QUERY -> value = text(query.get(parameter.name()), i);
         case HEADER -> value = text(rest.headers() == null ? null
             : rest.headers().getAll(parameter.name().toLowerCase(java.util.Locale.ROOT)), i);
-        default -> value = ProtoRequestReader.isBlank(body) ? null : body;
+        default -> value = ProtoRequestReader.isBlank(body) ? null : textBody[i] ? text(body) : body;
       }
       if (value == null) {
         if (parameter.required()) {
@@ -126,7 +140,28 @@ final class AnnotatedRequestReader implements RestRequestReader {
 
   /** What an OpenAPI document says of the route this reader serves, of {@code template}, answering {@code result}. */
   RouteDocs docs(PathTemplate template, Type result) {
-    return new JavaRouteDocs(template, parameters, pathKeys, json.parameterTypes(), result);
+    return new JavaRouteDocs(template, parameters, pathVariables, json.parameterTypes(), result);
+  }
+
+  /**
+   * A body for a {@code String} parameter: a JSON string as it is (its value), any other JSON value as a
+   * string of its text, as Dubbo 3.3 reads a string body ({@code {"a":1}} is the text {@code {"a":1}}).
+   *
+   * @throws MalformedMessageException if the body is not JSON
+   */
+  private static byte[] text(byte[] body) throws IOException {
+    JsonNode value;
+    try {
+      value = TEXT.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw new MalformedMessageException("Malformed body: " + e.getOriginalMessage(), e);
+    }
+    if (value.isTextual()) {
+      return body;
+    }
+    StringBuilder json = new StringBuilder();
+    ConnectWire.appendString(json, new String(body, StandardCharsets.UTF_8).strip());
+    return json.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** The JSON a parameter's texts make: one string, or an array of them for a collection; null for none. */

@@ -6,6 +6,7 @@ import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.internal.descriptor.MethodBinding;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
+import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.serialization.JsonParameters;
 import io.triplerpc.serialization.MessageCodec;
 import java.lang.reflect.Method;
@@ -51,16 +52,19 @@ final class AnnotatedRoutes {
       try {
         for (WebAnnotations.Route route : routes) {
           WebPaths.Converted path = WebPaths.convert(route.path());
-          RestRequestReader reader = reader(javaMethod, method, path.keys(), where);
+          RestRequestReader reader = reader(javaMethod, method, path.variables(), where);
           @SuppressWarnings("unchecked")
-          MessageCodec<Object> response = (MessageCodec<Object>) method.responseCodec().withSubtype("json");
+          MessageCodec<Object> plain = (MessageCodec<Object>) method.responseCodec().withSubtype(WrappedMethod.PLAIN_JSON);
+          @SuppressWarnings("unchecked")
+          MessageCodec<Object> response = plain != null ? plain
+              : (MessageCodec<Object>) method.responseCodec().withSubtype("json");
           if (response == null) {
             throw new IllegalArgumentException("its result has no JSON form");
           }
           RouteDocs docs = reader instanceof AnnotatedRequestReader annotated
               ? annotated.docs(path.template(), javaMethod.getGenericReturnType())
               : new JavaRouteDocs(path.template(), new WebAnnotations.Parameter[] {
-                  new WebAnnotations.Parameter(WebAnnotations.Source.BODY, null, null, true)}, new String[1],
+                  new WebAnnotations.Parameter(WebAnnotations.Source.BODY, null, null, true)}, new WebPaths.Variable[1],
                   List.of(javaMethod.getGenericParameterTypes()), javaMethod.getGenericReturnType());
           for (String httpMethod : route.httpMethods()) {
             into.add(new HttpBinding(httpMethod, path.template(), AsciiString.of(method.path()), reader, response,
@@ -73,11 +77,11 @@ final class AnnotatedRoutes {
     }
   }
 
-  private static RestRequestReader reader(Method javaMethod, MethodDescriptor<?, ?> method, Map<String, String> keys,
-      String where) {
+  private static RestRequestReader reader(Method javaMethod, MethodDescriptor<?, ?> method,
+      Map<String, WebPaths.Variable> variables, String where) {
     MessageCodec<?> json = method.requestCodec().withSubtype("json");
     if (json instanceof JsonParameters parameters) {
-      return AnnotatedRequestReader.of(javaMethod, parameters, keys, where);
+      return AnnotatedRequestReader.of(javaMethod, parameters, variables, where);
     }
     Class<?> messageType = method.requestCodec().messageType();
     if (json == null || messageType == null || !Message.class.isAssignableFrom(messageType)) {

@@ -11,15 +11,16 @@ final class JavaRouteDocs implements RouteDocs {
 
   private final PathTemplate template;
   private final WebAnnotations.Parameter[] parameters;
-  private final String[] pathKeys;
+  /** Where each path parameter is in the template; null for the others. */
+  private final WebPaths.Variable[] pathVariables;
   private final List<Type> types;
   private final Type result;
 
-  JavaRouteDocs(PathTemplate template, WebAnnotations.Parameter[] parameters, String[] pathKeys, List<Type> types,
-      Type result) {
+  JavaRouteDocs(PathTemplate template, WebAnnotations.Parameter[] parameters, WebPaths.Variable[] pathVariables,
+      List<Type> types, Type result) {
     this.template = template;
     this.parameters = parameters;
-    this.pathKeys = pathKeys;
+    this.pathVariables = pathVariables;
     this.types = types;
     this.result = result;
   }
@@ -39,7 +40,8 @@ final class JavaRouteDocs implements RouteDocs {
       ObjectNode entry = list.addObject().put("name", parameter.name()).put("in", in)
           .put("required", parameter.source() == WebAnnotations.Source.PATH || parameter.required());
       if (parameter.source() == WebAnnotations.Source.PATH) {
-        String pattern = template.openApiPattern(pathKeys[i]);
+        // A variable that shares its segment has its expression inside the segment's: none of its own here.
+        String pattern = pathVariables[i].segment() != null ? null : template.openApiPattern(pathVariables[i].key());
         if (pattern != null) {
           schema.put("pattern", pattern);
         }
@@ -56,8 +58,10 @@ final class JavaRouteDocs implements RouteDocs {
   public String openApiPath() {
     String path = template.openApiPath();
     for (int i = 0; i < parameters.length; i++) {
-      if (pathKeys[i] != null) {
-        path = path.replace("{" + pathKeys[i] + "}", "{" + parameters[i].name() + "}");
+      WebPaths.Variable variable = pathVariables[i];
+      if (variable != null) {
+        path = path.replace("{" + variable.key() + "}",
+            variable.openApiSegment() != null ? variable.openApiSegment() : "{" + parameters[i].name() + "}");
       }
     }
     return path;

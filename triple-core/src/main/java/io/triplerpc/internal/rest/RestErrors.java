@@ -13,12 +13,25 @@ import io.triplerpc.internal.wire.ConnectWire;
  */
 public final class RestErrors {
 
-  /** The error details a status may carry that are printed as JSON: google.rpc's own. */
-  private static final JsonFormat.Printer DETAILS = JsonFormat.printer().omittingInsignificantWhitespace()
-      .usingTypeRegistry(TypeRegistry.newBuilder().add(com.google.rpc.ErrorDetailsProto.getDescriptor().getMessageTypes())
-          .build());
+  /**
+   * The printer of the error details a status may carry that are printed as JSON, google.rpc's own; null when
+   * their classes (proto-google-common-protos, an optional dependency) are not on the class path: then no
+   * detail is printed, and the errors of annotated REST routes, which need nothing of it, are still written.
+   */
+  private static final JsonFormat.Printer DETAILS = detailsPrinter();
 
   private RestErrors() {}
+
+  private static JsonFormat.Printer detailsPrinter() {
+    try {
+      Class.forName("com.google.rpc.ErrorDetailsProto", false, RestErrors.class.getClassLoader());
+    } catch (ClassNotFoundException absent) {
+      return null;
+    }
+    return JsonFormat.printer().omittingInsignificantWhitespace()
+        .usingTypeRegistry(TypeRegistry.newBuilder()
+            .add(com.google.rpc.ErrorDetailsProto.getDescriptor().getMessageTypes()).build());
+  }
 
   /** The HTTP status of an error with {@code code}. */
   public static int httpStatus(Status.Code code) {
@@ -36,7 +49,7 @@ public final class RestErrors {
     ConnectWire.appendString(json, status.description() == null ? "" : status.description());
     json.append(",\"details\":[");
     String separator = "";
-    for (Any detail : status.details()) {
+    for (Any detail : DETAILS == null ? java.util.List.<Any>of() : status.details()) {
       try {
         String printed = DETAILS.print(detail);
         json.append(separator).append(printed);

@@ -52,6 +52,17 @@ public final class JsonObjectSerialization extends PerServiceSerialization<Objec
     return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType), allowed);
   }
 
+  /**
+   * A codec of {@code type} that writes no {@code "@class"} property: the JSON any client reads, for REST
+   * answers; it reads as {@link #codecFor} does. Each call makes a mapper of its own, so call it once per
+   * method, as it is bound.
+   */
+  public static ObjectCodec plainCodecFor(Type type, ClassLoader classLoader, AllowedClasses allowed) {
+    ObjectMapper mapper = newMapper(classLoader, allowed).deactivateDefaultTyping();
+    JavaType javaType = mapper.getTypeFactory().constructType(type);
+    return new JsonCodec(type, mapper.readerFor(javaType), mapper.writerFor(javaType), allowed);
+  }
+
   /** The mapper every JSON codec of {@code classLoader} and {@code allowed} shares. */
   static ObjectMapper newMapper(ClassLoader classLoader, AllowedClasses allowed) {
     PolymorphicTypeValidator validator = TypeIdPolicy.validator(allowed);

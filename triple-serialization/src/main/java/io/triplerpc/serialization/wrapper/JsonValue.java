@@ -18,12 +18,33 @@ final class JsonValue<T> implements MessageCodec<T> {
 
   private final String where;
   private final Class<T> valueClass;
-  private final ObjectCodec codec;
+  private final Type type;
+  private final ClassLoader classLoader;
+  private final AllowedClasses allowed;
+  private final boolean plain;
+  /** Made on first use: a plain codec has a mapper of its own, which only methods served over REST need. */
+  private volatile ObjectCodec codec;
 
-  JsonValue(String where, ClassLoader classLoader, Type type, Class<T> valueClass, AllowedClasses allowed) {
+  /** @param plain whether to write no {@code "@class"} (see {@link JsonObjectSerialization#plainCodecFor}) */
+  JsonValue(String where, ClassLoader classLoader, Type type, Class<T> valueClass, AllowedClasses allowed,
+      boolean plain) {
     this.where = where;
     this.valueClass = valueClass;
-    this.codec = new JsonObjectSerialization().codecFor(type, classLoader, allowed);
+    this.type = type;
+    this.classLoader = classLoader;
+    this.allowed = allowed;
+    this.plain = plain;
+  }
+
+  private ObjectCodec codec() {
+    ObjectCodec made = codec;
+    if (made == null) {
+      // Two threads may both make one; either will do.
+      made = plain ? JsonObjectSerialization.plainCodecFor(type, classLoader, allowed)
+          : new JsonObjectSerialization().codecFor(type, classLoader, allowed);
+      codec = made;
+    }
+    return made;
   }
 
   @Override
@@ -38,13 +59,13 @@ final class JsonValue<T> implements MessageCodec<T> {
 
   @Override
   public void write(T value, OutputStream out) throws IOException {
-    codec.write(value, out);
+    codec().write(value, out);
   }
 
   @Override
   public T read(InputStream in) throws IOException {
     try {
-      return valueClass.cast(codec.read(in));
+      return valueClass.cast(codec().read(in));
     } catch (MalformedMessageException e) {
       throw e;
     } catch (IOException | RuntimeException e) {

@@ -61,6 +61,8 @@ public final class WrapperCodecs {
   private final ObjectSerialization serialization;
   /** The result and a thrown exception as JSON bodies (Connect unary, curl). */
   private final MessageCodec<Object> jsonResult;
+  /** The result as JSON with no {@code "@class"} in it, for REST answers that any JSON client reads. */
+  private final MessageCodec<Object> plainJsonResult;
   private final MessageCodec<Throwable> jsonException;
   private final WrapperCodec<Object[]> arguments;
   private final WrapperCodec<Object> result;
@@ -68,10 +70,11 @@ public final class WrapperCodecs {
 
   private WrapperCodecs(Method method, ObjectSerialization serialization, WrapperCodec<Object[]> arguments,
       WrapperCodec<Object> result, WrapperCodec<Throwable> exception, MessageCodec<Object> jsonResult,
-      MessageCodec<Throwable> jsonException) {
+      MessageCodec<Object> plainJsonResult, MessageCodec<Throwable> jsonException) {
     this.method = method;
     this.serialization = serialization;
     this.jsonResult = jsonResult;
+    this.plainJsonResult = plainJsonResult;
     this.jsonException = jsonException;
     this.arguments = arguments;
     this.result = result;
@@ -127,8 +130,9 @@ public final class WrapperCodecs {
         new RequestWrapperCodec(where, accepted, loader, parameters, allowed),
         new ResponseWrapperCodec<>(where, accepted, loader, resultType, Object.class, resultType, allowed),
         new ResponseWrapperCodec<>(where, accepted, loader, resultType, Throwable.class, Throwable.class, allowed),
-        new JsonValue<>(where, loader, isVoid(resultType) ? Object.class : resultType, Object.class, allowed),
-        new JsonValue<>(where, loader, Throwable.class, Throwable.class, allowed));
+        new JsonValue<>(where, loader, isVoid(resultType) ? Object.class : resultType, Object.class, allowed, false),
+        new JsonValue<>(where, loader, isVoid(resultType) ? Object.class : resultType, Object.class, allowed, true),
+        new JsonValue<>(where, loader, Throwable.class, Throwable.class, allowed, false));
   }
 
   /**
@@ -193,6 +197,15 @@ public final class WrapperCodecs {
   /** The method's result as a JSON body ({@code null} for a {@code void} method), for Connect unary and curl. */
   public MessageCodec<Object> jsonResult() {
     return jsonResult;
+  }
+
+  /**
+   * The method's result as a JSON body with no {@code "@class"} property (which {@link #jsonResult()} writes
+   * for values of classes that may have subclasses, so that a Triple client reads them back as themselves):
+   * for REST answers, which any JSON client reads.
+   */
+  public MessageCodec<Object> plainJsonResult() {
+    return plainJsonResult;
   }
 
   /** An exception the service threw as a JSON body, for Connect unary and curl. */

@@ -253,13 +253,82 @@ class AnnotatedRestTest {
     }
   }
 
-  /** A variable that shares its segment with text cannot be served: the server says so as it is built. */
+  /** A variable that spans segments before the end cannot be served: the server says so as it is built. */
   @jakarta.ws.rs.Path("/files")
   @io.triplerpc.TripleService(name = "rest.test.Broken")
   public interface Broken {
     @GET
-    @Path("/{name}.{ext}")
+    @Path("/{dir: .*}/{name}")
+    String file(@PathParam("dir") String dir, @PathParam("name") String name);
+  }
+
+  /**
+   * As a Dubbo 3.3 service declares it, with no {@code @TripleService}: variables that share a segment, and a
+   * string body.
+   */
+  @Path("/files")
+  public interface Files {
+    @GET
+    @Path("/{name}.{ext: [a-z]+}")
     String file(@PathParam("name") String name, @PathParam("ext") String ext);
+
+    @jakarta.ws.rs.POST
+    @Path("/notes")
+    String note(String text);
+
+    @GET
+    @Path("/info/{name}")
+    FileInfo info(@PathParam("name") String name);
+  }
+
+  /** A class that may have subclasses: Connect's JSON names it in an "@class" member, REST answers do not. */
+  public static class FileInfo {
+    public String name;
+    public long size;
+  }
+
+  @Test
+  void anInterfaceWithoutTripleServiceIsServedAsDubboServesIt() throws Exception {
+    server.shutdownNow();
+    assertTrue(server.awaitTermination(TIMEOUT), "server terminated");
+    server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Files.class, new Files() {
+          @Override
+          public String file(String name, String ext) {
+            calls.incrementAndGet();
+            return name + "|" + ext;
+          }
+
+          @Override
+          public String note(String text) {
+            calls.incrementAndGet();
+            return "<" + text + ">";
+          }
+
+          @Override
+          public FileInfo info(String name) {
+            FileInfo info = new FileInfo();
+            info.name = name;
+            info.size = name.length();
+            return info;
+          }
+        })
+        .build().start();
+    assertEquals(json("'annual.report|pdf'"), send("GET", "/files/annual.report.pdf", null).body,
+        "the first variable takes what it can, the expression the rest");
+    assertEquals(404, send("GET", "/files/report.PDF", null).status, "the expression is matched");
+    assertEquals(json("'<x>'"), send("POST", "/files/notes", "\"x\"").body, "a JSON string is its value");
+    assertEquals("<{\"a\": [1, 2]}>", send("POST", "/files/notes", "{\"a\": [1, 2]}").body.asText(),
+        "other JSON is its text");
+    assertEquals(json("{'name':'a.txt','size':5}"), send("GET", "/files/info/a.txt", null).body,
+        "plain JSON, no @class");
+    int before = calls.get();
+    Answer malformed = send("POST", "/files/notes", "not json");
+    assertEquals(400, malformed.status, String.valueOf(malformed.body));
+    assertEquals(before, calls.get(), "nothing reached the service");
+    try (TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build()) {
+      assertEquals("a|b", client.proxy(Files.class).file("a", "b"), "served by its fully qualified name over gRPC");
+    }
   }
 
   @Test
@@ -267,6 +336,6 @@ class AnnotatedRestTest {
     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () ->
         TripleServer.builder().host("127.0.0.1").port(0).addService(Broken.class, (name, ext) -> name).build());
     assertTrue(refused.getMessage().contains("Broken.file"), refused.getMessage());
-    assertTrue(refused.getMessage().contains("shares its segment"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("must end the path"), refused.getMessage());
   }
 }

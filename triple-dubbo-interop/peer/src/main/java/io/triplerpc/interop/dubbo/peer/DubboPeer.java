@@ -2,6 +2,14 @@ package io.triplerpc.interop.dubbo.peer;
 
 import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.ProtoService;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequestService;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequests;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResources;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.TagServices;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -36,7 +44,8 @@ import org.apache.dubbo.rpc.service.GenericService;
  * <ul>
  *   <li>{@code provider}: exports {@link PlainService} and {@link ProtoService} over {@code tri://}
  *       (no registry unless {@code --registry}, QoS off) and prints {@code READY <port>} once the port
- *       accepts connections (and, with a registry, the instance is registered).
+ *       accepts connections (and, with a registry, the instance is registered); with {@code --rest}, also
+ *       the REST services copied from Dubbo's samples, which Dubbo's Triple REST serves on that port.
  *   <li>{@code consumer}: refers to both at {@code tri://<address>} (direct URL, retries 0), or through
  *       the registry, prints {@code READY}, then reads one JSON command per line from standard input and
  *       answers each with one JSON line, in order ({@link ConsumerCommands} describes both).
@@ -120,6 +129,12 @@ public final class DubboPeer {
           .service(export(PlainService.class, new DubboPlainService("default", relay), options.version(),
               options.group()))
           .service(export(ProtoService.class, new DubboProtoService(), options.version(), options.group()));
+      if (options.rest()) {
+        bootstrap.service(export(HttpMethodRequestService.class, new HttpMethodRequests(), null, null))
+            .service(export(ItemResource.class, new ItemResources(), null, null))
+            .service(export(DemoService.class, new DemoServices(), null, null))
+            .service(export(TagService.class, new TagServices(), null, null));
+      }
       for (String[] also : options.alsoExport()) {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));
       }

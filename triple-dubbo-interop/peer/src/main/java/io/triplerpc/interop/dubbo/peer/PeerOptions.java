@@ -28,7 +28,10 @@ import java.util.List;
  *   <li>{@code --tracing}: Dubbo's own tracing on (OpenTelemetry through Micrometer Tracing, W3C
  *       propagation with baggage, every trace sampled, spans kept in the process);
  *   <li>{@code --relay=host:port}: provider, the Triple server its {@code traceHop()} calls on (a direct
- *       {@code tri://} reference) before it answers.
+ *       {@code tri://} reference) before it answers;
+ *   <li>{@code --rest}: provider, also exports the REST services of the api module's {@code rest} packages
+ *       (two copied from Dubbo's samples, two in their style for what those lack), which Dubbo's Triple
+ *       REST serves on the same port over HTTP/1.1 and HTTP/2.
  * </ul>
  */
 record PeerOptions(
@@ -46,7 +49,8 @@ record PeerOptions(
     String metadataType,
     String providedBy,
     boolean tracing,
-    String relay) {
+    String relay,
+    boolean rest) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -65,6 +69,7 @@ record PeerOptions(
     String providedBy = null;
     boolean tracing = false;
     String relay = null;
+    boolean rest = false;
     List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
@@ -86,6 +91,7 @@ record PeerOptions(
         case "--provided-by" -> providedBy = value;
         case "--tracing" -> tracing = true;
         case "--relay" -> relay = value;
+        case "--rest" -> rest = true;
         case "--also-export" -> {
           for (String export : value.split(",")) {
             String[] parts = export.split(":", -1);
@@ -105,6 +111,6 @@ record PeerOptions(
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy, tracing, relay);
+        application, metadataType, providedBy, tracing, relay, rest);
   }
 }

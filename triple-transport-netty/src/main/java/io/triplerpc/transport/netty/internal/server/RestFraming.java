@@ -75,8 +75,10 @@ final class RestFraming implements WebFraming {
   public End refused(int httpStatus, Status status, ByteBufAllocator alloc) {
     Http2Headers head = new DefaultHttp2Headers(false).status(AsciiString.of(Integer.toString(httpStatus)));
     head.add(GrpcHeaders.CONTENT_TYPE, ConnectWire.APPLICATION_JSON);
-    ByteBuf body = alloc.buffer();
-    body.writeCharSequence(RestErrors.json(status), StandardCharsets.UTF_8);
+    // The text first: nothing is allocated that an exception there would leak.
+    String json = RestErrors.json(status);
+    ByteBuf body = alloc.buffer(json.length());
+    body.writeCharSequence(json, StandardCharsets.UTF_8);
     return new End(head, body);
   }
 
