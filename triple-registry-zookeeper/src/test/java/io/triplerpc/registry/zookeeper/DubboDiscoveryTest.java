@@ -163,6 +163,11 @@ class DubboDiscoveryTest {
     Hello plain = consumer(CallOptions.DEFAULT);
     Hello anyInG1 = consumer(CallOptions.DEFAULT.withServiceVersion("*").withServiceGroup("g1"));
 
+    // Each provider's application reaches the consumer on its own push: a loaded machine has made a call
+    // before the last one came (UNAVAILABLE, nothing registered yet), so each is awaited, then held to.
+    pushes.await(() -> servedByOrUnavailable(v1, 10).equals(Set.of("v1-g1")), "1.0.0 of g1 is found");
+    pushes.await(() -> servedByOrUnavailable(v2, 10).equals(Set.of("v2-g1")), "2.0.0 of g1 is found");
+    pushes.await(() -> servedByOrUnavailable(plain, 10).equals(Set.of("plain")), "the plain export is found");
     assertEquals(Set.of("v1-g1"), servedBy(v1, 10));
     assertEquals(Set.of("v2-g1"), servedBy(v2, 10));
     assertEquals(Set.of("plain"), servedBy(plain, 10));
