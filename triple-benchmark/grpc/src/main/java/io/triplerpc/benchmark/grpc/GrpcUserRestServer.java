@@ -32,12 +32,7 @@ public final class GrpcUserRestServer extends UserRestServiceGrpc.UserRestServic
   }
 
   public static void main(String[] args) throws Exception {
-    int port = 0;
-    for (String arg : args) {
-      if (arg.startsWith("--port=")) {
-        port = Integer.parseInt(arg.substring("--port=".length()));
-      }
-    }
+    int port = GrpcUserServer.portOf(args);
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
         .addService(new GrpcUserRestServer())
         .build()

@@ -68,13 +68,19 @@ public final class GrpcUserServer extends UserServiceGrpc.UserServiceImplBase {
     responses.onCompleted();
   }
 
-  public static void main(String[] args) throws Exception {
+  /** The port a contender's main is told ({@code --port=N}), 0 for any. */
+  static int portOf(String[] args) {
     int port = 0;
     for (String arg : args) {
       if (arg.startsWith("--port=")) {
         port = Integer.parseInt(arg.substring("--port=".length()));
       }
     }
+    return port;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int port = portOf(args);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
         .addService(new GrpcUserServer());
     GrpcObservability.ofServer().configure(builder);
