@@ -23,6 +23,7 @@ triple-transport-netty Http1ClientFuzzTest#responseBytes
 triple-serialization AllowListFuzzTest#hessian2
 triple-serialization-fastjson2 Fastjson2AllowListFuzzTest#jsonb
 triple-core JsonArgumentsFuzzTest#requestBodies
+triple-core RestParsersFuzzTest#targets
 triple-registry-server RegistryWireFuzzTest#messages
 triple-registry-zookeeper DubboZnodesFuzzTest#znodes"
 
