@@ -231,21 +231,14 @@ public final class PathTemplate {
     if (percent < 0) {
       return raw;
     }
-    byte[] out = new byte[raw.length()];
-    int length = 0;
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(raw.length());
     for (int i = 0; i < raw.length(); i++) {
       char c = raw.charAt(i);
       if (c != '%') {
-        if (c < 0x80) {
-          out[length++] = (byte) c;
-        } else {
-          byte[] utf8 = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
-          if (length + utf8.length > out.length) {
-            out = java.util.Arrays.copyOf(out, out.length * 2 + utf8.length);
-          }
-          System.arraycopy(utf8, 0, out, length, utf8.length);
-          length += utf8.length;
-        }
+        int end = Character.isHighSurrogate(c) && i + 1 < raw.length() ? i + 2 : i + 1;
+        byte[] utf8 = raw.substring(i, end).getBytes(StandardCharsets.UTF_8);
+        out.write(utf8, 0, utf8.length);
+        i = end - 1;
         continue;
       }
       int high = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
@@ -256,15 +249,15 @@ public final class PathTemplate {
       }
       int decoded = high << 4 | low;
       if (decoded == '/' && !all) {
-        out[length++] = '%';
-        out[length++] = (byte) raw.charAt(i + 1);
-        out[length++] = (byte) raw.charAt(i + 2);
+        out.write('%');
+        out.write(raw.charAt(i + 1));
+        out.write(raw.charAt(i + 2));
       } else {
-        out[length++] = (byte) decoded;
+        out.write(decoded);
       }
       i += 2;
     }
-    return new String(out, 0, length, StandardCharsets.UTF_8);
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   @Override
