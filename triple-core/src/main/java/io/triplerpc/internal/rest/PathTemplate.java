@@ -177,19 +177,30 @@ public final class PathTemplate {
    * @throws IllegalArgumentException if a value holds a malformed percent-escape
    */
   Map<String, String> match(String rawPath) {
-    if (rawPath.isEmpty() || rawPath.charAt(0) != '/') {
-      return null;
-    }
-    String path = rawPath.substring(1);
+    String[] parts = split(rawPath);
+    return parts == null ? null : match(parts);
+  }
+
+  /** A raw path's segments, as {@link #match(String[])} takes them; null if it does not start with /. */
+  static String[] split(String rawPath) {
+    return rawPath.isEmpty() || rawPath.charAt(0) != '/' ? null : rawPath.substring(1).split("/", -1);
+  }
+
+  /**
+   * As {@link #match(String)}, for a path already {@link #split}: the routes split a request's path once
+   * for all their templates.
+   */
+  Map<String, String> match(String[] rawParts) {
+    String[] parts = rawParts;
     if (verb != null) {
-      int lastSlash = path.lastIndexOf('/');
+      String last = parts[parts.length - 1];
       String suffix = ":" + verb;
-      if (!path.endsWith(suffix) || path.length() - suffix.length() <= lastSlash + 1) {
+      if (!last.endsWith(suffix) || last.length() == suffix.length()) {
         return null;
       }
-      path = path.substring(0, path.length() - suffix.length());
+      parts = parts.clone();
+      parts[parts.length - 1] = last.substring(0, last.length() - suffix.length());
     }
-    String[] parts = path.split("/", -1);
     int n = parts.length;
     int k = segments.length;
     if (anyPath < 0 ? n != k : n < k - 1) {

@@ -237,6 +237,10 @@ public final class RestRoutes {
     String path = question < 0 ? text : text.substring(0, question);
     String query = question < 0 ? null : text.substring(question + 1);
     String method = httpMethod.toString();
+    String[] parts = PathTemplate.split(path);
+    if (parts == null) {
+      return null;
+    }
     HttpBinding best = null;
     Map<String, String> bestVariables = null;
     TreeSet<String> otherMethods = null;
@@ -248,7 +252,7 @@ public final class RestRoutes {
       if (sameMethod && best != null && binding.template().literalCount() <= best.template().literalCount()) {
         continue;
       }
-      Map<String, String> variables = binding.template().match(path);
+      Map<String, String> variables = binding.template().match(parts);
       if (variables == null) {
         continue;
       }
