@@ -27,6 +27,8 @@ public final class CallOptions {
   private final String serviceGroup;
   private final String preferredSerializations;
   private final boolean propagation;
+  private final String hashKey;
+  private final int[] hashArguments;
 
   private CallOptions(Fields fields) {
     this.timeoutNanos = fields.timeoutNanos;
@@ -38,6 +40,8 @@ public final class CallOptions {
     this.serviceGroup = fields.serviceGroup;
     this.preferredSerializations = fields.preferredSerializations;
     this.propagation = fields.propagation;
+    this.hashKey = fields.hashKey;
+    this.hashArguments = fields.hashArguments;
   }
 
   /** The fields of a copy in the making: each {@code withX} changes one, then freezes them in a new instance. */
@@ -51,6 +55,8 @@ public final class CallOptions {
     String serviceGroup;
     String preferredSerializations;
     boolean propagation = true;
+    String hashKey;
+    int[] hashArguments;
   }
 
   private Fields copy() {
@@ -64,6 +70,8 @@ public final class CallOptions {
     fields.serviceGroup = serviceGroup;
     fields.preferredSerializations = preferredSerializations;
     fields.propagation = propagation;
+    fields.hashKey = hashKey;
+    fields.hashArguments = hashArguments;
     return fields;
   }
 
@@ -200,6 +208,58 @@ public final class CallOptions {
     return new CallOptions(copy);
   }
 
+  /**
+   * A copy whose calls go, under a consistent-hash balancer ({@code LoadBalancing.CONSISTENT_HASH} of
+   * triple-registry), to the instance that owns {@code key}: every consumer sends the same key to the same
+   * instance while the instances stay the same. Null for none (the balancer then picks at random). Other
+   * balancers ignore it.
+   */
+  public CallOptions withHashKey(String key) {
+    Fields copy = copy();
+    copy.hashKey = key;
+    return new CallOptions(copy);
+  }
+
+  /**
+   * A copy for proxies of plain Java interfaces whose calls take their {@link #withHashKey hash key} from
+   * the arguments at {@code indexes}, as Dubbo's {@code hash.arguments} does: their {@code String.valueOf}
+   * forms, joined, so that a Dubbo consumer and a Triple consumer send the same arguments to the same
+   * instance. Indexes past a method's arguments are skipped; none turns it off.
+   */
+  public CallOptions withHashArguments(int... indexes) {
+    for (int index : indexes) {
+      if (index < 0) {
+        throw new IllegalArgumentException("hash argument index " + index + " is negative");
+      }
+    }
+    Fields copy = copy();
+    copy.hashArguments = indexes.length == 0 ? null : indexes.clone();
+    return new CallOptions(copy);
+  }
+
+  /** The key set by {@link #withHashKey}, or null. */
+  public String hashKey() {
+    return hashKey;
+  }
+
+  /**
+   * The consistent-hash key of a proxy's call with {@code arguments}: from the arguments {@link
+   * #withHashArguments} names, else {@link #hashKey()}.
+   */
+  public String hashKey(Object[] arguments) {
+    int[] indexes = hashArguments;
+    if (indexes == null || arguments == null) {
+      return hashKey;
+    }
+    StringBuilder key = new StringBuilder();
+    for (int index : indexes) {
+      if (index < arguments.length) {
+        key.append(arguments[index]);
+      }
+    }
+    return key.toString();
+  }
+
   /** Whether calls inherit the deadline and cancellation of the server call being handled; true unless turned off. */
   public boolean propagation() {
     return propagation;
@@ -252,6 +312,8 @@ public final class CallOptions {
         + (serviceVersion == null ? "" : ", serviceVersion=" + serviceVersion)
         + (serviceGroup == null ? "" : ", serviceGroup=" + serviceGroup)
         + (preferredSerializations == null ? "" : ", preferredSerializations=" + preferredSerializations)
-        + (propagation ? "" : ", withoutPropagation") + '}';
+        + (propagation ? "" : ", withoutPropagation")
+        + (hashKey == null ? "" : ", hashKey=" + hashKey)
+        + (hashArguments == null ? "" : ", hashArguments=" + java.util.Arrays.toString(hashArguments)) + '}';
   }
 }

@@ -1,6 +1,7 @@
 package io.triplerpc.spi;
 
 import io.triplerpc.CallOptions;
+import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.Status;
 import java.util.List;
@@ -36,6 +37,15 @@ public interface Picker {
    * earlier picks, oldest first) if one is in rotation, else one tried before; null if none is.
    */
   Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried);
+
+  /**
+   * As {@link #pick(MethodDescriptor, List)}, for a call with {@code options} and request {@code headers}:
+   * for pickers that choose by them (a consistent hash of a header or of {@link CallOptions#hashKey()}).
+   * The client's attempt loop calls this one.
+   */
+  default Pick pick(MethodDescriptor<?, ?> method, CallOptions options, Metadata headers, List<Pick> tried) {
+    return pick(method, tried);
+  }
 
   /** Whether {@code pick} chose a server that is also in {@code tried}. */
   default boolean wasTried(Pick pick, List<Pick> tried) {

@@ -56,7 +56,9 @@ public final class Discovery implements ClusterFactory {
             ? new PeakEwma(builder.peakEwmaDecay, PeakEwma.DEFAULT_RTT, builder.peakEwmaClock)
             : null,
         builder.observer,
-        builder.observerClock);
+        builder.observerClock,
+        builder.hashKeyHeader,
+        builder.hashNodes);
     this.outlierScheduler = builder.outlierScheduler;
     this.outlierClock = builder.outlierClock;
     this.snapshotDirectory = builder.snapshotDirectory;
@@ -107,6 +109,8 @@ public final class Discovery implements ClusterFactory {
     private LongSupplier peakEwmaClock = System::nanoTime;
     private DiscoveryObserver observer;
     private LongSupplier observerClock = System::nanoTime;
+    private String hashKeyHeader;
+    private int hashNodes = 160;
 
     private Builder(Supplier<Registry> registries, boolean registryPerClient) {
       this.registries = registries;
@@ -128,6 +132,35 @@ public final class Discovery implements ClusterFactory {
      */
     public Builder peakEwmaDecay(Duration decay) {
       this.peakEwmaDecay = Durations.positive(decay, "peakEwmaDecay");
+      return this;
+    }
+
+    /**
+     * With {@link LoadBalancing#CONSISTENT_HASH}: the request header whose value is a call's key when its
+     * options give none ({@link io.triplerpc.CallOptions#withHashKey}, or the arguments of
+     * {@link io.triplerpc.CallOptions#withHashArguments}), as gRPC's ring hash takes a request hash
+     * header. None by default. No effect with other balancers.
+     */
+    public Builder hashKeyHeader(String header) {
+      Objects.requireNonNull(header, "header");
+      if (header.isEmpty() || header.startsWith(":") || io.triplerpc.Metadata.isBinaryKey(header)) {
+        throw new IllegalArgumentException("hashKeyHeader must name an ASCII request header: '" + header + "'");
+      }
+      this.hashKeyHeader = header;
+      return this;
+    }
+
+    /**
+     * With {@link LoadBalancing#CONSISTENT_HASH}: the points each instance has on the ring, 160 by default
+     * as Dubbo's {@code hash.nodes} (use the same number as the Dubbo consumers of the same providers, so
+     * that both send a key to the same instance). More points spread keys more evenly and cost memory
+     * (16 bytes a point) and time when the ring is built again after a change.
+     */
+    public Builder hashNodes(int nodes) {
+      if (nodes < 4) {
+        throw new IllegalArgumentException("hashNodes must be at least 4: " + nodes);
+      }
+      this.hashNodes = nodes;
       return this;
     }
 

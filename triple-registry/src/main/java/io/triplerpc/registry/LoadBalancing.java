@@ -37,5 +37,19 @@ public enum LoadBalancing {
    * than the estimate, so an instance failing fast never looks fast. Instances of weight 0 are picked
    * only when no other is left, as with {@link #WEIGHTED_RANDOM}; other weights are not used.
    */
-  PEAK_EWMA
+  PEAK_EWMA,
+  /**
+   * Calls with the same key go to the same instance, on every consumer, while the instances stay the
+   * same; when one joins or leaves, only the keys next to it on the ring move. The ring is Dubbo's
+   * {@code consistenthash}: {@link Discovery.Builder#hashNodes} points per instance (160 by default),
+   * from the MD5 of its {@code host:port}, so Triple and Dubbo consumers of one provider set agree.
+   *
+   * <p>The key: {@link io.triplerpc.CallOptions#withHashKey}, or for proxies of plain Java interfaces the
+   * arguments {@link io.triplerpc.CallOptions#withHashArguments} names (Dubbo's {@code hash.arguments}),
+   * or the request header {@link Discovery.Builder#hashKeyHeader} names (gRPC's {@code ring_hash} with
+   * a request hash header). An instance that cannot take the call (ejected, failing lately, already tried
+   * by this call) passes it on to the next one round the ring. A call without a key goes to any instance.
+   * Weights are not used, as in Dubbo.
+   */
+  CONSISTENT_HASH
 }

@@ -239,7 +239,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
   private Status startAttempt(boolean transparent) {
     Pick pick;
     try {
-      pick = picker.pick(method, tried());
+      pick = picker.pick(method, options, headers, tried());
     } catch (RuntimeException e) {
       pick = null;
     }
@@ -701,7 +701,7 @@ final class RetriableCall<Q, R> extends ClientCall<Q, R> {
     if (failsOver && status.code() == Status.Code.UNAVAILABLE && attempts < maxAttempts && timeLeftAfter(0)) {
       Pick next;
       try {
-        next = picker.pick(method, tried());
+        next = picker.pick(method, options, headers, tried());
       } catch (RuntimeException e) {
         next = null;
       }

@@ -118,6 +118,11 @@ public final class TripleInvoker implements InvocationHandler {
     }
     MethodDescriptor<Object, Object> descriptor = binding.descriptor();
     WrappedMethod wrapped = binding.wrapped();
+    CallOptions options = this.options;
+    String hashKey = options.hashKey(args);
+    if (hashKey != options.hashKey()) {
+      options = options.withHashKey(hashKey); // A key from the arguments, as Dubbo's hash.arguments.
+    }
     if (wrapped != null && wrapped.isUnary()) {
       Object[] arguments = args == null ? new Object[0] : args;
       if (binding.shape() == CallShape.BLOCKING_UNARY) {

@@ -1,9 +1,11 @@
 package io.triplerpc.registry.internal;
 
 import io.triplerpc.CallOptions;
+import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.Status;
+import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
 import io.triplerpc.spi.Picker;
@@ -50,6 +52,22 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried) {
+    return pick(method, tried, null);
+  }
+
+  @Override
+  public Pick pick(MethodDescriptor<?, ?> method, CallOptions options, Metadata headers, List<Pick> tried) {
+    String key = null;
+    if (settings.balancing() == LoadBalancing.CONSISTENT_HASH) {
+      key = options.hashKey();
+      if (key == null && settings.hashHeader() != null && headers != null) {
+        key = headers.get(settings.hashHeader());
+      }
+    }
+    return pick(method, tried, key);
+  }
+
+  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey) {
     Endpoint[] endpoints = NONE_TRIED;
     if (!tried.isEmpty()) {
       endpoints = new Endpoint[tried.size()];
@@ -57,7 +75,7 @@ final class DirectoryPicker implements Picker {
         endpoints[i] = ((EndpointPick) tried.get(i)).endpoint;
       }
     }
-    Endpoint endpoint = directory.pick(endpoints, endpoints.length);
+    Endpoint endpoint = directory.pick(endpoints, endpoints.length, hashKey);
     if (endpoint == null) {
       return null;
     }

@@ -20,6 +20,9 @@ import java.util.function.LongSupplier;
  *     balancer, and always null with another (its instances then carry no estimate)
  * @param observer told the services' sizes and the pushes' lag, guarded against its failures; null for no one
  * @param clock times the pushes' lag, in nanoseconds
+ * @param hashHeader with {@link LoadBalancing#CONSISTENT_HASH}, the request header whose value is a call's key
+ *     when its options give none (lower case); null for none
+ * @param hashNodes with {@link LoadBalancing#CONSISTENT_HASH}, the points each instance has on the ring
  */
 public record DirectorySettings(
     LoadBalancing balancing,
@@ -32,7 +35,9 @@ public record DirectorySettings(
     io.triplerpc.registry.OutlierDetection outlierDetection,
     PeakEwma peakEwma,
     DiscoveryObserver observer,
-    LongSupplier clock) {
+    LongSupplier clock,
+    String hashHeader,
+    int hashNodes) {
 
   /** The settings, with {@code peakEwma} resolved as its parameter says and {@code observer} guarded. */
   public DirectorySettings {
@@ -40,6 +45,10 @@ public record DirectorySettings(
     peakEwma = balancing != LoadBalancing.PEAK_EWMA ? null : peakEwma != null ? peakEwma : PeakEwma.defaults();
     observer = GuardedObserver.of(observer);
     Objects.requireNonNull(clock, "clock");
+    hashHeader = hashHeader == null ? null : hashHeader.toLowerCase(java.util.Locale.ROOT);
+    if (hashNodes < 4) {
+      throw new IllegalArgumentException("hashNodes must be at least 4: " + hashNodes);
+    }
   }
 
   /** Settings without outlier detection or observer, and the default peak-EWMA estimates if {@code balancing} uses them. */
@@ -52,13 +61,13 @@ public record DirectorySettings(
       long initialWaitNanos,
       ApplicationDirectory.AppliedListener appliedListener) {
     this(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection, initialWaitNanos,
-        appliedListener, null, null, null, System::nanoTime);
+        appliedListener, null, null, null, System::nanoTime, null, HashRing.DEFAULT_NODES);
   }
 
   /** These settings, with {@code observer} told what the directories see, timed by {@code clock}. */
   public DirectorySettings withObserver(DiscoveryObserver observer, LongSupplier clock) {
     return new DirectorySettings(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection,
-        initialWaitNanos, appliedListener, outlierDetection, peakEwma, observer, clock);
+        initialWaitNanos, appliedListener, outlierDetection, peakEwma, observer, clock, hashHeader, hashNodes);
   }
 
   /** The revision of static address lists, which serves every service. */

@@ -142,7 +142,8 @@ public final class RegistryCluster implements Cluster {
       return directory;
     }
     ServiceDirectory created =
-        new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma());
+        new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma(),
+            settings.hashNodes());
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;

@@ -33,6 +33,11 @@ public final class RevisionGroup {
   private volatile long totalWeight;
   /** Endpoints whose weight is not the default; when 0, a weighted pick is a uniform one. */
   private volatile int unusualWeights;
+  /**
+   * Endpoints added and removed so far: a consistent-hash ring built from this group is stale once it
+   * moved. Written under the directory's lock, after the change.
+   */
+  private volatile int changes;
   /** Between {@link #beginBulk} and {@link #endBulk}: the tree and total wait. Under the directory's lock. */
   private boolean bulk;
 
@@ -106,6 +111,7 @@ public final class RevisionGroup {
       totalWeight += endpoint.weight;
     }
     size = n + 1;
+    changes++;
   }
 
   void remove(Endpoint endpoint) {
@@ -131,6 +137,12 @@ public final class RevisionGroup {
       unusualWeights--;
     }
     endpoint.group = null;
+    changes++;
+  }
+
+  /** How many endpoints were added and removed so far. */
+  int changes() {
+    return changes;
   }
 
   void reweigh(Endpoint endpoint, int weight) {

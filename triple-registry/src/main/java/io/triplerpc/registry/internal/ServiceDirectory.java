@@ -32,6 +32,11 @@ public final class ServiceDirectory {
   private final AtomicInteger nextIndex = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 16));
   /** Copy on write: groups come and go with revisions, rarely. */
   private volatile RevisionGroup[] groups = NONE;
+  /** With {@link LoadBalancing#CONSISTENT_HASH}: the points each instance has on the ring. */
+  private final int hashNodes;
+  /** With {@link LoadBalancing#CONSISTENT_HASH}: the ring, made on the first keyed call, again after a change. */
+  volatile HashRing ring;
+  private final Object ringLock = new Object();
   /** With {@link LoadBalancing#PICK_FIRST}: the instance every call goes to while it serves, or null. */
   private volatile Endpoint first;
   private final java.util.concurrent.CompletableFuture<Void> ready = new java.util.concurrent.CompletableFuture<>();
@@ -49,6 +54,13 @@ public final class ServiceDirectory {
 
   /** With {@link LoadBalancing#PEAK_EWMA}, {@code peakEwma} times the calls (the defaults if null). */
   ServiceDirectory(String serviceName, String version, String group, LoadBalancing balancing, PeakEwma peakEwma) {
+    this(serviceName, version, group, balancing, peakEwma, HashRing.DEFAULT_NODES);
+  }
+
+  /** With {@link LoadBalancing#CONSISTENT_HASH}, each instance has {@code hashNodes} points on the ring. */
+  ServiceDirectory(String serviceName, String version, String group, LoadBalancing balancing, PeakEwma peakEwma,
+      int hashNodes) {
+    this.hashNodes = hashNodes;
     this.serviceName = serviceName;
     this.version = version;
     this.group = group;
@@ -233,7 +245,20 @@ public final class ServiceDirectory {
    * service has no instance.
    */
   Endpoint pick(Endpoint[] tried, int triedCount) {
-    if (balancing == LoadBalancing.PICK_FIRST) {
+    return pick(tried, triedCount, null);
+  }
+
+  /**
+   * As {@link #pick(Endpoint[], int)}; with {@link LoadBalancing#CONSISTENT_HASH} and a {@code hashKey},
+   * the instance owning the key on the ring, or the next one round it that can take the call.
+   */
+  Endpoint pick(Endpoint[] tried, int triedCount, String hashKey) {
+    if (hashKey != null && balancing == LoadBalancing.CONSISTENT_HASH) {
+      Endpoint e = ownerOf(hashKey, tried, triedCount);
+      if (e != null) {
+        return e;
+      }
+    } else if (balancing == LoadBalancing.PICK_FIRST) {
       Endpoint e = pickFirst(tried, triedCount);
       if (e != null) {
         return e;
@@ -297,6 +322,44 @@ public final class ServiceDirectory {
     return null;
   }
 
+  /**
+   * The first instance at or after {@code key}'s point on the ring that is in rotation and not tried (the
+   * owner itself while it serves); null if none is.
+   */
+  private Endpoint ownerOf(String key, Endpoint[] tried, int triedCount) {
+    HashRing r = currentRing();
+    int size = r.size();
+    if (size == 0) {
+      return null;
+    }
+    int start = r.ceiling(HashRing.keyPoint(key));
+    for (int i = 0; i < size; i++) {
+      Endpoint e = r.ownerAt(start + i);
+      if (!passedOver(e) && !isTried(e, tried, triedCount)) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /** The ring of the instances now, built again (by one caller at a time) if they changed since. */
+  private HashRing currentRing() {
+    HashRing r = ring;
+    RevisionGroup[] g = groups;
+    if (r != null && r.isCurrent(g)) {
+      return r;
+    }
+    synchronized (ringLock) {
+      r = ring;
+      g = groups;
+      if (r == null || !r.isCurrent(g)) {
+        r = HashRing.build(g, hashNodes);
+        ring = r;
+      }
+      return r;
+    }
+  }
+
   private static boolean isTried(Endpoint e, Endpoint[] tried, int count) {
     for (int i = 0; i < count; i++) {
       if (tried[i] == e) {
@@ -326,6 +389,9 @@ public final class ServiceDirectory {
       case POWER_OF_TWO_CHOICES:
       case PEAK_EWMA:
         return twoChoices(g, random);
+      case CONSISTENT_HASH:
+        // A call without a key: any instance, so that such calls spread.
+        return nth(g, random.nextInt(Integer.MAX_VALUE));
       default:
         throw new AssertionError(balancing);
     }

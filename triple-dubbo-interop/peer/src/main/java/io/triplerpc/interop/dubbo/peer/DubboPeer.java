@@ -221,6 +221,9 @@ public final class DubboPeer {
     reference.setTimeout(options.timeoutMillis());
     reference.setRetries(0);
     reference.setCheck(false);
+    if (options.loadbalance() != null) {
+      reference.setLoadbalance(options.loadbalance());
+    }
     reference.setVersion(options.version());
     reference.setGroup(options.group());
   }

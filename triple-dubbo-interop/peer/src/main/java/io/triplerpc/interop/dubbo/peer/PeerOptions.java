@@ -31,7 +31,9 @@ import java.util.List;
  *       {@code tri://} reference) before it answers;
  *   <li>{@code --rest}: provider, also exports the REST services of the api module's {@code rest} packages
  *       (two copied from Dubbo's samples, two in their style for what those lack), which Dubbo's Triple
- *       REST serves on the same port over HTTP/1.1 and HTTP/2.
+ *       REST serves on the same port over HTTP/1.1 and HTTP/2;
+ *   <li>{@code --loadbalance=name}: consumer, the references' load balancer ({@code consistenthash}, say,
+ *       which hashes the first argument).
  * </ul>
  */
 record PeerOptions(
@@ -50,7 +52,8 @@ record PeerOptions(
     String providedBy,
     boolean tracing,
     String relay,
-    boolean rest) {
+    boolean rest,
+    String loadbalance) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -70,6 +73,7 @@ record PeerOptions(
     boolean tracing = false;
     String relay = null;
     boolean rest = false;
+    String loadbalance = null;
     List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
@@ -92,6 +96,7 @@ record PeerOptions(
         case "--tracing" -> tracing = true;
         case "--relay" -> relay = value;
         case "--rest" -> rest = true;
+        case "--loadbalance" -> loadbalance = value;
         case "--also-export" -> {
           for (String export : value.split(",")) {
             String[] parts = export.split(":", -1);
@@ -111,6 +116,6 @@ record PeerOptions(
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy, tracing, relay, rest);
+        application, metadataType, providedBy, tracing, relay, rest, loadbalance);
   }
 }
