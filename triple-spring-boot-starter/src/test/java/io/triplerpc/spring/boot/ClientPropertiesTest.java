@@ -280,6 +280,21 @@ class ClientPropertiesTest {
         });
   }
 
+  @Test
+  void consistentHashingIsABalancingNameToo() throws Exception {
+    serve("a", null);
+    serve("b", null);
+    runner.withUserConfiguration(RegistryConsumers.class)
+        .withBean(Registry.class, () -> StaticRegistry.of("127.0.0.1:" + port(0), "127.0.0.1:" + port(1)))
+        .withPropertyValues("triple.client.load-balancing=consistent-hash",
+            "triple.client.targets.spread.load-balancing=consistent-hash")
+        .run(context -> {
+          // A reference's calls carry no hash key: they go to any instance.
+          assertEquals(10, tally(context.getBean(Plain.class).greeter(), 10).values().stream()
+              .mapToInt(Integer::intValue).sum());
+        });
+  }
+
   @Configuration(proxyBeanMethods = false)
   static class ApiKey {
     @Bean

@@ -26,7 +26,8 @@ public abstract class ClientProperties extends TransportProperties {
 
   /**
    * How calls pick one of several servers: round-robin, pick-first, weighted-random, least-active,
-   * power-of-two-choices or peak-ewma (triple-registry's LoadBalancing). For references through the
+   * power-of-two-choices, peak-ewma or consistent-hash (triple-registry's LoadBalancing; its key comes
+   * with each call's options). For references through the
    * application's registry and dns:///, static:// and registry:// targets (a target's own ?lb= wins);
    * a host:port target has one server. The registry's weighted-random, and round-robin for dns:///, when unset.
    */
@@ -226,14 +227,14 @@ public abstract class ClientProperties extends TransportProperties {
     String name = loadBalancing.trim().toLowerCase(Locale.ROOT).replace('-', '_');
     if (!LOAD_BALANCINGS.contains("," + name + ",")) {
       throw new IllegalStateException(prefix + ".load-balancing is one of round-robin, pick-first, weighted-random,"
-          + " least-active, power-of-two-choices, peak-ewma: " + loadBalancing);
+          + " least-active, power-of-two-choices, peak-ewma, consistent-hash: " + loadBalancing);
     }
     return name;
   }
 
   /** triple-registry's LoadBalancing, named here so that the properties load without that module. */
   private static final String LOAD_BALANCINGS =
-      ",round_robin,pick_first,weighted_random,least_active,power_of_two_choices,peak_ewma,";
+      ",round_robin,pick_first,weighted_random,least_active,power_of_two_choices,peak_ewma,consistent_hash,";
 
   /**
    * Hands what is set, but TLS, credentials and balancing, to {@code builder}.
