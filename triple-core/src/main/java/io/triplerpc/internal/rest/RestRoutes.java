@@ -5,7 +5,6 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.netty.util.AsciiString;
 import io.triplerpc.MethodDescriptor;
-import io.triplerpc.MethodType;
 import io.triplerpc.internal.reflection.DescriptorIndex;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST routes of a server: every {@code google.api.http} binding of the unary protobuf methods it
- * serves, matched by HTTP method and path. Of the bindings that match, the one with the most literal
+ * The REST routes of a server: every {@code google.api.http} binding of the unary and server-streaming
+ * protobuf methods it serves, and the annotated routes of its Java interfaces, matched by HTTP method and path. Of the bindings that match, the one with the most literal
  * segments wins, then the one declared first. Immutable; thread-safe.
  */
 public final class RestRoutes {
@@ -95,8 +94,10 @@ public final class RestRoutes {
     if (rules.isEmpty()) {
       return;
     }
-    if (method.type() != MethodType.UNARY) {
-      log.warn("{} has google.api.http rules but is {}: only unary methods are served over REST",
+    if (!method.type().clientSendsOneMessage()) {
+      // grpc-gateway serves these half-duplex (the whole request body first); Triple leaves them to the RPC
+      // protocols rather than pretend to stream both ways.
+      log.warn("{} has google.api.http rules but is {}: unary and server-streaming methods are served over REST",
           method.fullMethodName(), method.type());
       return;
     }
@@ -147,10 +148,13 @@ public final class RestRoutes {
           + response.getDescriptorForType().getFullName() + " does not have");
     }
     RestJson json = new RestJson(request, response);
+    boolean streaming = !method.type().serverSendsOneMessage();
     return new HttpBinding(rule.httpMethod(), template, AsciiString.of(method.path()),
         new ProtoRequestReader(rule.httpMethod(), request, body, bound, json),
-        RestCodecs.response(response, responseBody, json), "google.api.http of " + method.fullMethodName(),
-        new ProtoRouteDocs(template, request, body, bound, response, responseBody));
+        streaming ? RestCodecs.streamResponse(response, responseBody, json)
+            : RestCodecs.response(response, responseBody, json),
+        "google.api.http of " + method.fullMethodName(),
+        new ProtoRouteDocs(template, request, body, bound, response, responseBody, streaming), streaming);
   }
 
   private static String protoPath(List<FieldDescriptor> fields) {

@@ -200,7 +200,8 @@ final class WebCalls {
 
   /**
    * Opens a REST call: its body is JSON (compressed bodies are refused, since the transcoder reads them
-   * with the path and query), its deadline {@code grpc-timeout}'s, as grpc-gateway reads it.
+   * with the path and query), its deadline {@code grpc-timeout}'s, as grpc-gateway reads it; a server-streaming
+   * method's answer is newline-delimited JSON ({@link RestStreamFraming}).
    */
   private static WebServerStream openRest(HttpExchange exchange, Http2Headers headers,
       ServerTransportListener listener, int maxInboundMessageSize, RestRequest rest) {
@@ -226,8 +227,8 @@ final class WebCalls {
     } catch (IllegalArgumentException e) {
       invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
     }
-    WebServerStream stream = new WebServerStream(exchange, RestFraming.INSTANCE, exchange.alloc(),
-        maxInboundMessageSize, false);
+    WebFraming framing = rest.binding().serverStreaming() ? RestStreamFraming.INSTANCE : RestFraming.INSTANCE;
+    WebServerStream stream = new WebServerStream(exchange, framing, exchange.alloc(), maxInboundMessageSize, false);
     if (invalid != null) {
       stream.fail(invalid);
       return null;
