@@ -68,7 +68,7 @@ final class AnnotatedRoutes {
                   List.of(javaMethod.getGenericParameterTypes()), javaMethod.getGenericReturnType());
           for (String httpMethod : route.httpMethods()) {
             into.add(new HttpBinding(httpMethod, path.template(), AsciiString.of(method.path()), reader, response,
-                "annotations of " + where, docs, false));
+                "annotations of " + where, docs, false, route.conditions()));
           }
         }
       } catch (IllegalArgumentException e) {

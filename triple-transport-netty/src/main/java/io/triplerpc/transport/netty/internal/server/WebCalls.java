@@ -69,7 +69,7 @@ final class WebCalls {
     CharSequence method = headers.method();
     RestRoutes.Result rest;
     try {
-      rest = listener.restRoute(method, headers.path());
+      rest = listener.restRoute(method, headers.path(), headers::get);
     } catch (IllegalArgumentException e) {
       respondRest(exchange, 400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
       return null;
@@ -79,6 +79,12 @@ final class WebCalls {
     }
     if (rest instanceof RestRoutes.NotAllowed notAllowed) {
       respondRest(exchange, 405, Status.UNIMPLEMENTED.withDescription("Method Not Allowed"), notAllowed.allow());
+      return null;
+    }
+    if (rest instanceof RestRoutes.Refused refused) {
+      respondRest(exchange, refused.httpStatus(), refused.httpStatus() == 404
+          ? Status.NOT_FOUND.withDescription(refused.message())
+          : Status.INVALID_ARGUMENT.withDescription(refused.message()), null);
       return null;
     }
     if (rest instanceof RestRoutes.NotFound) {
