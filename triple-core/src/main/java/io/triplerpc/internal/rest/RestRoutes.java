@@ -315,7 +315,7 @@ public final class RestRoutes {
       }
     }
     if (best != null) {
-      return new Found(new RestRequest(best, bestVariables, query, null));
+      return new Found(new RestRequest(best, bestVariables, query, null, false));
     }
     if (failure != null) {
       return refused(failure, failed, header);

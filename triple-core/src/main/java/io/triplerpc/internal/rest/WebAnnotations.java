@@ -20,7 +20,7 @@ final class WebAnnotations {
   private static final List<String> SPRING_METHODS = List.of("Get", "Post", "Put", "Delete", "Patch");
 
   /** Where a parameter's value comes from. */
-  enum Source { PATH, QUERY, HEADER, BODY }
+  enum Source { PATH, QUERY, HEADER, FORM, BODY }
 
   /**
    * A parameter as its annotations bind it.
@@ -111,12 +111,14 @@ final class WebAnnotations {
             return new Parameter(Source.QUERY, string(annotation, "value"), defaultValue, false);
           case "HeaderParam":
             return new Parameter(Source.HEADER, string(annotation, "value"), defaultValue, false);
+          case "FormParam":
+            return new Parameter(Source.FORM, string(annotation, "value"), defaultValue, false);
           case "DefaultValue":
             break;
           default:
             throw new IllegalArgumentException("@" + annotation.annotationType().getSimpleName() + " on parameter "
                 + (index + 1) + " of " + method + " is not supported: bind it with @PathParam, @QueryParam,"
-                + " @HeaderParam or as the body");
+                + " @HeaderParam, @FormParam or as the body");
         }
       }
       if (!name.startsWith(SPRING)) {

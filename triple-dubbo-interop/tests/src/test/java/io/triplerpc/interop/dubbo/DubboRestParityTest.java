@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.triplerpc.TripleServer;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResources;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequestService;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequests;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResource;
@@ -18,6 +20,8 @@ import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagServices;
 import java.io.IOException;
@@ -104,6 +108,7 @@ class DubboRestParityTest {
     return new Case(name, method, target, body, List.of(), null);
   }
 
+  private static final String FORM = "application/x-www-form-urlencoded";
   private static final int INVALID_ARGUMENT = 3;
   private static final int NOT_FOUND = 5;
   private static final int UNIMPLEMENTED = 12;
@@ -212,7 +217,18 @@ class DubboRestParityTest {
           .differs(415, "Content type 'text/plain' not supported", 415, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
       get("jaxrs the type's @Produces met", "/media/any").header("accept", "application/json"),
       get("jaxrs the type's @Produces unmet", "/media/any").header("accept", "text/plain")
-          .differs(406, "Could not find acceptable representation", 406, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"));
+          .differs(406, "Could not find acceptable representation", 406, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
+
+      // Form bodies (FormResource, SignupService): JAX-RS @FormParam; Spring's @RequestParam, query then form.
+      request("jaxrs @FormParam fields", "POST", "/forms/login", "user=ann&remember=true").header("content-type", FORM),
+      request("jaxrs @FormParam with its default", "POST", "/forms/login", "user=ann").header("content-type", FORM),
+      request("jaxrs @FormParam percent-encoded and +", "POST", "/forms/login", "user=d%C3%BCbbo+rest&remember=true")
+          .header("content-type", FORM),
+      request("spring @RequestParam from a form body", "POST", "/signup/new", "name=ann&tag=a&tag=b")
+          .header("content-type", FORM),
+      request("spring @RequestParam from the query and a form body", "POST", "/signup/new?tag=q", "name=ann&tag=a")
+          .header("content-type", FORM),
+      request("spring @RequestParam from the query, no body", "POST", "/signup/new?name=bo&tag=x", null));
 
   private static DubboProcess dubbo;
   private static TripleServer triple;
@@ -228,6 +244,8 @@ class DubboRestParityTest {
         .addService(TagService.class, new TagServices())
         .addService(ConditionService.class, new ConditionServices())
         .addService(MediaResource.class, new MediaResources())
+        .addService(FormResource.class, new FormResources())
+        .addService(SignupService.class, new SignupServices())
         .build().start();
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
   }
@@ -249,7 +267,7 @@ class DubboRestParityTest {
 
   @Test
   void theTableHasEnoughCasesOfEveryKind() {
-    assertEquals(71, CASES.size(), "the cases docs/rest.md counts");
+    assertEquals(77, CASES.size(), "the cases docs/rest.md counts");
     Set<String> names = new HashSet<>();
     Set<String> methods = new HashSet<>();
     for (Case c : CASES) {

@@ -2,6 +2,8 @@ package io.triplerpc.interop.dubbo.peer;
 
 import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.ProtoService;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResources;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequestService;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequests;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResource;
@@ -12,6 +14,8 @@ import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagServices;
 import java.io.BufferedReader;
@@ -139,7 +143,9 @@ public final class DubboPeer {
             .service(export(DemoService.class, new DemoServices(), null, null))
             .service(export(TagService.class, new TagServices(), null, null))
             .service(export(ConditionService.class, new ConditionServices(), null, null))
-            .service(export(MediaResource.class, new MediaResources(), null, null));
+            .service(export(MediaResource.class, new MediaResources(), null, null))
+            .service(export(FormResource.class, new FormResources(), null, null))
+            .service(export(SignupService.class, new SignupServices(), null, null));
       }
       for (String[] also : options.alsoExport()) {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));

@@ -35,6 +35,7 @@ final class WebCalls {
   private static final AsciiString GRPC_WEB_TEXT = AsciiString.cached("application/grpc-web-text");
   private static final AsciiString CONNECT_STREAM = AsciiString.cached("application/connect");
   private static final AsciiString GET = AsciiString.cached("GET");
+  private static final AsciiString FORM_URLENCODED = AsciiString.cached("application/x-www-form-urlencoded");
   static final AsciiString ALLOW = AsciiString.cached("allow");
   private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
   static final AsciiString ALLOW_POST = AsciiString.cached("POST");
@@ -213,9 +214,12 @@ final class WebCalls {
       ServerTransportListener listener, int maxInboundMessageSize, RestRequest rest) {
     CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
     CharSequence mediaType = ConnectWire.mediaType(contentType);
-    if (mediaType != null && !AsciiString.contentEqualsIgnoreCase(mediaType, ConnectWire.APPLICATION_JSON)) {
+    boolean form = mediaType != null && rest.binding().reader().readsForm()
+        && AsciiString.contentEqualsIgnoreCase(mediaType, FORM_URLENCODED);
+    if (mediaType != null && !form && !AsciiString.contentEqualsIgnoreCase(mediaType, ConnectWire.APPLICATION_JSON)) {
       respondRest(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
-          + "; REST bodies are application/json"), null);
+          + (rest.binding().reader().readsForm() ? "; this route reads application/json or "
+              + "application/x-www-form-urlencoded bodies" : "; this route reads application/json bodies")), null);
       return null;
     }
     CharSequence encoding = headers.get(ConnectWire.CONTENT_ENCODING);
@@ -240,7 +244,7 @@ final class WebCalls {
       return null;
     }
     InboundRequest request = new InboundRequest(rest.rpcPath(), metadata, timeoutNanos, null, null, "json", true,
-        false, rest.withHeaders(metadata));
+        false, rest.withHeaders(metadata, form));
     stream.listener(listener.streamCreated(stream, request));
     return stream;
   }
