@@ -27,7 +27,8 @@ import java.util.List;
  * GET) picks the protocol, Connect unary, Connect streaming or gRPC-Web; its headers become core's
  * {@link InboundRequest}. A request no protocol takes is answered at once: 405 or 415. CORS preflights
  * are answered here too, and an allowed origin's responses get their CORS headers ({@link Cors}). A
- * request for one of the server's plain HTTP endpoints goes to it first ({@link HttpEndpoints}).
+ * request for one of the server's plain HTTP endpoints goes to it first ({@link HttpEndpoints}), except a path
+ * under the docs page's folder that the page has nothing at and a REST route serves.
  */
 final class WebCalls {
 
@@ -57,6 +58,10 @@ final class WebCalls {
       int maxInboundMessageSize, CorsPolicy cors) {
     // An HTTP/2 CONNECT has no :path.
     HttpEndpoint endpoint = headers.path() == null ? null : listener.httpEndpoint(headers.path());
+    if (endpoint != null && endpoint.yieldsTo(headers.path()) && restServes(listener, headers)) {
+      // A REST route under the docs page's folder, at a path the page has nothing at: the route's.
+      endpoint = null;
+    }
     if (endpoint != null) {
       HttpEndpoints.answer(exchange, headers, endpoint);
       return null;
@@ -247,6 +252,16 @@ final class WebCalls {
         false, rest.withHeaders(metadata, form));
     stream.listener(listener.streamCreated(stream, request));
     return stream;
+  }
+
+  /** Whether a REST route serves the request's path (for its method, or another, or with other conditions). */
+  private static boolean restServes(ServerTransportListener listener, Http2Headers headers) {
+    try {
+      RestRoutes.Result result = listener.restRoute(headers.method(), headers.path(), headers::get);
+      return result != null && !(result instanceof RestRoutes.NotFound);
+    } catch (IllegalArgumentException malformed) {
+      return false;
+    }
   }
 
   /** Answers a REST request at once with {@code httpStatus} and the JSON error; {@code allow} for a 405. */
