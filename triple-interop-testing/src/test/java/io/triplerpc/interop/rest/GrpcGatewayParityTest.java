@@ -61,9 +61,10 @@ class GrpcGatewayParityTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MINIMUM_CASES = 40;
   /** The table's size: a case that goes missing fails the test rather than shrink the comparison unseen. */
-  private static final int CASES = 105;
+  private static final int CASES = 106;
   private static final Set<String> KEYS = Set.of("name", "method", "path", "body", "rawBody", "status", "json",
-      "includes", "emptyBody", "messageContains", "messageMayDiffer", "tripleStatus", "tripleJson", "lines");
+      "includes", "emptyBody", "messageContains", "messageMayDiffer", "tripleStatus", "tripleJson", "lines",
+      "contentType");
   /** JSON values as a reader sees them: numbers equal by value ({@code 0} and {@code 0.0}), the rest by equals. */
   private static final Comparator<JsonNode> SAME_VALUE = (a, b) -> {
     if (a.isNumber() && b.isNumber()) {
@@ -293,7 +294,7 @@ class GrpcGatewayParityTest {
     if (c.has("body") || c.has("rawBody")) {
       String text = c.has("rawBody") ? c.get("rawBody").asText() : JSON.writeValueAsString(c.get("body"));
       body = HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8);
-      request.header("Content-Type", "application/json");
+      request.header("Content-Type", c.path("contentType").asText("application/json"));
     }
     return http.send(request.method(c.get("method").asText(), body).build(),
         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
