@@ -39,6 +39,9 @@ func main() {
 	if err := restv1.RegisterLibraryServiceHandlerFromEndpoint(context.Background(), mux, *target, opts); err != nil {
 		log.Fatalf("registering the handler: %v", err)
 	}
+	if err := restv1.RegisterLibraryStreamsHandlerFromEndpoint(context.Background(), mux, *target, opts); err != nil {
+		log.Fatalf("registering the streams' handler: %v", err)
+	}
 
 	listener, err := net.Listen("tcp", *listen)
 	if err != nil {

@@ -1,5 +1,6 @@
 package io.triplerpc;
 
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -43,8 +44,9 @@ public interface HttpGetHandler {
    * @param status the HTTP status code, 200 to 599
    * @param contentType the {@code content-type} header
    * @param body the body, which is not copied: the array must not change once returned
+   * @param headers further response headers ({@code cache-control}...), by lower-case name; none by default
    */
-  record Response(int status, String contentType, byte[] body) {
+  record Response(int status, String contentType, byte[] body, Map<String, String> headers) {
 
     public Response {
       if (status < 200 || status > 599) {
@@ -52,11 +54,30 @@ public interface HttpGetHandler {
       }
       Objects.requireNonNull(contentType, "contentType");
       Objects.requireNonNull(body, "body");
+      headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
+      for (String name : headers.keySet()) {
+        if (!name.equals(name.toLowerCase(java.util.Locale.ROOT)) || name.isEmpty() || name.startsWith(":")
+            || name.equals("content-type") || name.equals("content-length")) {
+          throw new IllegalArgumentException("Not a response header a handler sets: " + name);
+        }
+      }
+    }
+
+    /** A response with no further header. */
+    public Response(int status, String contentType, byte[] body) {
+      this(status, contentType, body, Map.of());
     }
 
     /** A 200 response of {@code body} in {@code contentType}. */
     public static Response ok(String contentType, byte[] body) {
       return new Response(200, contentType, body);
+    }
+
+    /** This response with header {@code name} (lower case) set to {@code value}. */
+    public Response withHeader(String name, String value) {
+      Map<String, String> more = new java.util.HashMap<>(headers);
+      more.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+      return new Response(status, contentType, body, more);
     }
   }
 }

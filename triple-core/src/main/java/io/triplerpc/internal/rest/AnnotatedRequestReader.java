@@ -37,20 +37,34 @@ final class AnnotatedRequestReader implements RestRequestReader {
   private final boolean[] textBody;
   private final JsonParameters json;
   private final boolean readsBody;
+  /** Whether a form body is read: a parameter is a form field (JAX-RS) or a request parameter (Spring), none the body. */
+  private final boolean readsForm;
+  /** Whether the method's annotations are JAX-RS's: its query parameters are the URL's only. */
+  private final boolean jaxRs;
 
   private AnnotatedRequestReader(WebAnnotations.Parameter[] parameters, WebPaths.Variable[] pathVariables,
-      boolean[] many, JsonParameters json) {
+      boolean[] many, JsonParameters json, boolean jaxRs) {
+    this.jaxRs = jaxRs;
     this.parameters = parameters;
     this.pathVariables = pathVariables;
     this.many = many;
     this.json = json;
     this.textBody = new boolean[parameters.length];
     boolean body = false;
+    boolean fields = false;
     for (int i = 0; i < parameters.length; i++) {
       body |= parameters[i].source() == WebAnnotations.Source.BODY;
+      fields |= parameters[i].source() == WebAnnotations.Source.FORM
+          || parameters[i].source() == WebAnnotations.Source.QUERY && !jaxRs;
       textBody[i] = parameters[i].source() == WebAnnotations.Source.BODY && json.parameterTypes().get(i) == String.class;
     }
     this.readsBody = body;
+    this.readsForm = fields && !body;
+  }
+
+  @Override
+  public boolean readsForm() {
+    return readsForm;
   }
 
   /**
@@ -97,7 +111,7 @@ final class AnnotatedRequestReader implements RestRequestReader {
       many[i] = isMany(type);
       parameters[i] = parameter;
     }
-    return new AnnotatedRequestReader(parameters, pathVariables, many, json);
+    return new AnnotatedRequestReader(parameters, pathVariables, many, json, jaxRs);
   }
 
   @Override
@@ -109,6 +123,14 @@ final class AnnotatedRequestReader implements RestRequestReader {
       throw new MalformedMessageException(e.getMessage(), e);
     }
     byte[] body = readsBody ? in.readAllBytes() : null;
+    Map<String, List<String>> form = Map.of();
+    if (rest.formBody()) {
+      try {
+        form = QueryParameters.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        throw new MalformedMessageException("Malformed form body: " + e.getMessage(), e);
+      }
+    }
     Object[] arguments = new Object[parameters.length];
     for (int i = 0; i < parameters.length; i++) {
       WebAnnotations.Parameter parameter = parameters[i];
@@ -118,7 +140,10 @@ final class AnnotatedRequestReader implements RestRequestReader {
           String path = pathVariables[i].valueIn(rest.pathVariables());
           value = text(path == null ? null : List.of(path), i);
         }
-        case QUERY -> value = text(query.get(parameter.name()), i);
+        // A request parameter, as Spring's: the query's values, then a form body's (a JAX-RS @QueryParam
+        // is never in a form body, and JAX-RS methods have no unannotated query parameter to mistake for one).
+        case QUERY -> value = text(concat(query.get(parameter.name()), jaxRs ? null : form.get(parameter.name())), i);
+        case FORM -> value = text(form.get(parameter.name()), i);
         case HEADER -> value = text(rest.headers() == null ? null
             : rest.headers().getAll(parameter.name().toLowerCase(java.util.Locale.ROOT)), i);
         default -> value = ProtoRequestReader.isBlank(body) ? null : textBody[i] ? text(body) : body;
@@ -136,6 +161,15 @@ final class AnnotatedRequestReader implements RestRequestReader {
       }
     }
     return arguments;
+  }
+
+  private static List<String> concat(List<String> first, List<String> second) {
+    if (first == null || second == null) {
+      return first == null ? second : first;
+    }
+    List<String> all = new java.util.ArrayList<>(first);
+    all.addAll(second);
+    return all;
   }
 
   /** What an OpenAPI document says of the route this reader serves, of {@code template}, answering {@code result}. */
@@ -194,6 +228,7 @@ final class AnnotatedRequestReader implements RestRequestReader {
       case PATH -> "path variable " + parameter.name();
       case QUERY -> "query parameter " + parameter.name();
       case HEADER -> "header " + parameter.name();
+      case FORM -> "form field " + parameter.name();
       default -> "body";
     };
   }

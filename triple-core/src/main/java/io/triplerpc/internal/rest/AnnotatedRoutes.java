@@ -35,7 +35,14 @@ final class AnnotatedRoutes {
   static void bind(Class<?> serviceInterface, List<MethodDescriptor<?, ?>> served, List<HttpBinding> into) {
     for (MethodBinding binding : ServiceDescriptor.of(serviceInterface).methods()) {
       Method javaMethod = binding.javaMethod();
-      List<WebAnnotations.Route> routes = WebAnnotations.routes(serviceInterface, javaMethod);
+      List<WebAnnotations.Route> routes;
+      try {
+        routes = WebAnnotations.routes(serviceInterface, javaMethod);
+      } catch (IllegalArgumentException e) {
+        // A malformed condition (a media type that is none, a params expression without a name).
+        throw new IllegalArgumentException("REST annotations of " + serviceInterface.getName() + "."
+            + javaMethod.getName() + ": " + e.getMessage(), e);
+      }
       if (routes.isEmpty()) {
         continue;
       }
@@ -68,7 +75,7 @@ final class AnnotatedRoutes {
                   List.of(javaMethod.getGenericParameterTypes()), javaMethod.getGenericReturnType());
           for (String httpMethod : route.httpMethods()) {
             into.add(new HttpBinding(httpMethod, path.template(), AsciiString.of(method.path()), reader, response,
-                "annotations of " + where, docs));
+                "annotations of " + where, docs, false, route.conditions()));
           }
         }
       } catch (IllegalArgumentException e) {

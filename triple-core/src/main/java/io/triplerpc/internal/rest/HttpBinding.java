@@ -14,9 +14,13 @@ import io.triplerpc.serialization.MessageCodec;
  * @param responseCodec writes the response as the REST answer's JSON
  * @param source what declared the route, for messages
  * @param docs what an OpenAPI document says of it
+ * @param serverStreaming whether the method answers with a stream of messages (newline-delimited JSON)
+ * @param conditions what a request must meet besides its method and path (Spring's params, headers, consumes,
+ *     produces; JAX-RS's {@code @Consumes}, {@code @Produces}); {@link MappingConditions#NONE} for a proto rule
  */
 public record HttpBinding(String httpMethod, PathTemplate template, AsciiString rpcPath, RestRequestReader reader,
-    MessageCodec<Object> responseCodec, String source, RouteDocs docs) {
+    MessageCodec<Object> responseCodec, String source, RouteDocs docs, boolean serverStreaming,
+    MappingConditions conditions) {
 
   @Override
   public String toString() {

@@ -28,12 +28,26 @@ final class JavaRouteDocs implements RouteDocs {
   @Override
   public void describe(ObjectNode operation, OpenApiSchemas schemas) {
     ArrayNode list = operation.putArray("parameters");
+    ObjectNode form = null;
     for (int i = 0; i < parameters.length; i++) {
       WebAnnotations.Parameter parameter = parameters[i];
       ObjectNode schema = schemas.java(types.get(i));
       if (parameter.source() == WebAnnotations.Source.BODY) {
         ObjectNode body = operation.putObject("requestBody").put("required", parameter.required());
         body.putObject("content").putObject("application/json").set("schema", schema);
+        continue;
+      }
+      if (parameter.source() == WebAnnotations.Source.FORM) {
+        // Form fields are the properties of a form body's schema, not parameters.
+        if (form == null) {
+          form = operation.putObject("requestBody").putObject("content")
+              .putObject("application/x-www-form-urlencoded").putObject("schema").put("type", "object")
+              .putObject("properties");
+        }
+        if (parameter.defaultValue() != null) {
+          setDefault(schema, parameter.defaultValue());
+        }
+        form.set(parameter.name(), schema);
         continue;
       }
       String in = parameter.source().name().toLowerCase(Locale.ROOT);

@@ -97,6 +97,23 @@ public final class OpenApi {
         .put("$ref", "#/components/schemas/" + STATUS);
   }
 
+  /**
+   * Sets a server stream's responses as grpc-gateway's OpenAPI generator describes them: 200 with one line of
+   * newline-delimited JSON per message, {@code {"result": schema}}, the last {@code {"error": google.rpc.Status}}
+   * if the stream failed after it began; an error before its first message as {@link #okResponse}'s.
+   */
+  static void streamResponse(ObjectNode operation, ObjectNode schema) {
+    okResponse(operation, JSON.createObjectNode());
+    ObjectNode ok = (ObjectNode) operation.get("responses").get("200");
+    ok.put("description", "A stream: each message a line of JSON (newline-delimited), {\"result\": ...}; a failure"
+        + " after the first message ends it with a line {\"error\": google.rpc.Status}");
+    ObjectNode line = JSON.createObjectNode().put("type", "object");
+    ObjectNode properties = line.putObject("properties");
+    properties.set("result", schema);
+    properties.putObject("error").put("$ref", "#/components/schemas/" + STATUS);
+    ((ObjectNode) ok.get("content").get("application/json")).set("schema", line);
+  }
+
   private static ObjectNode statusSchema() {
     ObjectNode status = JSON.createObjectNode().put("type", "object");
     ObjectNode properties = status.putObject("properties");

@@ -23,9 +23,12 @@ final class ProtoRouteDocs implements RouteDocs {
   private final List<String> bound;
   private final Message response;
   private final String responseBody;
+  /** Whether the answer is a stream of messages, each a line of newline-delimited JSON. */
+  private final boolean streaming;
 
   ProtoRouteDocs(PathTemplate template, Message request, String body, List<String> bound, Message response,
-      String responseBody) {
+      String responseBody, boolean streaming) {
+    this.streaming = streaming;
     this.template = template;
     this.request = request;
     this.body = body;
@@ -66,8 +69,13 @@ final class ProtoRouteDocs implements RouteDocs {
       content.set("schema", body.equals("*") ? schemas.message(type) : schemas.field(type.findFieldByName(body)));
     }
     Descriptor responseType = response.getDescriptorForType();
-    OpenApi.okResponse(operation, responseBody == null ? schemas.message(responseType)
-        : schemas.field(responseType.findFieldByName(responseBody)));
+    ObjectNode answer = responseBody == null ? schemas.message(responseType)
+        : schemas.field(responseType.findFieldByName(responseBody));
+    if (streaming) {
+      OpenApi.streamResponse(operation, answer);
+    } else {
+      OpenApi.okResponse(operation, answer);
+    }
   }
 
   /** Adds the query parameters of {@code type}'s fields: {@code protoPrefix} names them to the binding, {@code jsonPrefix} to clients. */

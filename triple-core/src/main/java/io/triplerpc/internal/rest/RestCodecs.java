@@ -34,6 +34,14 @@ public final class RestCodecs {
     return new ResponseCodec(response, responseBody, json);
   }
 
+  /**
+   * The codec of a server-streaming binding's responses: each message as grpc-gateway streams it, one line of
+   * newline-delimited JSON, {@code {"result":<the message, or its responseBody field>}}; one per binding.
+   */
+  static MessageCodec<Object> streamResponse(Message response, String responseBody, RestJson json) {
+    return new StreamResponseCodec(new ResponseCodec(response, responseBody, json));
+  }
+
   private static final class RequestCodec implements MessageCodec<Object> {
     private final RestRequest rest;
 
@@ -105,6 +113,44 @@ public final class RestCodecs {
         json.append(MAPPER.writeValueAsString(whole.get(field.getJsonName())));
       }
       out.write(json.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Object read(InputStream in) {
+      throw new UnsupportedOperationException("A REST response is only written");
+    }
+  }
+
+  private static final class StreamResponseCodec implements MessageCodec<Object> {
+    private static final byte[] OPEN = "{\"result\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CLOSE = "}\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final ResponseCodec message;
+
+    StreamResponseCodec(ResponseCodec message) {
+      this.message = message;
+    }
+
+    @Override
+    public String subtype() {
+      return "json";
+    }
+
+    @Override
+    public Class<?> messageType() {
+      return message.messageType();
+    }
+
+    @Override
+    public int serializedSize(Object value) {
+      return -1;
+    }
+
+    @Override
+    public void write(Object value, OutputStream out) throws IOException {
+      out.write(OPEN);
+      message.write(value, out);
+      out.write(CLOSE);
     }
 
     @Override

@@ -39,6 +39,14 @@ public final class RestErrors {
   }
 
   /**
+   * The line that ends a server stream with an error, as grpc-gateway writes it:
+   * {@code {"error":{"code":5,"message":"...","details":[]}}} and a newline.
+   */
+  public static String streamErrorLine(Status status) {
+    return "{\"error\":" + json(status) + "}\n";
+  }
+
+  /**
    * {@code {"code":5,"message":"...","details":[...]}}: every field written, as grpc-gateway's marshaler
    * does; a detail of a type other than google.rpc's error details is left out, since its JSON needs its
    * descriptor.

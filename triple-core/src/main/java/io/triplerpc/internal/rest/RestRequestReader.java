@@ -13,4 +13,13 @@ public interface RestRequestReader {
    *     does not read as its type
    */
   Object read(InputStream body, RestRequest rest) throws IOException;
+
+  /**
+   * Whether the body may be {@code application/x-www-form-urlencoded}: the reader binds form fields (JAX-RS's
+   * {@code @FormParam}, Spring's {@code @RequestParam}, which reads them as request parameters). JSON only by
+   * default, as grpc-gateway reads {@code google.api.http} bodies.
+   */
+  default boolean readsForm() {
+    return false;
+  }
 }

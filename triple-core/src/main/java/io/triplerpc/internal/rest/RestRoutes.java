@@ -5,19 +5,19 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.netty.util.AsciiString;
 import io.triplerpc.MethodDescriptor;
-import io.triplerpc.MethodType;
 import io.triplerpc.internal.reflection.DescriptorIndex;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST routes of a server: every {@code google.api.http} binding of the unary protobuf methods it
- * serves, matched by HTTP method and path. Of the bindings that match, the one with the most literal
+ * The REST routes of a server: every {@code google.api.http} binding of the unary and server-streaming
+ * protobuf methods it serves, and the annotated routes of its Java interfaces, matched by HTTP method and path. Of the bindings that match, the one with the most literal
  * segments wins, then the one declared first. Immutable; thread-safe.
  */
 public final class RestRoutes {
@@ -26,8 +26,21 @@ public final class RestRoutes {
   private static final RestRoutes NONE = new RestRoutes(List.of());
   private static final boolean RULES_READABLE = classPresent("com.google.api.HttpRule");
 
-  /** What a request finds: a binding, only bindings of other HTTP methods, or nothing of a server that has routes. */
-  public sealed interface Result permits Found, NotAllowed, NotFound {}
+  /**
+   * What a request finds: a binding, only bindings of other HTTP methods, bindings whose conditions it fails, or
+   * nothing of a server that has routes.
+   */
+  public sealed interface Result permits Found, NotAllowed, NotFound, Refused {}
+
+  /**
+   * Bindings of the path and HTTP method serve it, but the request fails their conditions: 415 when its content
+   * type is what they all refuse, 406 when its {@code Accept}, 400 when its parameters, 404 when its headers, as
+   * Spring MVC answers.
+   *
+   * @param httpStatus that status
+   * @param message why, naming the conditions
+   */
+  public record Refused(int httpStatus, String message) implements Result {}
 
   /** The binding the request matched, with its variables. */
   public record Found(RestRequest request) implements Result {}
@@ -95,8 +108,10 @@ public final class RestRoutes {
     if (rules.isEmpty()) {
       return;
     }
-    if (method.type() != MethodType.UNARY) {
-      log.warn("{} has google.api.http rules but is {}: only unary methods are served over REST",
+    if (!method.type().clientSendsOneMessage()) {
+      // grpc-gateway serves these half-duplex (the whole request body first); Triple leaves them to the RPC
+      // protocols rather than pretend to stream both ways.
+      log.warn("{} has google.api.http rules but is {}: unary and server-streaming methods are served over REST",
           method.fullMethodName(), method.type());
       return;
     }
@@ -147,10 +162,14 @@ public final class RestRoutes {
           + response.getDescriptorForType().getFullName() + " does not have");
     }
     RestJson json = new RestJson(request, response);
+    boolean streaming = !method.type().serverSendsOneMessage();
     return new HttpBinding(rule.httpMethod(), template, AsciiString.of(method.path()),
         new ProtoRequestReader(rule.httpMethod(), request, body, bound, json),
-        RestCodecs.response(response, responseBody, json), "google.api.http of " + method.fullMethodName(),
-        new ProtoRouteDocs(template, request, body, bound, response, responseBody));
+        streaming ? RestCodecs.streamResponse(response, responseBody, json)
+            : RestCodecs.response(response, responseBody, json),
+        "google.api.http of " + method.fullMethodName(),
+        new ProtoRouteDocs(template, request, body, bound, response, responseBody, streaming), streaming,
+        MappingConditions.NONE);
   }
 
   private static String protoPath(List<FieldDescriptor> fields) {
@@ -229,6 +248,18 @@ public final class RestRoutes {
    * @throws IllegalArgumentException if the path holds a malformed percent-escape
    */
   public Result route(CharSequence httpMethod, CharSequence target) {
+    return route(httpMethod, target, name -> null);
+  }
+
+  /**
+   * What {@code httpMethod} to {@code target} (the path and query, percent-encoded as they came) with the
+   * request headers {@code header} gives (by lower-case name; null when absent) finds; null when no binding
+   * serves its path. Of the bindings whose path, method and conditions the request meets, the one with the most
+   * literal segments wins, then the one with the most conditions, then the first declared.
+   *
+   * @throws IllegalArgumentException if the path holds a malformed percent-escape
+   */
+  public Result route(CharSequence httpMethod, CharSequence target, Function<String, CharSequence> header) {
     if (bindings.isEmpty()) {
       return null;
     }
@@ -244,12 +275,15 @@ public final class RestRoutes {
     HttpBinding best = null;
     Map<String, String> bestVariables = null;
     TreeSet<String> otherMethods = null;
+    Map<String, List<String>> parameters = null;
+    MappingConditions.Failure failure = null;
+    HttpBinding failed = null;
     for (HttpBinding binding : bindings) {
       boolean sameMethod = binding.httpMethod().equals(method);
       if (!sameMethod && (otherMethods != null && otherMethods.contains(binding.httpMethod()))) {
         continue;
       }
-      if (sameMethod && best != null && binding.template().literalCount() <= best.template().literalCount()) {
+      if (sameMethod && best != null && !moreSpecific(binding, best)) {
         continue;
       }
       Map<String, String> variables = binding.template().match(parts);
@@ -257,6 +291,20 @@ public final class RestRoutes {
         continue;
       }
       if (sameMethod) {
+        if (!binding.conditions().isEmpty()) {
+          if (parameters == null) {
+            parameters = query == null ? Map.of() : QueryParameters.parse(query);
+          }
+          MappingConditions.Failure unmet = binding.conditions().test(parameters, header);
+          if (unmet != null) {
+            // Spring's answer names how far the closest mapping got: past the content type, past Accept...
+            if (failure == null || unmet.compareTo(failure) > 0) {
+              failure = unmet;
+              failed = binding;
+            }
+            continue;
+          }
+        }
         best = binding;
         bestVariables = variables;
       } else {
@@ -267,8 +315,33 @@ public final class RestRoutes {
       }
     }
     if (best != null) {
-      return new Found(new RestRequest(best, bestVariables, query, null));
+      return new Found(new RestRequest(best, bestVariables, query, null, false));
+    }
+    if (failure != null) {
+      return refused(failure, failed, header);
     }
     return otherMethods == null ? null : new NotAllowed(String.join(", ", otherMethods));
+  }
+
+  /** Whether {@code binding} beats {@code best}: more literal segments, or as many and more conditions. */
+  private static boolean moreSpecific(HttpBinding binding, HttpBinding best) {
+    int literals = Integer.compare(binding.template().literalCount(), best.template().literalCount());
+    return literals > 0 || (literals == 0 && binding.conditions().count() > best.conditions().count());
+  }
+
+  private static Refused refused(MappingConditions.Failure failure, HttpBinding failed,
+      Function<String, CharSequence> header) {
+    return switch (failure) {
+      case CONSUMES -> new Refused(415, "Content-Type " + orNone(header.apply("content-type"))
+          + " is not supported here: " + failed.conditions());
+      case PRODUCES -> new Refused(406, "No answer acceptable to Accept " + orNone(header.apply("accept")) + ": "
+          + failed.conditions());
+      case PARAMS -> new Refused(400, "The query does not meet the mapping's conditions: " + failed.conditions());
+      case HEADERS -> new Refused(404, "Not Found");
+    };
+  }
+
+  private static String orNone(CharSequence value) {
+    return value == null ? "(none)" : value.toString();
   }
 }

@@ -20,7 +20,7 @@ final class WebAnnotations {
   private static final List<String> SPRING_METHODS = List.of("Get", "Post", "Put", "Delete", "Patch");
 
   /** Where a parameter's value comes from. */
-  enum Source { PATH, QUERY, HEADER, BODY }
+  enum Source { PATH, QUERY, HEADER, FORM, BODY }
 
   /**
    * A parameter as its annotations bind it.
@@ -31,8 +31,12 @@ final class WebAnnotations {
    */
   record Parameter(Source source, String name, String defaultValue, boolean required) {}
 
-  /** A route an interface method's annotations declare: its HTTP methods and path (the type's prefix included). */
-  record Route(List<String> httpMethods, String path) {}
+  /**
+   * A route an interface method's annotations declare: its HTTP methods, its path (the type's prefix included)
+   * and the conditions a request must meet besides (Spring's params, headers, consumes, produces; JAX-RS's
+   * {@code @Consumes} and {@code @Produces}).
+   */
+  record Route(List<String> httpMethods, String path, MappingConditions conditions) {}
 
   private WebAnnotations() {}
 
@@ -46,8 +50,10 @@ final class WebAnnotations {
         if (name.startsWith(jaxRs) && JAX_RS_METHODS.contains(name.substring(jaxRs.length()))) {
           Annotation path = find(method, jaxRs + "Path");
           String own = path == null ? "" : string(path, "value");
+          MappingConditions conditions = MappingConditions.of(List.of(), List.of(),
+              jaxRsMediaTypes(type, method, jaxRs + "Consumes"), jaxRsMediaTypes(type, method, jaxRs + "Produces"));
           for (String prefix : prefixes) {
-            routes.add(new Route(List.of(name.substring(jaxRs.length())), join(prefix, own)));
+            routes.add(new Route(List.of(name.substring(jaxRs.length())), join(prefix, own), conditions));
           }
         }
       }
@@ -70,9 +76,10 @@ final class WebAnnotations {
       }
       if (httpMethods != null) {
         List<String> paths = paths(annotation);
+        MappingConditions conditions = springConditions(find(type, SPRING + "RequestMapping"), annotation);
         for (String prefix : prefixes) {
           for (String own : paths.isEmpty() ? List.of("") : paths) {
-            routes.add(new Route(httpMethods, join(prefix, own)));
+            routes.add(new Route(httpMethods, join(prefix, own), conditions));
           }
         }
       }
@@ -104,12 +111,14 @@ final class WebAnnotations {
             return new Parameter(Source.QUERY, string(annotation, "value"), defaultValue, false);
           case "HeaderParam":
             return new Parameter(Source.HEADER, string(annotation, "value"), defaultValue, false);
+          case "FormParam":
+            return new Parameter(Source.FORM, string(annotation, "value"), defaultValue, false);
           case "DefaultValue":
             break;
           default:
             throw new IllegalArgumentException("@" + annotation.annotationType().getSimpleName() + " on parameter "
                 + (index + 1) + " of " + method + " is not supported: bind it with @PathParam, @QueryParam,"
-                + " @HeaderParam or as the body");
+                + " @HeaderParam, @FormParam or as the body");
         }
       }
       if (!name.startsWith(SPRING)) {
@@ -158,6 +167,39 @@ final class WebAnnotations {
     String value = string(annotation, "defaultValue");
     // ValueConstants.DEFAULT_NONE: "\n\t\t\n\t\t\n\uE000\uE001\uE002\n\t\t\t\t\n".
     return value.indexOf('\uE000') >= 0 ? null : value;
+  }
+
+  /**
+   * A Spring mapping's conditions, with its type's {@code @RequestMapping} ({@code typeMapping}, or null): params
+   * and headers of both apply, a method's consumes and produces replace the type's, as Spring combines them.
+   */
+  private static MappingConditions springConditions(Annotation typeMapping, Annotation mapping) {
+    List<String> params = new ArrayList<>();
+    List<String> headers = new ArrayList<>();
+    List<String> consumes = List.of((String[]) value(mapping, "consumes"));
+    List<String> produces = List.of((String[]) value(mapping, "produces"));
+    if (typeMapping != null) {
+      params.addAll(List.of((String[]) value(typeMapping, "params")));
+      headers.addAll(List.of((String[]) value(typeMapping, "headers")));
+      if (consumes.isEmpty()) {
+        consumes = List.of((String[]) value(typeMapping, "consumes"));
+      }
+      if (produces.isEmpty()) {
+        produces = List.of((String[]) value(typeMapping, "produces"));
+      }
+    }
+    params.addAll(List.of((String[]) value(mapping, "params")));
+    headers.addAll(List.of((String[]) value(mapping, "headers")));
+    return MappingConditions.of(params, headers, consumes, produces);
+  }
+
+  /** JAX-RS's {@code @Consumes} or {@code @Produces} ({@code annotationName}) of the method, else of its type. */
+  private static List<String> jaxRsMediaTypes(Class<?> type, Method method, String annotationName) {
+    Annotation annotation = find(method, annotationName);
+    if (annotation == null) {
+      annotation = find(type, annotationName);
+    }
+    return annotation == null ? List.of() : List.of((String[]) value(annotation, "value"));
   }
 
   /** The path prefixes of the type: JAX-RS's @Path, Spring's @RequestMapping paths; "" for none. */

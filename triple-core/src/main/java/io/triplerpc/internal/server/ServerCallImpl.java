@@ -11,6 +11,7 @@ import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.internal.SerializingExecutor;
+import io.triplerpc.internal.rest.RestErrors;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStream;
 import io.triplerpc.internal.stream.ServerStreamListener;
@@ -357,6 +358,20 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     }
   }
 
+  /**
+   * Ends a REST call whose request does not read (a path or query value of the wrong type, malformed JSON) before
+   * its service ran, under the HTTP status of the error's code: as grpc-gateway refuses it, a server stream's
+   * answer too, which is then the error itself rather than a stream ending in an error line.
+   */
+  private void refuse(Status status) {
+    if (closeCalled) {
+      return;
+    }
+    closeCalled = true;
+    closedWith = status;
+    stream.closeRefused(status, RestErrors.httpStatus(status.code()));
+  }
+
   @Override
   public boolean isCancelled() {
     return cancelled;
@@ -431,7 +446,11 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
       message = MessageCodecs.decode(
           method.requestCodec(), payload, compressed, request.requestEncoding(), maxInboundMessageSize, "request");
     } catch (StatusException e) {
-      close(e.status(), new Metadata());
+      if (request.rest() != null) {
+        refuse(e.status());
+      } else {
+        close(e.status(), new Metadata());
+      }
       return;
     } finally {
       payload.release();

@@ -277,8 +277,9 @@ public final class ServerDispatcher implements ServerTransportListener {
   }
 
   @Override
-  public RestRoutes.Result restRoute(CharSequence httpMethod, CharSequence target) {
-    RestRoutes.Result result = restRoutes.route(httpMethod, target);
+  public RestRoutes.Result restRoute(CharSequence httpMethod, CharSequence target,
+      java.util.function.Function<String, CharSequence> header) {
+    RestRoutes.Result result = restRoutes.route(httpMethod, target, header);
     if (result != null || restRoutes.isEmpty() || POST.contentEquals(httpMethod)) {
       return result;
     }

@@ -76,6 +76,8 @@ final class TripleServerImpl extends TripleServer {
   private final Map<String, HttpGetHandler> httpGets;
   /** HTTP GET handlers of every path under a folder, by the folder's path (ending in /). */
   private final Map<String, HttpGetHandler> httpGetFolders = new LinkedHashMap<>();
+  /** Of a folder, the paths it has something at (the docs page's files); REST routes serve the others. */
+  private final Map<String, java.util.function.Predicate<String>> folderOwners = new LinkedHashMap<>();
   /** The registrations whose {@code started} returned, in order: only they are told of the shutdown. */
   private final List<ServerRegistration> announced = new CopyOnWriteArrayList<>();
   private final AtomicBoolean withdrawn = new AtomicBoolean();
@@ -185,6 +187,7 @@ final class TripleServerImpl extends TripleServer {
     SwaggerUiPage page = SwaggerUiPage.load(TripleServerImpl.class.getClassLoader(), path, documents);
     httpGets.put(path, page.page());
     httpGetFolders.put(folder, page.folder());
+    folderOwners.put(folder, page::owns);
   }
 
   /** Whether no definition before {@code definition} serves its method. */
@@ -227,7 +230,8 @@ final class TripleServerImpl extends TripleServer {
     List<HttpEndpoint> endpoints = new ArrayList<>();
     httpGets.forEach((path, handler) -> endpoints.add(new HttpEndpoint(path, handler, endpointExecutor)));
     // After the exact paths: a folder hides none of them (addOpenApiDocs checked).
-    httpGetFolders.forEach((folder, handler) -> endpoints.add(HttpEndpoint.folder(folder, handler, endpointExecutor)));
+    httpGetFolders.forEach((folder, handler) -> endpoints.add(HttpEndpoint.folder(folder, handler, endpointExecutor,
+        folderOwners.getOrDefault(folder, target -> true))));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
         adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize(), endpoints, restRoutes);
     try {

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,16 +28,20 @@ public final class HttpEndpoint {
   private final Executor executor;
   /** Whether every path that starts with {@link #path} is this endpoint's, not {@code path} alone. */
   private final boolean folder;
+  /** Of a folder's paths, those it has something at; a REST route may serve the others. */
+  private final Predicate<String> owns;
 
   public HttpEndpoint(String path, HttpGetHandler handler, Executor executor) {
-    this(path, handler, executor, false);
+    this(path, handler, executor, false, target -> true);
   }
 
-  private HttpEndpoint(String path, HttpGetHandler handler, Executor executor, boolean folder) {
+  private HttpEndpoint(String path, HttpGetHandler handler, Executor executor, boolean folder,
+      Predicate<String> owns) {
     this.path = Objects.requireNonNull(path, "path");
     this.handler = Objects.requireNonNull(handler, "handler");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.folder = folder;
+    this.owns = Objects.requireNonNull(owns, "owns");
   }
 
   /**
@@ -46,10 +51,27 @@ public final class HttpEndpoint {
    * @param folder an absolute path ending in {@code /}
    */
   public static HttpEndpoint folder(String folder, HttpGetHandler handler, Executor executor) {
+    return folder(folder, handler, executor, target -> true);
+  }
+
+  /**
+   * As {@link #folder(String, HttpGetHandler, Executor)}, of which {@code owns} tells the targets (path and query,
+   * as they came) it has something at: a REST route under the folder serves the others ({@link #yieldsTo}).
+   */
+  public static HttpEndpoint folder(String folder, HttpGetHandler handler, Executor executor,
+      Predicate<String> owns) {
     if (!folder.startsWith("/") || !folder.endsWith("/")) {
       throw new IllegalArgumentException("A folder is an absolute path ending in /: " + folder);
     }
-    return new HttpEndpoint(folder, handler, executor, true);
+    return new HttpEndpoint(folder, handler, executor, true, owns);
+  }
+
+  /**
+   * Whether {@code target}, which {@link #matches} this endpoint, is one a REST route should serve if it has one:
+   * a path under a folder that has nothing at it. The folder answers it (its 404) when no route does.
+   */
+  public boolean yieldsTo(CharSequence target) {
+    return folder && !owns.test(target.toString());
   }
 
   /** The path it serves. */

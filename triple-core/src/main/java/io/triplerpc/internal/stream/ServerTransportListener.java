@@ -24,12 +24,14 @@ public interface ServerTransportListener {
 
   /**
    * What a REST request ({@code google.api.http}) of {@code httpMethod} to {@code target} (its path and
-   * query, as they came) finds, or null when no REST route serves its path. The transport asks for each
-   * HTTP request that is not gRPC's, after the plain endpoints. Called on the event loop; must not block.
+   * query, as they came) with the request headers {@code header} gives (by lower-case name, null when absent)
+   * finds, or null when no REST route serves its path. The transport asks for each HTTP request that is not
+   * gRPC's, after the plain endpoints. Called on the event loop; must not block.
    *
    * @throws IllegalArgumentException if the path holds a malformed percent-escape
    */
-  default RestRoutes.Result restRoute(CharSequence httpMethod, CharSequence target) {
+  default RestRoutes.Result restRoute(CharSequence httpMethod, CharSequence target,
+      java.util.function.Function<String, CharSequence> header) {
     return null;
   }
 }

@@ -1,5 +1,6 @@
 package io.triplerpc.interop.rest;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -11,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.triplerpc.TripleServer;
 import io.triplerpc.interop.rest.v1.LibraryService;
+import io.triplerpc.interop.rest.v1.LibraryStreams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -58,8 +60,11 @@ class GrpcGatewayParityTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MINIMUM_CASES = 40;
+  /** The table's size: a case that goes missing fails the test rather than shrink the comparison unseen. */
+  private static final int CASES = 106;
   private static final Set<String> KEYS = Set.of("name", "method", "path", "body", "rawBody", "status", "json",
-      "includes", "emptyBody", "messageContains", "messageMayDiffer", "tripleStatus", "tripleJson");
+      "includes", "emptyBody", "messageContains", "messageMayDiffer", "tripleStatus", "tripleJson", "lines",
+      "contentType");
   /** JSON values as a reader sees them: numbers equal by value ({@code 0} and {@code 0.0}), the rest by equals. */
   private static final Comparator<JsonNode> SAME_VALUE = (a, b) -> {
     if (a.isNumber() && b.isNumber()) {
@@ -90,6 +95,7 @@ class GrpcGatewayParityTest {
         .host("127.0.0.1")
         .port(0)
         .addService(LibraryService.class, new LibraryServiceImpl())
+        .addService(LibraryStreams.class, new LibraryStreamsImpl())
         .build()
         .start();
     gateway = GrpcGateway.start(executable, server.port());
@@ -110,6 +116,7 @@ class GrpcGatewayParityTest {
   @Test
   void theTableHasEnoughWellFormedCases() {
     assertTrue(cases.size() >= MINIMUM_CASES, cases.size() + " cases, fewer than " + MINIMUM_CASES);
+    assertEquals(CASES, cases.size(), "cases in the table");
     Set<String> names = new HashSet<>();
     for (JsonNode c : cases) {
       assertTrue(names.add(c.path("name").asText()), "two cases named " + c.path("name"));
@@ -171,7 +178,7 @@ class GrpcGatewayParityTest {
     }
     JsonNode body;
     try {
-      body = JSON.readTree(response.body());
+      body = read(c, response.body());
     } catch (JsonProcessingException e) {
       return "not JSON: " + response.body();
     }
@@ -198,11 +205,16 @@ class GrpcGatewayParityTest {
       return reference.body().equals(triple.body()) ? null
           : "body \"" + triple.body() + "\", grpc-gateway \"" + reference.body() + "\"";
     }
+    if (c.path("lines").asBoolean() && !reference.headers().firstValue("content-type")
+        .equals(triple.headers().firstValue("content-type"))) {
+      return "content-type " + triple.headers().firstValue("content-type").orElse("(none)") + ", grpc-gateway "
+          + reference.headers().firstValue("content-type").orElse("(none)");
+    }
     JsonNode expected;
     JsonNode actual;
     try {
-      expected = c.has("tripleJson") ? c.get("tripleJson") : JSON.readTree(reference.body());
-      actual = JSON.readTree(triple.body());
+      expected = c.has("tripleJson") ? c.get("tripleJson") : read(c, reference.body());
+      actual = read(c, triple.body());
     } catch (JsonProcessingException e) {
       return "not JSON: " + triple.body();
     }
@@ -214,6 +226,26 @@ class GrpcGatewayParityTest {
       actual = ((ObjectNode) actual.deepCopy()).without("message");
     }
     return expected.equals(SAME_VALUE, actual) ? null : "body " + triple.body() + ", grpc-gateway " + reference.body();
+  }
+
+  /**
+   * The JSON of a body: one value, or for a case marked {@code lines} (a server stream) an array of the values of
+   * its newline-delimited lines, each of which must end with its newline.
+   */
+  private static JsonNode read(JsonNode c, String body) throws JsonProcessingException {
+    if (!c.path("lines").asBoolean()) {
+      return JSON.readTree(body);
+    }
+    ArrayNode lines = JSON.createArrayNode();
+    int start = 0;
+    for (int end = body.indexOf('\n'); end >= 0; end = body.indexOf('\n', start)) {
+      lines.add(JSON.readTree(body.substring(start, end)));
+      start = end + 1;
+    }
+    if (start != body.length()) {
+      throw new JsonProcessingException("a last line without its newline: " + body.substring(start)) {};
+    }
+    return lines;
   }
 
   /** {@code json} without the object members whose value is null, at any depth. */
@@ -262,7 +294,7 @@ class GrpcGatewayParityTest {
     if (c.has("body") || c.has("rawBody")) {
       String text = c.has("rawBody") ? c.get("rawBody").asText() : JSON.writeValueAsString(c.get("body"));
       body = HttpRequest.BodyPublishers.ofString(text, StandardCharsets.UTF_8);
-      request.header("Content-Type", "application/json");
+      request.header("Content-Type", c.path("contentType").asText("application/json"));
     }
     return http.send(request.method(c.get("method").asText(), body).build(),
         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

@@ -8,12 +8,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.triplerpc.TripleServer;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResources;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequestService;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequests;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResource;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResources;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.MediaResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.MediaResources;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagServices;
 import java.io.IOException;
@@ -100,6 +108,7 @@ class DubboRestParityTest {
     return new Case(name, method, target, body, List.of(), null);
   }
 
+  private static final String FORM = "application/x-www-form-urlencoded";
   private static final int INVALID_ARGUMENT = 3;
   private static final int NOT_FOUND = 5;
   private static final int UNIMPLEMENTED = 12;
@@ -182,7 +191,44 @@ class DubboRestParityTest {
       get("spring a mapping without a path, at the type's path", "/tags?tag=a")
           .differs(404, "Invoker not found", 200, null, "Spring maps it to the type's path; Dubbo to the method's name"),
       get("spring a mapping without a path, at the method's name", "/tags/tags?tag=a")
-          .differs(200, null, 404, NOT_FOUND, "Spring maps it to the type's path; Dubbo to the method's name"));
+          .differs(200, null, 404, NOT_FOUND, "Spring maps it to the type's path; Dubbo to the method's name"),
+
+      // Mapping conditions (ConditionService, MediaResource): which of the mappings of one path a request maps to.
+      get("spring params a=v", "/conditions/mode?mode=fast"),
+      get("spring params a!=v, another value", "/conditions/mode?mode=slow"),
+      get("spring params a!=v, no value", "/conditions/mode"),
+      get("spring params a, present", "/conditions/flag?debug=1"),
+      get("spring params !a, absent", "/conditions/flag"),
+      get("spring params a and b, both present", "/conditions/page?limit=5&page=2"),
+      get("spring params a and b, one missing", "/conditions/page?limit=5")
+          .differs(400, "Unsatisfied query parameter conditions", 400, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
+      get("spring headers a=v", "/conditions/version").header("X-Version", "2"),
+      get("spring headers !a", "/conditions/version"),
+      get("spring headers met by no mapping", "/conditions/version").header("X-Version", "3")
+          .differs(404, "Invoker not found", 404, NOT_FOUND, "errors are google.rpc.Status JSON"),
+      request("spring consumes met", "POST", "/conditions/body", "\"x\""),
+      request("spring consumes unmet", "POST", "/conditions/body", "x").header("content-type", "text/plain")
+          .differs(415, "Content type 'text/plain' not supported", 415, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
+      get("spring produces met by a wildcard Accept", "/conditions/produced").header("accept", "application/*"),
+      get("spring produces unmet", "/conditions/produced").header("accept", "text/html")
+          .differs(406, "Could not find acceptable representation", 406, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
+      request("jaxrs @Consumes met", "POST", "/media/json", "\"x\""),
+      request("jaxrs @Consumes unmet", "POST", "/media/json", "x").header("content-type", "text/plain")
+          .differs(415, "Content type 'text/plain' not supported", 415, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
+      get("jaxrs the type's @Produces met", "/media/any").header("accept", "application/json"),
+      get("jaxrs the type's @Produces unmet", "/media/any").header("accept", "text/plain")
+          .differs(406, "Could not find acceptable representation", 406, INVALID_ARGUMENT, "errors are google.rpc.Status JSON"),
+
+      // Form bodies (FormResource, SignupService): JAX-RS @FormParam; Spring's @RequestParam, query then form.
+      request("jaxrs @FormParam fields", "POST", "/forms/login", "user=ann&remember=true").header("content-type", FORM),
+      request("jaxrs @FormParam with its default", "POST", "/forms/login", "user=ann").header("content-type", FORM),
+      request("jaxrs @FormParam percent-encoded and +", "POST", "/forms/login", "user=d%C3%BCbbo+rest&remember=true")
+          .header("content-type", FORM),
+      request("spring @RequestParam from a form body", "POST", "/signup/new", "name=ann&tag=a&tag=b")
+          .header("content-type", FORM),
+      request("spring @RequestParam from the query and a form body", "POST", "/signup/new?tag=q", "name=ann&tag=a")
+          .header("content-type", FORM),
+      request("spring @RequestParam from the query, no body", "POST", "/signup/new?name=bo&tag=x", null));
 
   private static DubboProcess dubbo;
   private static TripleServer triple;
@@ -196,6 +242,10 @@ class DubboRestParityTest {
         .addService(ItemResource.class, new ItemResources())
         .addService(DemoService.class, new DemoServices())
         .addService(TagService.class, new TagServices())
+        .addService(ConditionService.class, new ConditionServices())
+        .addService(MediaResource.class, new MediaResources())
+        .addService(FormResource.class, new FormResources())
+        .addService(SignupService.class, new SignupServices())
         .build().start();
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
   }
@@ -217,7 +267,7 @@ class DubboRestParityTest {
 
   @Test
   void theTableHasEnoughCasesOfEveryKind() {
-    assertEquals(53, CASES.size(), "the cases docs/rest.md counts");
+    assertEquals(77, CASES.size(), "the cases docs/rest.md counts");
     Set<String> names = new HashSet<>();
     Set<String> methods = new HashSet<>();
     for (Case c : CASES) {
@@ -266,7 +316,7 @@ class DubboRestParityTest {
         .timeout(TIMEOUT)
         .method(c.method, c.body == null ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(c.body));
-    if (c.body != null) {
+    if (c.body != null && c.headers.stream().noneMatch("content-type"::equalsIgnoreCase)) {
       request.header("content-type", "application/json");
     }
     for (int i = 0; i < c.headers.size(); i += 2) {

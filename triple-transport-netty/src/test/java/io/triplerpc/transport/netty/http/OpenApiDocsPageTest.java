@@ -69,15 +69,21 @@ class OpenApiDocsPageTest {
     return new Curl(dir).run(withUrl);
   }
 
-  /** The webjar's file {@code name}, read as the server should serve it. */
-  private static String webjarFile(String name) throws Exception {
+  /** The version of Swagger UI the webjar holds. */
+  private static String webjarVersion() throws Exception {
     Properties pom = new Properties();
     ClassLoader loader = OpenApiDocsPageTest.class.getClassLoader();
     try (InputStream in = loader.getResourceAsStream("META-INF/maven/org.webjars/swagger-ui/pom.properties")) {
       pom.load(in);
     }
+    return pom.getProperty("version");
+  }
+
+  /** The webjar's file {@code name}, read as the server should serve it. */
+  private static String webjarFile(String name) throws Exception {
+    ClassLoader loader = OpenApiDocsPageTest.class.getClassLoader();
     try (InputStream in = loader.getResourceAsStream(
-        "META-INF/resources/webjars/swagger-ui/" + pom.getProperty("version") + "/" + name)) {
+        "META-INF/resources/webjars/swagger-ui/" + webjarVersion() + "/" + name)) {
       assertNotNull(in, name);
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
@@ -85,12 +91,13 @@ class OpenApiDocsPageTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
-  void thePageIsTheWebjarsOwnWithABaseAtTheDocsFolder(String version) throws Exception {
+  void thePageIsTheWebjarsOwnWithABaseAtTheVersionsFolder(String version) throws Exception {
     for (String path : new String[] {"/docs", "/docs/", "/docs/index.html"}) {
       Answer page = curl(version, path);
       assertEquals(200, page.status(), page::toString);
       assertEquals("text/html; charset=utf-8", page.header("content-type"));
-      String expected = webjarFile("index.html").replace("<head>", "<head><base href=\"/docs/\">");
+      String expected = webjarFile("index.html").replace("<head>",
+          "<head><base href=\"/docs/" + webjarVersion() + "/\">");
       assertEquals(expected, page.body());
     }
   }
@@ -108,6 +115,59 @@ class OpenApiDocsPageTest {
     Answer icon = curl(version, "-I", "/docs/favicon-32x32.png");
     assertEquals(200, icon.status(), icon::toString);
     assertEquals("image/png", icon.header("content-type"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--http1.1", "--http2-prior-knowledge"})
+  void theVersionsFilesAreImmutableAndThePageAndItsConfigurationAreNot(String version) throws Exception {
+    String folder = "/docs/" + webjarVersion() + "/";
+    Answer css = curl(version, folder + "swagger-ui.css");
+    assertEquals(200, css.status(), css::toString);
+    assertEquals(webjarFile("swagger-ui.css"), css.body());
+    assertEquals("public, max-age=31536000, immutable", css.header("cache-control"));
+    assertEquals("public, max-age=31536000, immutable", curl(version, "-I", folder + "favicon-32x32.png")
+        .header("cache-control"));
+    for (String path : new String[] {"/docs", "/docs/", folder, "/docs/swagger-initializer.js",
+        folder + "swagger-initializer.js", "/docs/swagger-ui.css"}) {
+      Answer answer = curl(version, path);
+      assertEquals(200, answer.status(), path + ": " + answer);
+      assertEquals("no-cache", answer.header("cache-control"), path);
+    }
+    assertEquals(404, curl(version, "/docs/0.0.1/swagger-ui.css").status(), "another version's folder");
+  }
+
+  @Test
+  void aRestRouteUnderTheDocsFolderServesWhatThePageHasNot() throws Exception {
+    server.shutdownNow();
+    server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(DocsFolderRoutes.class, new DocsFolderRoutes() {
+          @Override
+          public String note(String id) {
+            return "note " + id;
+          }
+
+          @Override
+          public String file(String name) {
+            return "route " + name;
+          }
+        })
+        .openApi("/openapi.json")
+        .openApiDocs("/docs")
+        .build().start();
+    Answer note = curl("/docs/notes/7");
+    assertEquals(200, note.status(), note::toString);
+    assertEquals("\"note 7\"", note.body());
+    assertEquals("\"route anything.js\"", curl("/docs/anything.js").body());
+    // The page's own files are the page's, whatever a route's template could take.
+    Answer css = curl("/docs/swagger-ui.css");
+    assertEquals("text/css; charset=utf-8", css.header("content-type"));
+    assertEquals(webjarFile("swagger-ui.css"), css.body());
+    assertEquals(webjarFile("swagger-ui.css"), curl("/docs/" + webjarVersion() + "/swagger-ui.css").body());
+    assertEquals("text/html; charset=utf-8", curl("/docs/index.html").header("content-type"));
+    // No route takes a path of two segments under the folder: the page's 404.
+    Answer neither = curl("/docs/a/b.js");
+    assertEquals(404, neither.status(), neither::toString);
+    assertEquals("text/plain; charset=utf-8", neither.header("content-type"));
   }
 
   @Test

@@ -331,6 +331,61 @@ class AnnotatedRestTest {
     }
   }
 
+  /** Spring conditions on the type and the methods of one path. */
+  @org.springframework.web.bind.annotation.RequestMapping(path = "/feeds", params = "v=2")
+  public interface Feeds {
+    @org.springframework.web.bind.annotation.GetMapping
+    String plain();
+
+    @org.springframework.web.bind.annotation.GetMapping(params = "format")
+    String formatted(@org.springframework.web.bind.annotation.RequestParam("format") String format);
+
+    @org.springframework.web.bind.annotation.GetMapping(path = "/json", produces = "application/json")
+    String json();
+  }
+
+  /** A produces value that is no media type. */
+  public interface BadMedia {
+    @org.springframework.web.bind.annotation.GetMapping(path = "/bad", produces = "json")
+    String bad();
+  }
+
+  @Test
+  void typeAndMethodConditionsPickTheMostSpecificMethodOrSayWhyNone() throws Exception {
+    server.shutdownNow();
+    assertTrue(server.awaitTermination(TIMEOUT), "server terminated");
+    server = TripleServer.builder().host("127.0.0.1").port(0)
+        .addService(Feeds.class, new Feeds() {
+          @Override
+          public String plain() {
+            return "plain";
+          }
+
+          @Override
+          public String formatted(String format) {
+            return "formatted " + format;
+          }
+
+          @Override
+          public String json() {
+            return "json";
+          }
+        })
+        .build().start();
+    assertEquals(json("'plain'"), send("GET", "/feeds?v=2", null).body);
+    assertEquals(json("'formatted x'"), send("GET", "/feeds?v=2&format=x", null).body, "the one with more conditions");
+    Answer withoutTypeParam = send("GET", "/feeds?format=x", null);
+    assertEquals(400, withoutTypeParam.status, "the type's params apply to every method");
+    assertTrue(withoutTypeParam.body.path("message").asText().contains("v=2"), withoutTypeParam.body.toString());
+    assertEquals(json("'json'"), send("GET", "/feeds/json?v=2", null, "accept", "application/*").body);
+    Answer html = send("GET", "/feeds/json?v=2", null, "accept", "text/html, application/json;q=0");
+    assertEquals(406, html.status, String.valueOf(html.body));
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () ->
+        TripleServer.builder().host("127.0.0.1").port(0).addService(BadMedia.class, () -> "x").build());
+    assertTrue(refused.getMessage().contains("BadMedia.bad") && refused.getMessage().contains("json"),
+        refused.getMessage());
+  }
+
   @Test
   void annotationsThatCannotBeServedFailTheBuildNamingTheMethod() {
     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () ->

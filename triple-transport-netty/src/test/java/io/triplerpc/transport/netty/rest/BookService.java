@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.rest;
 
 import com.google.protobuf.Empty;
+import io.triplerpc.StreamObserver;
 import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleService;
 import io.triplerpc.transport.netty.rest.v1.ArchiveShelfRequest;
@@ -12,6 +13,7 @@ import io.triplerpc.transport.netty.rest.v1.FilesRequest;
 import io.triplerpc.transport.netty.rest.v1.GetBookRequest;
 import io.triplerpc.transport.netty.rest.v1.ListBooksRequest;
 import io.triplerpc.transport.netty.rest.v1.ListBooksResponse;
+import io.triplerpc.transport.netty.rest.v1.WatchShelfRequest;
 
 /** triple.resttest.BookService of rest.proto, whose google.api.http rules the server reads from the file. */
 @TripleService(name = "triple.resttest.BookService")
@@ -41,4 +43,7 @@ public interface BookService {
 
   @TripleMethod(name = "Files")
   FilesRequest files(FilesRequest request);
+
+  @TripleMethod(name = "WatchShelf")
+  void watchShelf(WatchShelfRequest request, StreamObserver<Book> books);
 }

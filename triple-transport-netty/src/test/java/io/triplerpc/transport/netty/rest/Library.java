@@ -1,7 +1,9 @@
 package io.triplerpc.transport.netty.rest;
 
 import com.google.protobuf.Empty;
+import io.triplerpc.ServerCallStreamObserver;
 import io.triplerpc.Status;
+import io.triplerpc.StreamObserver;
 import io.triplerpc.transport.netty.rest.v1.ArchiveShelfRequest;
 import io.triplerpc.transport.netty.rest.v1.ArchiveShelfResponse;
 import io.triplerpc.transport.netty.rest.v1.Book;
@@ -11,9 +13,11 @@ import io.triplerpc.transport.netty.rest.v1.FilesRequest;
 import io.triplerpc.transport.netty.rest.v1.GetBookRequest;
 import io.triplerpc.transport.netty.rest.v1.ListBooksRequest;
 import io.triplerpc.transport.netty.rest.v1.ListBooksResponse;
+import io.triplerpc.transport.netty.rest.v1.WatchShelfRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** BookService over books in memory, by name ({@code shelves/S/books/B}). */
@@ -22,6 +26,12 @@ final class Library implements BookService {
   final Map<String, Book> books = new ConcurrentSkipListMap<>();
   /** Calls that reached the service. */
   final AtomicInteger calls = new AtomicInteger();
+  /** Books a WatchShelf call sent. */
+  final AtomicInteger watched = new AtomicInteger();
+  /** Counted down when a WatchShelf call found the stream not ready before it sent every book. */
+  final CountDownLatch watchStalled = new CountDownLatch(1);
+  /** Counted down when a WatchShelf call was cancelled. */
+  final CountDownLatch watchCancelled = new CountDownLatch(1);
 
   @Override
   public Book getBook(GetBookRequest request) {
@@ -96,5 +106,35 @@ final class Library implements BookService {
   public FilesRequest files(FilesRequest request) {
     calls.incrementAndGet();
     return request;
+  }
+
+  /** Sends {@code count} books while the stream is ready, resuming when it is ready again. */
+  @Override
+  public void watchShelf(WatchShelfRequest request, StreamObserver<Book> books) {
+    calls.incrementAndGet();
+    ServerCallStreamObserver<Book> stream = (ServerCallStreamObserver<Book>) books;
+    String title = "t".repeat(request.getTitleSize());
+    stream.setOnCancelHandler(watchCancelled::countDown);
+    Runnable pump = new Runnable() {
+      private int sent;
+
+      @Override
+      public synchronized void run() {
+        while (sent < request.getCount() && stream.isReady() && !stream.isCancelled()) {
+          sent++;
+          watched.incrementAndGet();
+          stream.onNext(Book.newBuilder().setName("shelves/" + request.getShelf() + "/books/" + sent)
+              .setTitle(title).setPages(sent).build());
+        }
+        if (sent == request.getCount()) {
+          sent++;
+          stream.onCompleted();
+        } else if (sent < request.getCount()) {
+          watchStalled.countDown();
+        }
+      }
+    };
+    stream.setOnReadyHandler(pump);
+    pump.run();
   }
 }

@@ -1,6 +1,7 @@
 package io.triplerpc.transport.netty.rest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +11,10 @@ import io.triplerpc.TripleServer;
 import io.triplerpc.transport.netty.rest.v1.Book;
 import io.triplerpc.transport.netty.rest.v1.Genre;
 import io.triplerpc.transport.netty.rest.v1.GetBookRequest;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,6 +22,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * server: each kind of rule (path variables one- and multi-segment, **, a verb, additional bindings,
  * body {@code *} and a field, response_body), query parameters of every kind, errors as
  * google.rpc.Status JSON under grpc-gateway's HTTP statuses, and requests refused before the service
- * (400, 404, 405 with Allow, 413, 415) that never reach it. gRPC and Connect calls of the same methods
- * are served as before.
+ * (400, 404, 405 with Allow, 413, 415) that never reach it. A server-streaming method answers with
+ * newline-delimited JSON, chunked on HTTP/1.1 and in DATA frames on HTTP/2, held back by a reader that does not
+ * read and cancelled by one that goes away. gRPC and Connect calls of the same methods are served as before.
  */
 class RestTranscodingTest {
 
@@ -257,5 +266,130 @@ class RestTranscodingTest {
     assertEquals(json("{'name':'shelves/1/books/1','title':'Dune','genre':'FICTION','pages':'412','tags':['sand']}"),
         connect.body);
     assertEquals(404, send("POST", "/triple.resttest.BookService/Nope", "{}", "application/json").status);
+  }
+
+  /** Sends {@code target} as an HTTP/1.1 GET on {@code socket}; the response's head lines, lower case. */
+  private static List<String> requestHead(Socket socket, BufferedReader in, String target) throws IOException {
+    socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII));
+    List<String> head = new ArrayList<>();
+    for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+      head.add(line.toLowerCase(Locale.ROOT));
+    }
+    return head;
+  }
+
+  /** The lines of a chunked body whose every chunk is one line of JSON, up to the last chunk. */
+  private static List<String> chunkedLines(BufferedReader in) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (String size = in.readLine(); size != null && !size.equals("0"); size = in.readLine()) {
+      char[] chunk = new char[Integer.parseInt(size, 16)];
+      int read = 0;
+      while (read < chunk.length) {
+        int n = in.read(chunk, read, chunk.length - read);
+        assertTrue(n > 0, "the chunk ended early");
+        read += n;
+      }
+      String text = new String(chunk);
+      assertTrue(text.endsWith("\n"), "a chunk is one line: " + text);
+      lines.add(text.substring(0, text.length() - 1));
+      assertEquals("", in.readLine(), "the chunk's CRLF");
+    }
+    assertEquals("", in.readLine(), "the last chunk's end, with no trailer");
+    return lines;
+  }
+
+  @Test
+  void aServerStreamIsOneLineOfJsonPerMessageChunkedOnHttp1() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout((int) TIMEOUT.toMillis());
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+      List<String> head = requestHead(socket, in, "/v1/shelves/4/books:watch?count=3&titleSize=2");
+      assertEquals("http/1.1 200 ok", head.get(0));
+      assertTrue(head.contains("transfer-encoding: chunked"), head.toString());
+      assertTrue(head.contains("content-type: application/json"), head.toString());
+      List<String> lines = chunkedLines(in);
+      assertEquals(3, lines.size(), lines.toString());
+      for (int i = 1; i <= 3; i++) {
+        assertEquals(json("{'result':{'name':'shelves/4/books/" + i + "','title':'tt','genre':'GENRE_UNSPECIFIED',"
+            + "'pages':'" + i + "','tags':[]}}"), JSON.readTree(lines.get(i - 1)));
+      }
+      // The connection is kept for the next request; a stream of no message is a whole response with no body.
+      List<String> next = requestHead(socket, in, "/v1/shelves/4/books:watch?count=0");
+      assertEquals("http/1.1 200 ok", next.get(0));
+      assertTrue(next.contains("content-length: 0"), next.toString());
+    }
+  }
+
+  @Test
+  void aServerStreamGoesInDataFramesOnHttp2() throws Exception {
+    HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).connectTimeout(TIMEOUT).build();
+    URI uri = URI.create("http://127.0.0.1:" + server.port() + "/v1/shelves/9/books:watch?count=2");
+    h2.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> stream = h2.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertEquals(HttpClient.Version.HTTP_2, stream.version(), "the connection was upgraded to h2c");
+    assertEquals(200, stream.statusCode());
+    assertEquals("application/json", stream.headers().firstValue("content-type").orElse(null));
+    String[] lines = stream.body().split("\n", -1);
+    assertEquals(3, lines.length, stream.body());
+    assertEquals("shelves/9/books/2", JSON.readTree(lines[1]).path("result").path("name").asText());
+    assertEquals("", lines[2], "the last line ends with its newline");
+  }
+
+  @Test
+  void aReaderThatDoesNotReadHoldsTheStreamBackUntilItReads() throws Exception {
+    int count = 1000;
+    try (Socket socket = new Socket()) {
+      socket.setReceiveBufferSize(16 * 1024);
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", server.port()));
+      socket.setSoTimeout((int) TIMEOUT.toMillis());
+      BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().write(("GET /v1/shelves/1/books:watch?count=" + count + "&titleSize=16384 HTTP/1.1\r\n"
+          + "host: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      assertTrue(library.watchStalled.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the service never saw isReady false");
+      assertTrue(library.watched.get() < count, library.watched + " books sent to a reader that reads nothing");
+      String status = in.readLine();
+      assertEquals("HTTP/1.1 200 OK", status);
+      for (String line = in.readLine(); !line.isEmpty(); line = in.readLine()) {
+        // The head's other lines.
+      }
+      assertEquals(count, chunkedLines(in).size(), "onReady resumed the stream to its end");
+      assertEquals(count, library.watched.get());
+    }
+  }
+
+  @Test
+  void aClientThatGoesAwayCancelsTheStreamOnHttp1AndHttp2() throws Exception {
+    try (Socket socket = new Socket()) {
+      socket.setReceiveBufferSize(16 * 1024);
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", server.port()));
+      socket.getOutputStream().write(("GET /v1/shelves/1/books:watch?count=1000000&titleSize=16384 HTTP/1.1\r\n"
+          + "host: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      assertTrue(library.watchStalled.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the stream never filled the socket");
+    }
+    assertTrue(library.watchCancelled.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "HTTP/1.1: not cancelled");
+
+    Library second = new Library();
+    TripleServer h2Server = TripleServer.builder().host("127.0.0.1").port(0).addService(BookService.class, second)
+        .build().start();
+    try {
+      HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).connectTimeout(TIMEOUT).build();
+      String base = "http://127.0.0.1:" + h2Server.port();
+      h2.send(HttpRequest.newBuilder(URI.create(base + "/v1/shelves/1/books:watch?count=0")).timeout(TIMEOUT).build(),
+          HttpResponse.BodyHandlers.discarding());
+      HttpResponse<InputStream> stream = h2.send(HttpRequest.newBuilder(
+          URI.create(base + "/v1/shelves/1/books:watch?count=1000000&titleSize=16384")).build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      assertEquals(HttpClient.Version.HTTP_2, stream.version());
+      try (InputStream body = stream.body()) {
+        assertTrue(body.read() == '{', "the first line");
+      }
+      assertTrue(second.watchCancelled.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "HTTP/2: not cancelled");
+      assertFalse(second.watched.get() >= 1000000, "the stream ran to its end");
+    } finally {
+      h2Server.shutdownNow();
+      assertTrue(h2Server.awaitTermination(TIMEOUT), "server terminated");
+    }
   }
 }

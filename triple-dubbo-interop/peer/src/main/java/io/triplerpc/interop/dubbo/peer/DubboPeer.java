@@ -2,12 +2,20 @@ package io.triplerpc.interop.dubbo.peer;
 
 import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.ProtoService;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.FormResources;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequestService;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.HttpMethodRequests;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResource;
 import io.triplerpc.interop.dubbo.api.rest.jaxrs.ItemResources;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.MediaResource;
+import io.triplerpc.interop.dubbo.api.rest.jaxrs.MediaResources;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagServices;
 import java.io.BufferedReader;
@@ -133,7 +141,11 @@ public final class DubboPeer {
         bootstrap.service(export(HttpMethodRequestService.class, new HttpMethodRequests(), null, null))
             .service(export(ItemResource.class, new ItemResources(), null, null))
             .service(export(DemoService.class, new DemoServices(), null, null))
-            .service(export(TagService.class, new TagServices(), null, null));
+            .service(export(TagService.class, new TagServices(), null, null))
+            .service(export(ConditionService.class, new ConditionServices(), null, null))
+            .service(export(MediaResource.class, new MediaResources(), null, null))
+            .service(export(FormResource.class, new FormResources(), null, null))
+            .service(export(SignupService.class, new SignupServices(), null, null));
       }
       for (String[] also : options.alsoExport()) {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));

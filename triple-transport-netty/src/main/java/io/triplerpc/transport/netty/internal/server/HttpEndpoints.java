@@ -56,6 +56,7 @@ final class HttpEndpoints {
         .status(AsciiString.of(Integer.toString(response.status())));
     responseHead.add(GrpcHeaders.CONTENT_TYPE, response.contentType());
     responseHead.addInt(CONTENT_LENGTH, body.length);
+    response.headers().forEach(responseHead::add);
     if (head || body.length == 0) {
       exchange.writeHead(responseHead, true);
     } else {

@@ -27,7 +27,8 @@ import java.util.List;
  * GET) picks the protocol, Connect unary, Connect streaming or gRPC-Web; its headers become core's
  * {@link InboundRequest}. A request no protocol takes is answered at once: 405 or 415. CORS preflights
  * are answered here too, and an allowed origin's responses get their CORS headers ({@link Cors}). A
- * request for one of the server's plain HTTP endpoints goes to it first ({@link HttpEndpoints}).
+ * request for one of the server's plain HTTP endpoints goes to it first ({@link HttpEndpoints}), except a path
+ * under the docs page's folder that the page has nothing at and a REST route serves.
  */
 final class WebCalls {
 
@@ -35,6 +36,7 @@ final class WebCalls {
   private static final AsciiString GRPC_WEB_TEXT = AsciiString.cached("application/grpc-web-text");
   private static final AsciiString CONNECT_STREAM = AsciiString.cached("application/connect");
   private static final AsciiString GET = AsciiString.cached("GET");
+  private static final AsciiString FORM_URLENCODED = AsciiString.cached("application/x-www-form-urlencoded");
   static final AsciiString ALLOW = AsciiString.cached("allow");
   private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=utf-8");
   static final AsciiString ALLOW_POST = AsciiString.cached("POST");
@@ -56,6 +58,10 @@ final class WebCalls {
       int maxInboundMessageSize, CorsPolicy cors) {
     // An HTTP/2 CONNECT has no :path.
     HttpEndpoint endpoint = headers.path() == null ? null : listener.httpEndpoint(headers.path());
+    if (endpoint != null && endpoint.yieldsTo(headers.path()) && restServes(listener, headers)) {
+      // A REST route under the docs page's folder, at a path the page has nothing at: the route's.
+      endpoint = null;
+    }
     if (endpoint != null) {
       HttpEndpoints.answer(exchange, headers, endpoint);
       return null;
@@ -69,7 +75,7 @@ final class WebCalls {
     CharSequence method = headers.method();
     RestRoutes.Result rest;
     try {
-      rest = listener.restRoute(method, headers.path());
+      rest = listener.restRoute(method, headers.path(), headers::get);
     } catch (IllegalArgumentException e) {
       respondRest(exchange, 400, Status.INVALID_ARGUMENT.withDescription(e.getMessage()), null);
       return null;
@@ -79,6 +85,12 @@ final class WebCalls {
     }
     if (rest instanceof RestRoutes.NotAllowed notAllowed) {
       respondRest(exchange, 405, Status.UNIMPLEMENTED.withDescription("Method Not Allowed"), notAllowed.allow());
+      return null;
+    }
+    if (rest instanceof RestRoutes.Refused refused) {
+      respondRest(exchange, refused.httpStatus(), refused.httpStatus() == 404
+          ? Status.NOT_FOUND.withDescription(refused.message())
+          : Status.INVALID_ARGUMENT.withDescription(refused.message()), null);
       return null;
     }
     if (rest instanceof RestRoutes.NotFound) {
@@ -200,15 +212,19 @@ final class WebCalls {
 
   /**
    * Opens a REST call: its body is JSON (compressed bodies are refused, since the transcoder reads them
-   * with the path and query), its deadline {@code grpc-timeout}'s, as grpc-gateway reads it.
+   * with the path and query), its deadline {@code grpc-timeout}'s, as grpc-gateway reads it; a server-streaming
+   * method's answer is newline-delimited JSON ({@link RestStreamFraming}).
    */
   private static WebServerStream openRest(HttpExchange exchange, Http2Headers headers,
       ServerTransportListener listener, int maxInboundMessageSize, RestRequest rest) {
     CharSequence contentType = headers.get(GrpcHeaders.CONTENT_TYPE);
     CharSequence mediaType = ConnectWire.mediaType(contentType);
-    if (mediaType != null && !AsciiString.contentEqualsIgnoreCase(mediaType, ConnectWire.APPLICATION_JSON)) {
+    boolean form = mediaType != null && rest.binding().reader().readsForm()
+        && AsciiString.contentEqualsIgnoreCase(mediaType, FORM_URLENCODED);
+    if (mediaType != null && !form && !AsciiString.contentEqualsIgnoreCase(mediaType, ConnectWire.APPLICATION_JSON)) {
       respondRest(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
-          + "; REST bodies are application/json"), null);
+          + (rest.binding().reader().readsForm() ? "; this route reads application/json or "
+              + "application/x-www-form-urlencoded bodies" : "; this route reads application/json bodies")), null);
       return null;
     }
     CharSequence encoding = headers.get(ConnectWire.CONTENT_ENCODING);
@@ -226,16 +242,26 @@ final class WebCalls {
     } catch (IllegalArgumentException e) {
       invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
     }
-    WebServerStream stream = new WebServerStream(exchange, RestFraming.INSTANCE, exchange.alloc(),
-        maxInboundMessageSize, false);
+    WebFraming framing = rest.binding().serverStreaming() ? RestStreamFraming.INSTANCE : RestFraming.INSTANCE;
+    WebServerStream stream = new WebServerStream(exchange, framing, exchange.alloc(), maxInboundMessageSize, false);
     if (invalid != null) {
       stream.fail(invalid);
       return null;
     }
     InboundRequest request = new InboundRequest(rest.rpcPath(), metadata, timeoutNanos, null, null, "json", true,
-        false, rest.withHeaders(metadata));
+        false, rest.withHeaders(metadata, form));
     stream.listener(listener.streamCreated(stream, request));
     return stream;
+  }
+
+  /** Whether a REST route serves the request's path (for its method, or another, or with other conditions). */
+  private static boolean restServes(ServerTransportListener listener, Http2Headers headers) {
+    try {
+      RestRoutes.Result result = listener.restRoute(headers.method(), headers.path(), headers::get);
+      return result != null && !(result instanceof RestRoutes.NotFound);
+    } catch (IllegalArgumentException malformed) {
+      return false;
+    }
   }
 
   /** Answers a REST request at once with {@code httpStatus} and the JSON error; {@code allow} for a 405. */

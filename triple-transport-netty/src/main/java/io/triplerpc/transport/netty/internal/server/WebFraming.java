@@ -13,7 +13,7 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 /**
  * How one web protocol frames a call on an {@link HttpExchange}: Connect unary
  * ({@link ConnectUnaryFraming}), Connect streaming ({@link ConnectStreamFraming}) or gRPC-Web
- * ({@link GrpcWebFraming}). One instance per call (gRPC-Web text keeps base64 state); event loop only.
+ * ({@link GrpcWebFraming}), REST ({@link RestFraming}, {@link RestStreamFraming}). One instance per call (gRPC-Web text keeps base64 state); event loop only.
  */
 interface WebFraming {
 
@@ -27,6 +27,14 @@ interface WebFraming {
 
   /** Whether the response head waits for the end of the call (its status and trailers are in it). */
   default boolean headAtEnd() {
+    return false;
+  }
+
+  /**
+   * Whether the response head waits for the first message (REST streams, whose status is an error's if the call
+   * fails before it); {@link #end} then gets the headers when no message went out.
+   */
+  default boolean headWithFirstMessage() {
     return false;
   }
 

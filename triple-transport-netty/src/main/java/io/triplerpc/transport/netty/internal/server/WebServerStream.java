@@ -188,7 +188,7 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
 
   @Override
   public void writeHeaders(Metadata headers, MessageEncoding responseEncoding, boolean flush) {
-    if (framing.headAtEnd()) {
+    if (framing.headAtEnd() || framing.headWithFirstMessage()) {
       heldHeaders = headers;
       heldEncoding = responseEncoding;
       return;
@@ -223,10 +223,20 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
     }
     int size = framed.readableBytes();
     readiness.queued(size);
+    // A head held for the first message goes with it; taken here, on the sending thread that held it.
+    Metadata headers = heldHeaders;
+    MessageEncoding encoding = heldEncoding;
+    heldHeaders = null;
+    heldEncoding = null;
+    boolean headFirst = framing.headWithFirstMessage();
     eventLoop.execute(() -> {
       if (ended) {
         framed.release();
         return;
+      }
+      if (headFirst && !headSent) {
+        headSent = true;
+        exchange.writeHead(framing.head(headers == null ? new Metadata() : headers, encoding), false);
       }
       exchange.writeBody(framing.message(framed), false).addListener(future -> {
         if (readiness.sent(size) && !ended) {
