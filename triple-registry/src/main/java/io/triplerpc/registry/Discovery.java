@@ -58,7 +58,9 @@ public final class Discovery implements ClusterFactory {
         builder.observer,
         builder.observerClock,
         builder.hashKeyHeader,
-        builder.hashNodes);
+        builder.hashNodes,
+        builder.warmup.toMillis(),
+        builder.warmupClock);
     this.outlierScheduler = builder.outlierScheduler;
     this.outlierClock = builder.outlierClock;
     this.snapshotDirectory = builder.snapshotDirectory;
@@ -111,6 +113,8 @@ public final class Discovery implements ClusterFactory {
     private LongSupplier observerClock = System::nanoTime;
     private String hashKeyHeader;
     private int hashNodes = 160;
+    private Duration warmup = Duration.ofMinutes(10);
+    private LongSupplier warmupClock = System::currentTimeMillis;
 
     private Builder(Supplier<Registry> registries, boolean registryPerClient) {
       this.registries = registries;
@@ -161,6 +165,29 @@ public final class Discovery implements ClusterFactory {
         throw new IllegalArgumentException("hashNodes must be at least 4: " + nodes);
       }
       this.hashNodes = nodes;
+      return this;
+    }
+
+    /**
+     * The window over which a new instance's weight ramps up, from 1 to its full weight, counted from the
+     * start time its registry gives (Triple's registrations and Dubbo 3's instances give one): 10 minutes
+     * by default, Dubbo's default, by Dubbo's formula, so Triple and Dubbo consumers of one estate give a
+     * starting instance the same share. {@link Duration#ZERO} turns it off. Only weights that a balancer
+     * uses matter ({@link LoadBalancing#WEIGHTED_RANDOM}); nothing is added to the calls: the weights move
+     * on a timer, a hundredth of the window at a time (between 100 ms and 1 s).
+     */
+    public Builder warmup(Duration warmup) {
+      Objects.requireNonNull(warmup, "warmup");
+      if (warmup.isNegative()) {
+        throw new IllegalArgumentException("warmup must not be negative: " + warmup);
+      }
+      this.warmup = warmup;
+      return this;
+    }
+
+    /** For tests: the wall clock (epoch milliseconds) instances' start times are compared with. */
+    Builder warmupClock(LongSupplier clock) {
+      this.warmupClock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

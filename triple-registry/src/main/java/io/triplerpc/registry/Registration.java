@@ -83,7 +83,7 @@ public final class Registration implements ServerRegistration {
     MetadataInfo metadata = MetadataInfo.of(application, server.services());
     ServiceInstance registered =
         ServiceInstance.of(application, advertisedHost(server.localAddress()), server.localAddress().getPort(),
-            metadata.revision()).withWeight(weight);
+            metadata.revision()).withWeight(weight).withStartTime(System.currentTimeMillis());
     instance = registered;
     // Metadata before the instance: a consumer that sees the instance can always read its revision.
     IllegalStateException failure = failureOf(publish(metadata, server), "publish the metadata of");

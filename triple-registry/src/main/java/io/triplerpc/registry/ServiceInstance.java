@@ -8,7 +8,7 @@ import java.util.Objects;
  * metadata revision it serves. One record per instance, whatever the number of its services.
  *
  * <p>Immutable. Two instances are the same instance when their application, host and port are equal
- * ({@link #sameAddress}); {@link #equals} also compares weight, revision and ports.
+ * ({@link #sameAddress}); {@link #equals} also compares weight, revision, ports and start time.
  */
 public final class ServiceInstance {
 
@@ -22,9 +22,16 @@ public final class ServiceInstance {
   private final String revision;
   /** Ports of other protocols by name; usually empty, as one Triple port serves every protocol. */
   private final Map<String, Integer> extraPorts;
+  /** When the instance started (epoch milliseconds, as Dubbo's {@code timestamp}), or 0 if unknown. */
+  private final long startTimeMillis;
 
   private ServiceInstance(
       String application, String host, int port, int weight, String revision, Map<String, Integer> extraPorts) {
+    this(application, host, port, weight, revision, extraPorts, 0);
+  }
+
+  private ServiceInstance(String application, String host, int port, int weight, String revision,
+      Map<String, Integer> extraPorts, long startTimeMillis) {
     this.application = requireText(application, "application");
     this.host = requireText(host, "host");
     if (port <= 0 || port > 65535) {
@@ -37,6 +44,10 @@ public final class ServiceInstance {
     this.weight = weight;
     this.revision = requireText(revision, "revision");
     this.extraPorts = extraPorts.isEmpty() ? Map.of() : Map.copyOf(extraPorts);
+    if (startTimeMillis < 0) {
+      throw new IllegalArgumentException("negative start time: " + startTimeMillis);
+    }
+    this.startTimeMillis = startTimeMillis;
   }
 
   private static String requireText(String value, String name) {
@@ -59,19 +70,37 @@ public final class ServiceInstance {
 
   /** This instance with another weight (0 keeps it registered but unpicked by weighted balancers). */
   public ServiceInstance withWeight(int weight) {
-    return weight == this.weight ? this : new ServiceInstance(application, host, port, weight, revision, extraPorts);
+    return weight == this.weight
+        ? this
+        : new ServiceInstance(application, host, port, weight, revision, extraPorts, startTimeMillis);
+  }
+
+  /**
+   * This instance, started at {@code startTimeMillis} (epoch milliseconds; 0 for unknown): consumers
+   * ramp a new instance's weight up over their warm-up window from then, as Dubbo's do from its
+   * {@code timestamp}.
+   */
+  public ServiceInstance withStartTime(long startTimeMillis) {
+    return startTimeMillis == this.startTimeMillis
+        ? this
+        : new ServiceInstance(application, host, port, weight, revision, extraPorts, startTimeMillis);
+  }
+
+  /** When the instance started, in epoch milliseconds; 0 if the registry did not say. */
+  public long startTimeMillis() {
+    return startTimeMillis;
   }
 
   /** This instance serving another metadata revision. */
   public ServiceInstance withRevision(String revision) {
     return revision.equals(this.revision)
         ? this
-        : new ServiceInstance(application, host, port, weight, revision, extraPorts);
+        : new ServiceInstance(application, host, port, weight, revision, extraPorts, startTimeMillis);
   }
 
   /** This instance with ports of other protocols, by protocol name (such as {@code "dubbo"}). */
   public ServiceInstance withExtraPorts(Map<String, Integer> ports) {
-    return new ServiceInstance(application, host, port, weight, revision, ports);
+    return new ServiceInstance(application, host, port, weight, revision, ports, startTimeMillis);
   }
 
   /** The application this instance belongs to. */
@@ -129,7 +158,7 @@ public final class ServiceInstance {
     }
     ServiceInstance other = (ServiceInstance) o;
     return sameAddress(other) && weight == other.weight && revision.equals(other.revision)
-        && extraPorts.equals(other.extraPorts);
+        && extraPorts.equals(other.extraPorts) && startTimeMillis == other.startTimeMillis;
   }
 
   @Override
@@ -140,6 +169,7 @@ public final class ServiceInstance {
   @Override
   public String toString() {
     return application + '@' + address() + "{weight=" + weight + ", revision=" + revision
-        + (extraPorts.isEmpty() ? "" : ", ports=" + extraPorts) + '}';
+        + (extraPorts.isEmpty() ? "" : ", ports=" + extraPorts)
+        + (startTimeMillis == 0 ? "" : ", started=" + java.time.Instant.ofEpochMilli(startTimeMillis)) + '}';
   }
 }

@@ -58,6 +58,11 @@ final class DubboFormat {
    * parameters, then the instance's, so their balancers should find it too.
    */
   static final String WEIGHT = "weight";
+  /**
+   * Instance metadata: when the instance started, in epoch milliseconds, as a string. Dubbo's consumers warm
+   * an instance up from it (its {@code warmup}, 10 minutes by default).
+   */
+  static final String TIMESTAMP = "timestamp";
   /** The metadata is served by the instance's MetadataService (Dubbo's default). */
   static final String LOCAL = "local";
   /** The metadata is in the metadata report, {@code /dubbo/metadata/{application}/{revision}}. */
@@ -122,6 +127,9 @@ final class DubboFormat {
     if (instance.weight() != ServiceInstance.DEFAULT_WEIGHT) {
       metadata.put(WEIGHT, Integer.toString(instance.weight()));
     }
+    if (instance.startTimeMillis() > 0) {
+      metadata.put(TIMESTAMP, Long.toString(instance.startTimeMillis()));
+    }
     root.put("registrationTimeUTC", registrationTimeMillis);
     root.put("serviceType", "DYNAMIC");
     root.putNull("uriSpec");
@@ -168,7 +176,8 @@ final class DubboFormat {
     }
     ServiceInstance instance = ServiceInstance.of(application, host, triplePort != null ? triplePort : port, revision)
         .withWeight(weight)
-        .withExtraPorts(endpoints);
+        .withExtraPorts(endpoints)
+        .withStartTime(startTime(metadata.get(TIMESTAMP)));
     String storageType = metadata.getOrDefault(STORAGE_TYPE, LOCAL);
     String protocol = null;
     int metadataPort = 0;
@@ -183,6 +192,21 @@ final class DubboFormat {
       }
     }
     return new DubboInstance(instance, storageType, metadata.get(METADATA_SERVICE_VERSION), protocol, metadataPort);
+  }
+
+  /**
+   * {@value #TIMESTAMP} in epoch milliseconds; 0 (unknown: no warm-up) if absent or not a time, as Dubbo's
+   * consumers then warm up nothing either rather than refusing the instance.
+   */
+  private static long startTime(String text) {
+    if (text == null) {
+      return 0;
+    }
+    try {
+      return Math.max(0, Long.parseLong(text.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** {@value #ENDPOINTS}: protocol to port, in order; empty if absent. */

@@ -370,7 +370,7 @@ final class InstanceSubscription implements Subscription {
     }
     // Not withRevision, which keeps an instance whose revision is equal already.
     ServiceInstance shared = ServiceInstance.of(application, instance.host(), instance.port(), revision)
-        .withWeight(instance.weight());
+        .withWeight(instance.weight()).withStartTime(instance.startTimeMillis());
     if (!instance.extraPorts().isEmpty()) {
       shared = shared.withExtraPorts(instance.extraPorts());
     }

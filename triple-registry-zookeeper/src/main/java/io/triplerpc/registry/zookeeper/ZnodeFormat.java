@@ -85,11 +85,17 @@ final class ZnodeFormat {
     return value;
   }
 
-  /** {@code {"weight":100,"revision":"...","ports":{"dubbo":20880}}}; no ports member when there are none. */
+  /**
+   * {@code {"weight":100,"revision":"...","ports":{"dubbo":20880},"timestamp":1765000000000}}; no ports member
+   * when there are none, no timestamp when the start time is unknown.
+   */
   static byte[] encodeInstance(ServiceInstance instance) {
     ObjectNode node = JSON.createObjectNode();
     node.put("weight", instance.weight());
     node.put("revision", instance.revision());
+    if (instance.startTimeMillis() > 0) {
+      node.put("timestamp", instance.startTimeMillis());
+    }
     if (!instance.extraPorts().isEmpty()) {
       ObjectNode ports = node.putObject("ports");
       instance.extraPorts().forEach(ports::put);
@@ -116,6 +122,13 @@ final class ZnodeFormat {
     JsonNode node = read(payload);
     ServiceInstance instance = ServiceInstance.of(application, host, port, text(node, "revision"))
         .withWeight(integer(node, "weight", 0, Integer.MAX_VALUE));
+    JsonNode timestamp = node.get("timestamp");
+    if (timestamp != null && !timestamp.isNull()) {
+      if (!timestamp.canConvertToLong() || timestamp.asLong() < 0) {
+        throw new IllegalArgumentException("timestamp is not a time in epoch milliseconds: " + timestamp);
+      }
+      instance = instance.withStartTime(timestamp.asLong());
+    }
     JsonNode ports = node.get("ports");
     if (ports != null && !ports.isNull()) {
       if (!ports.isObject()) {

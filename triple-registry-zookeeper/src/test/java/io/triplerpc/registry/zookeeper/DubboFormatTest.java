@@ -37,8 +37,9 @@ class DubboFormatTest {
     DubboCapture.Znode znode = DubboCapture.instance(DubboCapture.LOCAL);
     DubboInstance decoded = DubboFormat.decodeInstance(DubboCapture.LOCAL, znode.name(), znode.bytes());
 
-    assertEquals(ServiceInstance.of(DubboCapture.LOCAL, "127.0.0.1", 50061, "fbc5f77d126d875f3c0e98d4a4de8a2c"),
-        decoded.instance());
+    // Dubbo's "timestamp", when the captured provider started: what warm-up counts from.
+    assertEquals(ServiceInstance.of(DubboCapture.LOCAL, "127.0.0.1", 50061, "fbc5f77d126d875f3c0e98d4a4de8a2c")
+        .withStartTime(java.time.Instant.parse("2026-11-26T02:47:15.921Z").toEpochMilli()), decoded.instance());
     assertEquals("local", decoded.storageType());
     assertFalse(decoded.remoteMetadata());
     assertEquals("2.0.0", decoded.metadataServiceVersion());
@@ -52,7 +53,8 @@ class DubboFormatTest {
     DubboInstance decoded = DubboFormat.decodeInstance(DubboCapture.REMOTE_VERSION_GROUP, znode.name(), znode.bytes());
 
     assertEquals(ServiceInstance.of(DubboCapture.REMOTE_VERSION_GROUP, "127.0.0.1", 50063,
-        "abceb1ab3906b93c6ed914f3801d0e8f"), decoded.instance());
+        "abceb1ab3906b93c6ed914f3801d0e8f").withStartTime(java.time.Instant.parse("2026-11-26T02:48:58.019Z")
+        .toEpochMilli()), decoded.instance());
     assertTrue(decoded.remoteMetadata());
     assertNull(decoded.metadataServiceProtocol(), "a remote instance names no MetadataService");
   }

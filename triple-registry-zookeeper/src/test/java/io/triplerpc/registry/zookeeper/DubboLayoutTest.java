@@ -102,7 +102,9 @@ class DubboLayoutTest {
         .build().start();
     int port = server.localAddress().getPort();
     ServiceInstance registered = registration.instance();
-    assertEquals(ServiceInstance.of("triple-app", "127.0.0.1", port, registered.revision()), registered);
+    assertTrue(registered.startTimeMillis() > 0, "registered with its start time");
+    assertEquals(ServiceInstance.of("triple-app", "127.0.0.1", port, registered.revision())
+        .withStartTime(registered.startTimeMillis()), registered);
     String instancePath = "/services/triple-app/127.0.0.1:" + port;
     try {
       Stat stat = dubbo.checkExists().forPath(instancePath);
@@ -144,7 +146,8 @@ class DubboLayoutTest {
     remote.awaitResyncs(1);
     ServiceInstance instance = remote.instances().get("127.0.0.1:50063");
     assertEquals(ServiceInstance.of(DubboCapture.REMOTE_VERSION_GROUP, "127.0.0.1", 50063,
-        "abceb1ab3906b93c6ed914f3801d0e8f"), instance);
+        "abceb1ab3906b93c6ed914f3801d0e8f").withStartTime(java.time.Instant.parse("2026-11-26T02:48:58.019Z")
+        .toEpochMilli()), instance);
     MetadataInfo metadata = get(registry.metadata(DubboCapture.REMOTE_VERSION_GROUP, instance.revision()));
     assertEquals(List.of(new ServerInfo.Service(DubboCapture.SERVICE, List.of("add", "hello"), "hessian2", "1.0.0",
         "g1")), metadata.services());
@@ -296,7 +299,8 @@ class DubboLayoutTest {
     // The good one turns bad: what the consumer knew of it stays.
     dubbo.setData().forPath(good.path(), good.data().replace("\"payload\"", "\"payloadz\"")
         .getBytes(StandardCharsets.UTF_8));
-    ServiceInstance newer = ServiceInstance.of(DubboCapture.REMOTE, "127.0.0.1", 50062, "ffffffffffffffffffffffffffffffff");
+    ServiceInstance newer = ServiceInstance.of(DubboCapture.REMOTE, "127.0.0.1", 50062, "ffffffffffffffffffffffffffffffff")
+        .withStartTime(java.time.Instant.parse("2026-11-26T02:47:37.263Z").toEpochMilli());
     dubbo.setData().forPath(good.path(), good.data().replace("e6958f43da5883a84412057d2d6e60fd", newer.revision())
         .getBytes(StandardCharsets.UTF_8));
     listener.await("the later good write", instances -> newer.equals(instances.get("127.0.0.1:50062")));

@@ -58,6 +58,12 @@ public final class ApplicationDirectory implements InstanceListener {
   private int pendingMetadata;
   /** Set when the cluster closes: later deliveries from the registry are ignored. */
   private boolean closed;
+  /** Endpoints whose weight is ramping up ({@link Warmup}), with the weight their instance has. */
+  private final Map<Endpoint, Warming> warming = new java.util.IdentityHashMap<>();
+  private boolean warmTickScheduled;
+
+  /** An endpoint in its warm-up: the weight it ramps up to, and when its instance started. */
+  private record Warming(int weight, long startTimeMillis) {}
 
   /** While a whole list is applied: new groups start in bulk mode ({@link RevisionGroup#beginBulk}). */
   private boolean inList;
@@ -338,28 +344,82 @@ public final class ApplicationDirectory implements InstanceListener {
     String host = instance.host();
     long ipv4 = Endpoint.ipv4(host);
     int found = index.find(ipv4, host, instance.port());
+    int weight = Warmup.weight(instance.weight(), instance.startTimeMillis(), settings.warmupMillis(),
+        settings.wallClock().getAsLong());
     if (found < 0) {
       PeakEwma peakEwma = settings.peakEwma();
-      Endpoint e = new Endpoint(host, ipv4, instance.port(), instance.weight(),
+      Endpoint e = new Endpoint(host, ipv4, instance.port(), weight,
           settings.outlierDetection() == null ? null : new OutlierStats(settings.outlierDetection()),
           peakEwma == null ? null : peakEwma.newEstimate());
       index.add(e, found);
       group(instance.revision()).add(e);
       pushLag.placedIn(e.group);
+      trackWarmup(e, instance, weight);
       return e;
     }
     Endpoint e = index.at(found);
     RevisionGroup current = e.group;
     if (!current.revision.equals(instance.revision())) {
       current.remove(e);
-      e.weight = instance.weight();
+      e.weight = weight;
       group(instance.revision()).add(e);
       dropIfEmpty(current);
-    } else if (e.weight != instance.weight()) {
-      current.reweigh(e, instance.weight());
+    } else if (e.weight != weight) {
+      current.reweigh(e, weight);
     }
     pushLag.placedIn(e.group);
+    trackWarmup(e, instance, weight);
     return e;
+  }
+
+  /**
+   * Keeps {@code e} among the warming endpoints while its weight now ({@code weight}) is below its instance's,
+   * and makes sure the ramp moves on. Lock held.
+   */
+  private void trackWarmup(Endpoint e, ServiceInstance instance, int weight) {
+    if (weight == instance.weight()
+        && !Warmup.warming(instance.startTimeMillis(), settings.warmupMillis(), settings.wallClock().getAsLong())) {
+      warming.remove(e);
+      return;
+    }
+    warming.put(e, new Warming(instance.weight(), instance.startTimeMillis()));
+    if (!warmTickScheduled) {
+      warmTickScheduled = true;
+      schedule(this::warmTick, Warmup.tickMillis(settings.warmupMillis()), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** Moves every warming endpoint's weight up the ramp; off the list once warm. On the scheduler. */
+  private void warmTick() {
+    synchronized (this) {
+      warmTickScheduled = false;
+      if (closed) {
+        return;
+      }
+      long now = settings.wallClock().getAsLong();
+      for (java.util.Iterator<Map.Entry<Endpoint, Warming>> it = warming.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<Endpoint, Warming> entry = it.next();
+        Endpoint e = entry.getKey();
+        Warming w = entry.getValue();
+        int weight = Warmup.weight(w.weight(), w.startTimeMillis(), settings.warmupMillis(), now);
+        if (e.group != null && e.weight != weight) {
+          e.group.reweigh(e, weight);
+        }
+        if (e.group == null || !Warmup.warming(w.startTimeMillis(), settings.warmupMillis(), now)) {
+          it.remove();
+        }
+      }
+      if (!warming.isEmpty()) {
+        warmTickScheduled = true;
+        schedule(this::warmTick, Warmup.tickMillis(settings.warmupMillis()), TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  /** The weight {@code e}'s instance has (not the warm-up's share of it). Lock held. */
+  private int instanceWeight(Endpoint e) {
+    Warming w = warming.get(e);
+    return w != null ? w.weight() : e.weight;
   }
 
   /** Whether {@code instance} is of this application; warns if not. */
@@ -372,6 +432,7 @@ public final class ApplicationDirectory implements InstanceListener {
   }
 
   private void removeEndpoint(Endpoint e) {
+    warming.remove(e);
     index.remove(e);
     RevisionGroup group = e.group;
     group.remove(e);
@@ -469,7 +530,7 @@ public final class ApplicationDirectory implements InstanceListener {
     for (RevisionGroup group : groups.values()) {
       for (int i = 0, n = group.size(); i < n; i++) {
         Endpoint e = group.at(i);
-        instances.add(ServiceInstance.of(application, e.host(), e.port, group.revision).withWeight(e.weight));
+        instances.add(ServiceInstance.of(application, e.host(), e.port, group.revision).withWeight(instanceWeight(e)));
       }
     }
     List<MetadataInfo> revisions = new ArrayList<>();

@@ -23,6 +23,8 @@ import java.util.function.LongSupplier;
  * @param hashHeader with {@link LoadBalancing#CONSISTENT_HASH}, the request header whose value is a call's key
  *     when its options give none (lower case); null for none
  * @param hashNodes with {@link LoadBalancing#CONSISTENT_HASH}, the points each instance has on the ring
+ * @param warmupMillis the window over which a new instance's weight ramps up from its start time; 0 for none
+ * @param wallClock the time in epoch milliseconds, which instances' start times are compared with
  */
 public record DirectorySettings(
     LoadBalancing balancing,
@@ -37,7 +39,9 @@ public record DirectorySettings(
     DiscoveryObserver observer,
     LongSupplier clock,
     String hashHeader,
-    int hashNodes) {
+    int hashNodes,
+    long warmupMillis,
+    LongSupplier wallClock) {
 
   /** The settings, with {@code peakEwma} resolved as its parameter says and {@code observer} guarded. */
   public DirectorySettings {
@@ -49,6 +53,10 @@ public record DirectorySettings(
     if (hashNodes < 4) {
       throw new IllegalArgumentException("hashNodes must be at least 4: " + hashNodes);
     }
+    if (warmupMillis < 0) {
+      throw new IllegalArgumentException("warmupMillis must not be negative: " + warmupMillis);
+    }
+    Objects.requireNonNull(wallClock, "wallClock");
   }
 
   /** Settings without outlier detection or observer, and the default peak-EWMA estimates if {@code balancing} uses them. */
@@ -61,13 +69,15 @@ public record DirectorySettings(
       long initialWaitNanos,
       ApplicationDirectory.AppliedListener appliedListener) {
     this(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection, initialWaitNanos,
-        appliedListener, null, null, null, System::nanoTime, null, HashRing.DEFAULT_NODES);
+        appliedListener, null, null, null, System::nanoTime, null, HashRing.DEFAULT_NODES,
+        Warmup.DEFAULT_MILLIS, System::currentTimeMillis);
   }
 
   /** These settings, with {@code observer} told what the directories see, timed by {@code clock}. */
   public DirectorySettings withObserver(DiscoveryObserver observer, LongSupplier clock) {
     return new DirectorySettings(balancing, retries, coalesceWindowNanos, snapshotDelayNanos, emptyProtection,
-        initialWaitNanos, appliedListener, outlierDetection, peakEwma, observer, clock, hashHeader, hashNodes);
+        initialWaitNanos, appliedListener, outlierDetection, peakEwma, observer, clock, hashHeader, hashNodes,
+        warmupMillis, wallClock);
   }
 
   /** The revision of static address lists, which serves every service. */

@@ -164,7 +164,7 @@ class PushLagTest {
     };
     DirectorySettings settings = new DirectorySettings(LoadBalancing.ROUND_ROBIN, 0, WINDOW_NANOS,
         TimeUnit.MILLISECONDS.toNanos(1), true, TimeUnit.SECONDS.toNanos(1), (d, changes) -> {}, null, null, null,
-        forbidden, null, HashRing.DEFAULT_NODES);
+        forbidden, null, HashRing.DEFAULT_NODES, Warmup.DEFAULT_MILLIS, System::currentTimeMillis);
     ApplicationDirectory unobserved = new ApplicationDirectory(APP, registry, clock.scheduler(), settings, null);
     ServiceDirectory cart = new ServiceDirectory(CART, LoadBalancing.ROUND_ROBIN);
     unobserved.addService(cart);

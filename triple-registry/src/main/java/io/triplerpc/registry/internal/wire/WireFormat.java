@@ -30,13 +30,14 @@ public final class WireFormat {
         .setWeight(instance.weight())
         .setRevision(instance.revision())
         .putAllExtraPorts(instance.extraPorts())
+        .setStartTimeMillis(instance.startTimeMillis())
         .build();
   }
 
   /**
    * The instance {@code message} describes; an absent weight is {@link ServiceInstance#DEFAULT_WEIGHT}.
    *
-   * @throws IllegalArgumentException if a name is empty, or the port or weight is out of range
+   * @throws IllegalArgumentException if a name is empty, the port or weight is out of range, or the start time negative
    */
   public static ServiceInstance fromProto(Instance message) {
     ServiceInstance instance = ServiceInstance.of(
@@ -51,6 +52,9 @@ public final class WireFormat {
         }
       }
       instance = instance.withExtraPorts(message.getExtraPortsMap());
+    }
+    if (message.getStartTimeMillis() != 0) {
+      instance = instance.withStartTime(message.getStartTimeMillis());
     }
     return instance;
   }
