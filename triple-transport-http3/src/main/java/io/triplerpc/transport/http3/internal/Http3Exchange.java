@@ -108,6 +108,9 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Ht
   protected void channelInputClosed(ChannelHandlerContext ctx) {
     if (call != null) {
       call.dataRead(Unpooled.EMPTY_BUFFER, true);
+    } else if (served && !headersRead) {
+      // A request without HEADERS: nothing to answer, and the stream would stay open until the connection ends.
+      stream().shutdown(Http3ErrorCode.H3_REQUEST_INCOMPLETE.code());
     }
   }
 
