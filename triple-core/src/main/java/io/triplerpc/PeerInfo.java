@@ -20,6 +20,8 @@ public final class PeerInfo {
   public static final String HTTP_2_CLEARTEXT = "h2c";
   /** ALPN's name of HTTP/1.1. */
   public static final String HTTP_1_1 = "http/1.1";
+  /** ALPN's name of HTTP/3, over QUIC (always TLS 1.3). */
+  public static final String HTTP_3 = "h3";
 
   private final SocketAddress remoteAddress;
   private final SocketAddress localAddress;
@@ -57,7 +59,7 @@ public final class PeerInfo {
     return localAddress;
   }
 
-  /** {@link #HTTP_2}, {@link #HTTP_2_CLEARTEXT} or {@link #HTTP_1_1}. */
+  /** {@link #HTTP_2}, {@link #HTTP_2_CLEARTEXT}, {@link #HTTP_1_1} or {@link #HTTP_3}. */
   public String applicationProtocol() {
     return applicationProtocol;
   }

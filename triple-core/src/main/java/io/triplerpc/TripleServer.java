@@ -321,10 +321,37 @@ public abstract class TripleServer {
     Builder httpReadTimeouts(Duration headers, Duration bodyIdle);
 
     /**
+     * Serves HTTP/3 (QUIC, RFC 9114) too, on the UDP port of the same number as the TCP port (the one
+     * bound, when {@link #port} is 0) and the same host: the same services, interceptors, limits and
+     * protocols (gRPC, gRPC-Web, Connect), with {@link #tls}'s certificate, key and client
+     * authentication (QUIC is TLS 1.3 only; ALPN {@code h3}). Responses on TCP advertise it with
+     * {@code Alt-Svc} (see {@link #altSvcMaxAge}). Needs {@code io.triplerpc:triple-transport-http3} on
+     * the class path, and TLS from PEM files. Off by default.
+     */
+    Builder http3();
+
+    /**
+     * As {@link #http3()}, on UDP port {@code udpPort} (0: the TCP port's number).
+     *
+     * @throws IllegalArgumentException if {@code udpPort} is not a port number
+     */
+    Builder http3(int udpPort);
+
+    /**
+     * With {@link #http3}: how long clients may remember the {@code Alt-Svc: h3=":port"} that HTTP/2 and
+     * HTTP/1.1 responses carry ({@code ma}); zero sends none. 24 hours by default (RFC 7838's default).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    Builder altSvcMaxAge(Duration maxAge);
+
+    /**
      * Builds the server; {@link TripleServer#start()} binds the port.
      *
      * @throws IllegalStateException if {@link #plaintextAlongsideTls} is set without {@link #tls}, or
-     *     with a {@code tls} that requires client certificates
+     *     with a {@code tls} that requires client certificates; if {@link #http3} is set without
+     *     {@link #tls} from PEM files, or without {@code io.triplerpc:triple-transport-http3} on the class
+     *     path (the message names the artifact)
      */
     TripleServer build();
   }

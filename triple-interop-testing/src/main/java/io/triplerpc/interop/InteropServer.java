@@ -12,7 +12,9 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * Serves {@code grpc.testing.TestService} until killed: {@code --port=N} (required),
- * {@code --host=ADDRESS} (default 127.0.0.1), {@code --use_tls=true|false} (default false). With TLS
+ * {@code --host=ADDRESS} (default 127.0.0.1), {@code --use_tls=true|false} (default false),
+ * {@code --use_http3=true|false} (default false; needs {@code --use_tls=true}: HTTP/3 on UDP port N too,
+ * with the same certificate, so any HTTP/3 client can be pointed at it). With TLS
  * it presents gRPC's own test certificate ({@code server1.pem} from grpc-testing, signed by its test
  * CA, for {@code *.test.google.fr}), as gRPC's interop servers do, and still serves cleartext on the
  * same port (it opts in with {@code plaintextAlongsideTls}: a test server, not a model to copy). Every server also answers reflection, health, curl (JSON and proto) and HTTP/1.1.
@@ -28,6 +30,19 @@ public final class InteropServer {
 
   /** A started interop server, with gRPC's test certificate when {@code tls}. */
   public static TripleServer start(String host, int port, boolean tls) {
+    return start(host, port, tls, false);
+  }
+
+  /**
+   * A started interop server, with gRPC's test certificate when {@code tls}, and HTTP/3 on the UDP port of
+   * the same number when {@code http3}.
+   *
+   * @throws IllegalArgumentException for {@code http3} without {@code tls}
+   */
+  public static TripleServer start(String host, int port, boolean tls, boolean http3) {
+    if (http3 && !tls) {
+      throw new IllegalArgumentException("--use_http3=true needs --use_tls=true: QUIC is always TLS 1.3");
+    }
     TripleServer.Builder builder = TripleServer.builder()
         .host(host)
         .port(port)
@@ -38,6 +53,9 @@ public final class InteropServer {
           .keyCertChain(grpcTestFile("server1.pem"), grpcTestFile("server1.key"))
           .build())
           .plaintextAlongsideTls(true);
+    }
+    if (http3) {
+      builder.http3();
     }
     return builder.build().start();
   }
@@ -60,19 +78,22 @@ public final class InteropServer {
   public static void main(String[] args) throws Exception {
     TripleServer server;
     boolean tls;
+    boolean http3;
     try {
       Flags flags = new Flags(args);
       tls = Boolean.parseBoolean(flags.get("use_tls", "false"));
-      server = start(flags.get("host", "127.0.0.1"), Integer.parseInt(flags.require("port")), tls);
+      http3 = Boolean.parseBoolean(flags.get("use_http3", "false"));
+      server = start(flags.get("host", "127.0.0.1"), Integer.parseInt(flags.require("port")), tls, http3);
     } catch (IllegalArgumentException e) {
       System.err.println("interop-server: " + e.getMessage());
-      System.err.println("usage: interop-server.sh --port=N [--host=127.0.0.1] [--use_tls=false|true]");
+      System.err.println(
+          "usage: interop-server.sh --port=N [--host=127.0.0.1] [--use_tls=false|true] [--use_http3=false|true]");
       System.exit(2);
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "interop-server-shutdown"));
     System.out.println("Triple interop server listening on " + server.localAddress().getHostString() + ":" + server.port()
-        + (tls ? " (TLS and cleartext)" : ""));
+        + (tls ? " (TLS and cleartext)" : "") + (http3 ? ", HTTP/3 on UDP " + server.port() : ""));
     server.awaitTermination();
   }
 }

@@ -14,6 +14,8 @@ import io.triplerpc.internal.descriptor.GenericInvocation;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.internal.stream.AbstractTransportBuilder;
 import io.triplerpc.internal.stream.Http2Limits;
+import io.triplerpc.internal.stream.Http3Options;
+import io.triplerpc.internal.stream.Http3ServerTransportFactory;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerConnectionTimers;
 import io.triplerpc.internal.stream.ServerTransportOptions;
@@ -79,6 +81,9 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private long httpBodyIdleTimeoutNanos = DEFAULTS.timers().httpBodyIdleTimeoutNanos();
   private Duration drainGrace = Duration.ofMillis(DEFAULTS.drainGraceMillis());
   private boolean plaintextAlongsideTls = DEFAULTS.plaintextAlongsideTls();
+  /** Whether HTTP/3 is on; {@link #http3Options} is what it is served with. */
+  private boolean http3;
+  private Http3Options http3Options = Http3Options.DEFAULTS;
   private long maxTotalPendingOutboundBytes = DEFAULTS.maxTotalPendingOutboundBytes();
 
   /** Use {@link TripleServer#builder()}. */
@@ -293,6 +298,28 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   }
 
   @Override
+  public TripleServerBuilder http3() {
+    return http3(0);
+  }
+
+  @Override
+  public TripleServerBuilder http3(int udpPort) {
+    this.http3Options = new Http3Options(udpPort, http3Options.altSvcMaxAgeSeconds());
+    this.http3 = true;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder altSvcMaxAge(Duration maxAge) {
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative()) {
+      throw new IllegalArgumentException("altSvcMaxAge must not be negative: " + maxAge);
+    }
+    this.http3Options = new Http3Options(http3Options.port(), maxAge.toSeconds());
+    return this;
+  }
+
+  @Override
   public TripleServerBuilder permitKeepAliveTime(Duration time) {
     this.permitKeepAliveTimeNanos = KeepAlive.nanos(Objects.requireNonNull(time, "time"), "permitKeepAliveTime", true);
     return this;
@@ -356,7 +383,8 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
         tls(),
         plaintextAlongsideTls,
         cors,
-        maxTotalPendingOutboundBytes);
+        maxTotalPendingOutboundBytes,
+        http3 ? http3Options : null);
   }
 
   @Override
@@ -371,6 +399,9 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
           + " clients present no certificate, so mutual TLS could be bypassed on the same port;"
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
+    if (http3) {
+      checkHttp3(tls);
+    }
     if (openApiDocsPath != null && openApiPath == null) {
       throw new IllegalStateException("openApiDocs(\"" + openApiDocsPath + "\") shows the OpenAPI document:"
           + " serve it too, with openApi(\"/openapi.json\")");
@@ -383,5 +414,17 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
         accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), Map.copyOf(interfaces),
         new LinkedHashMap<>(httpGets), openApiPath, openApiDocsPath);
+  }
+
+  /** HTTP/3 needs TLS given as files (QUIC's TLS reads the key itself) and its plug-in. */
+  private static void checkHttp3(TlsConfig tls) {
+    if (tls == null || tls.certificateChain() == null) {
+      throw new IllegalStateException("http3() needs tls(...) with keyCertChain(...): QUIC is always TLS 1.3,"
+          + " and its TLS reads the certificate and key from PEM files (an SSLContext cannot be handed over)");
+    }
+    if (Http3ServerTransportFactory.find() == null) {
+      throw new IllegalStateException("http3() needs " + Http3ServerTransportFactory.ARTIFACT
+          + " on the class path: add it as a dependency (it brings Netty's QUIC codec and its native library)");
+    }
   }
 }

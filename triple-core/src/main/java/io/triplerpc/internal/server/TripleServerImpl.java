@@ -19,7 +19,9 @@ import io.triplerpc.internal.reflection.ReflectionV1AlphaService;
 import io.triplerpc.internal.reflection.ReflectionV1Service;
 import io.triplerpc.internal.stream.HttpEndpoint;
 import io.triplerpc.internal.stream.ServerTransport;
+import io.triplerpc.internal.stream.Http3ServerTransportFactory;
 import io.triplerpc.internal.stream.ServerTransportFactory;
+import io.triplerpc.internal.stream.TcpAndHttp3Transport;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.spi.ServerRegistration;
@@ -239,6 +241,9 @@ final class TripleServerImpl extends TripleServer {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot serve on " + bindAddress + ": " + e.getMessage(), e);
     }
+    if (options.http3() != null) {
+      transport = startHttp3(transport, dispatcher);
+    }
     if (ownedExecutor != null) {
       transport.terminationFuture().whenComplete((v, t) -> ownedExecutor.shutdown());
     }
@@ -254,6 +259,26 @@ final class TripleServerImpl extends TripleServer {
       announced.add(registration);
     }
     return this;
+  }
+
+  /**
+   * Binds HTTP/3's UDP port beside the TCP transport just started (by default the port of the same number)
+   * and serves both as one; if it cannot be bound, the TCP port is released again.
+   */
+  private ServerTransport startHttp3(ServerTransport tcp, ServerDispatcher dispatcher) {
+    Http3ServerTransportFactory http3 = Http3ServerTransportFactory.find();
+    InetSocketAddress udp = new InetSocketAddress(bindAddress.getAddress(),
+        options.http3().udpPort(tcp.localAddress().getPort()));
+    try {
+      if (http3 == null) {
+        throw new IOException("no HTTP/3 transport: add " + Http3ServerTransportFactory.ARTIFACT);
+      }
+      return new TcpAndHttp3Transport(tcp, http3.start(udp, options, dispatcher));
+    } catch (IOException | RuntimeException e) {
+      tcp.shutdownNow();
+      throw new UncheckedIOException("Cannot serve HTTP/3 on UDP " + udp + ": " + e.getMessage(),
+          e instanceof IOException io ? io : new IOException(e));
+    }
   }
 
   /** Withdraws the server from its registries, once, before its calls drain. */

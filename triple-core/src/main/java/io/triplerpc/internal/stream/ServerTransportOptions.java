@@ -21,6 +21,7 @@ import io.triplerpc.TlsConfig;
  * @param maxTotalPendingOutboundBytes message bytes all the server's connections together may hold
  *     that their clients have not taken; past it, the connections holding the most go away; 0 for no
  *     limit
+ * @param http3 how HTTP/3 is served beside TCP, or null for not at all
  */
 public record ServerTransportOptions(
     Http2Limits limits,
@@ -32,7 +33,8 @@ public record ServerTransportOptions(
     TlsConfig tls,
     boolean plaintextAlongsideTls,
     CorsPolicy cors,
-    long maxTotalPendingOutboundBytes) {
+    long maxTotalPendingOutboundBytes,
+    Http3Options http3) {
 
   /**
    * 1000 streams per connection (grpc-java and grpc-go set no limit, Go's net/http2 250); 1 s drain
@@ -41,7 +43,7 @@ public record ServerTransportOptions(
    */
   public static final ServerTransportOptions DEFAULTS = new ServerTransportOptions(
       Http2Limits.SERVER_DEFAULTS, 1000, KeepAlive.SERVER_DEFAULTS, ServerConnectionTimers.DEFAULTS, 1000, 0,
-      null, false, null, 256L << 20);
+      null, false, null, 256L << 20, null);
 
   public ServerTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -56,18 +58,24 @@ public record ServerTransportOptions(
   /** These options with {@code limits} instead. */
   public ServerTransportOptions withLimits(Http2Limits limits) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes);
+        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
   }
 
   /** These options with {@code keepAlive} and {@code timers} instead. */
   public ServerTransportOptions withTimers(KeepAlive keepAlive, ServerConnectionTimers timers) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes);
+        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
+  }
+
+  /** These options with {@code http3} instead (null: no HTTP/3). */
+  public ServerTransportOptions withHttp3(Http3Options http3) {
+    return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
+        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
   }
 
   /** These options with {@code maxTotalPendingOutboundBytes} instead. */
   public ServerTransportOptions withMaxTotalPendingOutboundBytes(long bytes) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, bytes);
+        tls, plaintextAlongsideTls, cors, bytes, http3);
   }
 }

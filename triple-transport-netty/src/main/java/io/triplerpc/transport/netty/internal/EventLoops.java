@@ -5,11 +5,14 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -38,6 +41,11 @@ public final class EventLoops {
 
   public static Class<? extends SocketChannel> socketChannel() {
     return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+  }
+
+  /** The UDP channel of the groups {@link #newGroup} makes (HTTP/3's QUIC). */
+  public static Class<? extends DatagramChannel> datagramChannel() {
+    return EPOLL ? EpollDatagramChannel.class : NioDatagramChannel.class;
   }
 
   public static Class<? extends ServerChannel> serverSocketChannel() {

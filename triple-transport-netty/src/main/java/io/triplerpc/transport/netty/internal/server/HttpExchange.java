@@ -9,11 +9,13 @@ import io.triplerpc.PeerInfo;
 
 /**
  * One HTTP request and its response, whatever the HTTP version: an HTTP/2 stream
- * ({@link Http2Exchange}) or an HTTP/1.1 request on its connection ({@link Http1ServerHandler}). The
- * web protocols (Connect, gRPC-Web) write their responses through it, so each is written once for
- * both versions. Headers are in HTTP/2 form ({@code :status} included). Event loop only.
+ * ({@code WebProtocol}'s exchange), an HTTP/1.1 request on its connection ({@link Http1ServerHandler}),
+ * or an HTTP/3 request stream ({@code triple-transport-http3}). The web protocols (Connect, gRPC-Web, and
+ * gRPC where the exchange {@linkplain #carriesTrailers carries trailers} and no HTTP/2 handler serves it)
+ * write their responses through it, so each is written once for every version. Headers are in HTTP/2
+ * form ({@code :status} included). Event loop only.
  */
-interface HttpExchange {
+public interface HttpExchange {
 
   EventLoop eventLoop();
 
@@ -26,6 +28,25 @@ interface HttpExchange {
 
   /** Writes part of the body, owning {@code data}; the future completes once it reached the socket. */
   ChannelFuture writeBody(ByteBuf data, boolean endOfResponse);
+
+  /**
+   * Whether {@link #writeTrailers} works: HTTP/3, whose trailers are a HEADERS frame as HTTP/2's are, so
+   * that gRPC is served through {@link WebCalls} too. HTTP/2's gRPC has its own path (its hot one), and
+   * HTTP/1.1 has none.
+   */
+  default boolean carriesTrailers() {
+    return false;
+  }
+
+  /**
+   * Ends the response with {@code trailers} (after the head and body, or alone as a trailers-only
+   * response, then with {@code :status}); the future completes once they reached the socket.
+   *
+   * @throws UnsupportedOperationException unless {@link #carriesTrailers()}
+   */
+  default ChannelFuture writeTrailers(Http2Headers trailers) {
+    throw new UnsupportedOperationException("This exchange has no trailers");
+  }
 
   /** Sends what was written. */
   void flush();

@@ -155,7 +155,9 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
         .initialWindowSize(options.limits().initialWindowSize())
         .maxHeaderListSize(options.limits().maxHeaderListSize());
     return GrpcHttp2HandlerBuilder.server(connection, streamIds, settings, options.limits(), (decoder, encoder, initialSettings) ->
-        new NettyServerHandler(decoder, encoder, initialSettings, listener, options, transport, streamIds));
+        new NettyServerHandler(decoder,
+            transport.altSvc() == null ? encoder : AltSvc.http2(encoder, transport.altSvc()),
+            initialSettings, listener, options, transport, streamIds));
   }
 
   @Override
@@ -237,7 +239,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
   }
 
   private static void removeHttp1Handlers(ChannelHandlerContext ctx) {
-    for (String name : new String[] {Http1ReadTimeouts.BYTES_NAME, Http1ReadTimeouts.MESSAGES_NAME}) {
+    for (String name : new String[] {Http1ReadTimeouts.BYTES_NAME, Http1ReadTimeouts.MESSAGES_NAME, AltSvc.Http1.NAME}) {
       if (ctx.pipeline().get(name) != null) {
         ctx.pipeline().remove(name);
       }

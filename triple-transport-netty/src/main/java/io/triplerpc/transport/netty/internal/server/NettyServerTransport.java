@@ -84,6 +84,8 @@ final class NettyServerTransport implements ServerTransport {
   /** What all HTTP/2 connections hold for clients that have not taken it, against the server-wide limit. */
   private final ServerBacklog backlog;
   private volatile Channel serverChannel;
+  /** The {@code Alt-Svc} value of every response when HTTP/3 is served too, else null; set once bound. */
+  private volatile AsciiString altSvc;
   private volatile boolean shuttingDown;
 
   private NettyServerTransport(
@@ -146,6 +148,10 @@ final class NettyServerTransport implements ServerTransport {
       throw bindException;
     }
     transport.serverChannel = bind.channel();
+    if (options.http3() != null) {
+      String value = options.http3().altSvc(transport.localAddress().getPort());
+      transport.altSvc = value == null ? null : AsciiString.of(value);
+    }
     log.info("Triple server listening on {} ({})", transport.localAddress(), EventLoops.epoll() ? "epoll" : "nio");
     return transport;
   }
@@ -186,6 +192,20 @@ final class NettyServerTransport implements ServerTransport {
         .addLast(new CleartextHttp2ServerUpgradeHandler(http1Codec, upgrade, http2))
         .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
         .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener, options.limits().maxInboundMessageSize(), options.cors()));
+    advertiseHttp3(channel.pipeline());
+  }
+
+  /** Puts the {@code Alt-Svc} of HTTP/3, if served, on the HTTP/1.1 responses of {@code pipeline}. */
+  private void advertiseHttp3(ChannelPipeline pipeline) {
+    AsciiString value = altSvc;
+    if (value != null) {
+      pipeline.addBefore(Http1ServerHandler.NAME, AltSvc.Http1.NAME, new AltSvc.Http1(value));
+    }
+  }
+
+  /** The {@code Alt-Svc} value of HTTP/3 for this server's responses, or null. */
+  AsciiString altSvc() {
+    return altSvc;
   }
 
   private static Http1ReadTimeouts readTimeouts(ServerTransportOptions options) {
@@ -326,6 +346,7 @@ final class NettyServerTransport implements ServerTransport {
               HttpObjectDecoder.DEFAULT_MAX_CHUNK_SIZE))
           .addLast(Http1ReadTimeouts.MESSAGES_NAME, timeouts.messages())
           .addLast(Http1ServerHandler.NAME, new Http1ServerHandler(listener, options.limits().maxInboundMessageSize(), options.cors()));
+      advertiseHttp3(ctx.pipeline());
     }
 
     @Override

@@ -30,11 +30,12 @@ import java.util.List;
  * request for one of the server's plain HTTP endpoints goes to it first ({@link HttpEndpoints}), except a path
  * under the docs page's folder that the page has nothing at and a REST route serves.
  */
-final class WebCalls {
+public final class WebCalls {
 
   private static final AsciiString GRPC_WEB = AsciiString.cached("application/grpc-web");
   private static final AsciiString GRPC_WEB_TEXT = AsciiString.cached("application/grpc-web-text");
   private static final AsciiString CONNECT_STREAM = AsciiString.cached("application/connect");
+  private static final AsciiString GRPC = GrpcHeaders.APPLICATION_GRPC;
   private static final AsciiString GET = AsciiString.cached("GET");
   private static final AsciiString FORM_URLENCODED = AsciiString.cached("application/x-www-form-urlencoded");
   static final AsciiString ALLOW = AsciiString.cached("allow");
@@ -54,7 +55,7 @@ final class WebCalls {
    * returned ({@link WebServerStream#dataRead}). Null when the request was answered at once; a GET's
    * stream already has its message.
    */
-  static WebServerStream open(HttpExchange exchange, Http2Headers headers, ServerTransportListener listener,
+  public static WebServerStream open(HttpExchange exchange, Http2Headers headers, ServerTransportListener listener,
       int maxInboundMessageSize, CorsPolicy cors) {
     // An HTTP/2 CONNECT has no :path.
     HttpEndpoint endpoint = headers.path() == null ? null : listener.httpEndpoint(headers.path());
@@ -131,6 +132,11 @@ final class WebCalls {
       boolean plain = mediaType.length() == (text ? GRPC_WEB_TEXT : GRPC_WEB).length();
       framing = (plain || "proto".equals(codec) || "json".equals(codec))
           ? new GrpcWebFraming(AsciiString.of(mediaType), text) : null;
+    } else if (mediaType != null && exchange.carriesTrailers() && startsWith(mediaType, GRPC)
+        && (mediaType.length() == GRPC.length() || mediaType.charAt(GRPC.length()) == '+')) {
+      codec = GrpcHeaders.codecOf(mediaType);
+      framing = codec == null || "proto".equals(codec) ? new GrpcFraming(GrpcHeaders.APPLICATION_GRPC)
+          : "json".equals(codec) ? new GrpcFraming(GrpcHeaders.APPLICATION_GRPC_JSON) : null;
     } else if (mediaType != null && startsWith(mediaType, CONNECT_STREAM) && mediaType.length() > CONNECT_STREAM.length()
         && mediaType.charAt(CONNECT_STREAM.length()) == '+') {
       codec = GrpcHeaders.codecOf(mediaType);
@@ -144,24 +150,25 @@ final class WebCalls {
       reject(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
           + "; use application/json or application/proto (Connect unary), application/connect+json or "
           + "application/connect+proto (Connect streaming), application/grpc-web[-text][+proto|+json] "
-          + "(gRPC-Web), or application/grpc (gRPC over HTTP/2)"), ALLOW_POST);
+          + "(gRPC-Web), or application/grpc (gRPC over HTTP/2 or HTTP/3)"), ALLOW_POST);
       return null;
     }
     boolean unary = framing.unframedRequest();
-    boolean grpcWeb = framing instanceof GrpcWebFraming;
+    // gRPC (on HTTP/3) names its encodings and deadline as gRPC-Web does.
+    boolean grpcStyle = framing instanceof GrpcWebFraming || framing instanceof GrpcFraming;
     MessageEncoding requestEncoding = null;
     Status invalid = null;
     long timeoutNanos = 0;
     try {
       CharSequence encodingName = get ? query.text("compression")
           : headers.get(unary ? ConnectWire.CONTENT_ENCODING
-              : grpcWeb ? GrpcHeaders.GRPC_ENCODING : ConnectWire.CONNECT_CONTENT_ENCODING);
+              : grpcStyle ? GrpcHeaders.GRPC_ENCODING : ConnectWire.CONNECT_CONTENT_ENCODING);
       requestEncoding = MessageEncoding.forName(encodingName);
     } catch (IllegalArgumentException e) {
       invalid = Status.UNIMPLEMENTED.withDescription(e.getMessage() + "; supported: " + MessageEncoding.ACCEPT_ENCODING);
     }
     try {
-      CharSequence connectTimeout = grpcWeb ? null : headers.get(ConnectWire.CONNECT_TIMEOUT_MS);
+      CharSequence connectTimeout = grpcStyle ? null : headers.get(ConnectWire.CONNECT_TIMEOUT_MS);
       // grpc-timeout also sets a Connect call's deadline when connect-timeout-ms does not (curl users).
       timeoutNanos = connectTimeout != null
           ? connectTimeoutNanos(connectTimeout)
@@ -170,11 +177,11 @@ final class WebCalls {
       invalid = Status.INVALID_ARGUMENT.withDescription(e.getMessage());
     }
     CharSequence version = headers.get(ConnectWire.CONNECT_PROTOCOL_VERSION);
-    if (!grpcWeb && version != null && !AsciiString.contentEquals(version, "1")) {
+    if (!grpcStyle && version != null && !AsciiString.contentEquals(version, "1")) {
       invalid = Status.INVALID_ARGUMENT.withDescription("Unsupported connect-protocol-version: " + version + "; use 1");
     }
     CharSequence acceptEncoding = headers.get(unary ? ConnectWire.ACCEPT_ENCODING
-        : grpcWeb ? GrpcHeaders.GRPC_ACCEPT_ENCODING : ConnectWire.CONNECT_ACCEPT_ENCODING);
+        : grpcStyle ? GrpcHeaders.GRPC_ACCEPT_ENCODING : ConnectWire.CONNECT_ACCEPT_ENCODING);
     ByteBuf getMessage = null;
     String path = headers.path().toString();
     Metadata metadata = null;
@@ -202,7 +209,7 @@ final class WebCalls {
       return null;
     }
     InboundRequest request = new InboundRequest(path, metadata, timeoutNanos, requestEncoding, acceptEncoding,
-        "proto".equals(codec) && grpcWeb ? null : codec, unary, get);
+        "proto".equals(codec) && grpcStyle ? null : codec, unary, get);
     stream.listener(listener.streamCreated(stream, request));
     if (getMessage != null) {
       stream.dataRead(getMessage, true);

@@ -12,8 +12,10 @@ import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 
 /**
  * How one web protocol frames a call on an {@link HttpExchange}: Connect unary
- * ({@link ConnectUnaryFraming}), Connect streaming ({@link ConnectStreamFraming}) or gRPC-Web
- * ({@link GrpcWebFraming}), REST ({@link RestFraming}, {@link RestStreamFraming}). One instance per call (gRPC-Web text keeps base64 state); event loop only.
+ * ({@link ConnectUnaryFraming}), Connect streaming ({@link ConnectStreamFraming}), gRPC-Web
+ * ({@link GrpcWebFraming}), REST ({@link RestFraming}, {@link RestStreamFraming}), or gRPC on an exchange
+ * with trailers ({@link GrpcFraming}, HTTP/3). One instance per call (gRPC-Web text keeps base64 state);
+ * event loop only.
  */
 interface WebFraming {
 
@@ -95,6 +97,14 @@ interface WebFraming {
     return head;
   }
 
-  /** What ends a response: a head (null if it went out already) and the body's last bytes. */
-  record End(Http2Headers head, ByteBuf body) {}
+  /**
+   * What ends a response: a head (null if it went out already), the body's last bytes (null for none, with
+   * trailers only), and trailers (null but for gRPC, whose status they carry).
+   */
+  record End(Http2Headers head, ByteBuf body, Http2Headers trailers) {
+
+    End(Http2Headers head, ByteBuf body) {
+      this(head, body, null);
+    }
+  }
 }

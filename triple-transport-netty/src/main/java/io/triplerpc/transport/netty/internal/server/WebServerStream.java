@@ -16,8 +16,8 @@ import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * The server side of one call of a web protocol (Connect, gRPC-Web) on an {@link HttpExchange}, HTTP/1.1
- * or HTTP/2: the request body becomes core's messages (through the deframer, or whole when it is one
+ * The server side of one call of a web protocol (Connect, gRPC-Web; gRPC on HTTP/3) on an
+ * {@link HttpExchange}, HTTP/1.1, HTTP/2 or HTTP/3: the request body becomes core's messages (through the deframer, or whole when it is one
  * unframed message), and core's writes become the protocol's response through its {@link WebFraming}.
  *
  * <p>The service thread calls {@link #writeHeaders}, {@link #writeMessage}, {@link #close} and
@@ -25,7 +25,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * The web protocols are not the hot path: a task per write keeps this class simple. On HTTP/2 the
  * exchange turns each write into a command on the connection's write queue, as gRPC's streams do.
  */
-final class WebServerStream extends AbstractServerStream implements MessageDeframer.Sink {
+public final class WebServerStream extends AbstractServerStream implements MessageDeframer.Sink {
 
   private final HttpExchange exchange;
   private final WebFraming framing;
@@ -74,7 +74,7 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
   // Inbound, from the exchange's owner: event loop.
 
   /** Bytes of the request body; owns {@code data}. */
-  void dataRead(ByteBuf data, boolean endOfRequest) {
+  public void dataRead(ByteBuf data, boolean endOfRequest) {
     if (ended || requestEnded) {
       exchange.consumed(data.readableBytes());
       data.release();
@@ -120,7 +120,7 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
   }
 
   /** The client went away (a reset stream, a closed connection) before the response ended. */
-  void lost(Status status) {
+  public void lost(Status status) {
     if (ended) {
       return;
     }
@@ -206,7 +206,7 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
   }
 
   /** The connection or the server stopped holding calls back. Event loop. */
-  void decongested() {
+  public void decongested() {
     if (!ended && listener != null && readiness.isReady()) {
       listener.onReady();
     }
@@ -332,6 +332,18 @@ final class WebServerStream extends AbstractServerStream implements MessageDefra
     ended = true;
     releaseInbound();
     WebFraming.End end = framing.end(status, headers, encoding, message, trailers, headSent, alloc);
+    if (end.trailers() != null) {
+      if (end.head() != null) {
+        exchange.writeHead(end.head(), false);
+      }
+      if (end.body() != null) {
+        exchange.writeBody(end.body(), false);
+      }
+      ChannelFuture written = exchange.writeTrailers(end.trailers());
+      headSent = true;
+      exchange.flush();
+      return written;
+    }
     if (end.head() != null) {
       exchange.writeHead(end.head(), false);
     }

@@ -1,0 +1,126 @@
+package io.triplerpc.transport.http3.internal;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http3.DefaultHttp3GoAwayFrame;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.http3.Http3ErrorCode;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.triplerpc.PeerInfo;
+import io.triplerpc.transport.netty.internal.server.Peers;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One HTTP/3 connection as the server keeps it: its request streams open now, its peer, and its graceful
+ * close. A graceful close sends GOAWAY with the largest request stream id there is (no new request is
+ * refused yet, as a request already on its way would be), and after the drain grace a second GOAWAY naming
+ * the first stream it will not serve; later streams are refused ({@code H3_REQUEST_REJECTED}, which tells
+ * the client it may retry them elsewhere). Once the last request ends the connection closes, a drain grace
+ * later, so that the last response's packets are acknowledged before the CONNECTION_CLOSE discards what
+ * quiche holds (the client may close first, as RFC 9114 section 5.2 lets it). Event loop only.
+ */
+final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
+
+  /** The largest id a client-initiated bidirectional stream can have (a QUIC varint is below 2^62). */
+  static final long MAX_REQUEST_STREAM_ID = (1L << 62) - 4;
+
+  private final QuicChannel channel;
+  private final long drainGraceMillis;
+  private PeerInfo peer;
+  /** Request streams open now. */
+  private int openStreams;
+  /** The highest request stream id opened; -1 before the first. */
+  private long lastStreamId = -1;
+  /** Streams from this id on are refused; {@code Long.MAX_VALUE} until the second GOAWAY. */
+  private long refusedFrom = Long.MAX_VALUE;
+  private boolean shuttingDown;
+  private boolean closeScheduled;
+
+  Http3ServerConnection(QuicChannel channel, long drainGraceMillis) {
+    this.channel = channel;
+    this.drainGraceMillis = drainGraceMillis;
+  }
+
+  /** The connection's handler, or null once it is gone from the pipeline. */
+  static Http3ServerConnection of(Channel channel) {
+    return channel.pipeline().get(Http3ServerConnection.class);
+  }
+
+  /** The client, described once, after the handshake. */
+  PeerInfo peer() {
+    if (peer == null) {
+      peer = Peers.describe(channel.remoteSocketAddress(), channel.localSocketAddress(), PeerInfo.HTTP_3,
+          channel.sslEngine() == null ? null : channel.sslEngine().getSession());
+    }
+    return peer;
+  }
+
+  /** A request stream opened; whether it is served (false: after the second GOAWAY, at or above its id). */
+  boolean streamOpened(long streamId) {
+    if (streamId >= refusedFrom) {
+      return false;
+    }
+    openStreams++;
+    lastStreamId = Math.max(lastStreamId, streamId);
+    return true;
+  }
+
+  /** A request stream that {@link #streamOpened} served has closed. */
+  void streamClosed() {
+    openStreams--;
+    closeIfDrained();
+  }
+
+  /** Starts a graceful close: the first GOAWAY now, the second after the drain grace. */
+  void shutdown() {
+    if (shuttingDown || !channel.isActive()) {
+      return;
+    }
+    shuttingDown = true;
+    goAway(MAX_REQUEST_STREAM_ID);
+    channel.eventLoop().schedule(this::finishShutdown, drainGraceMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void finishShutdown() {
+    refusedFrom = lastStreamId + 4;
+    goAway(refusedFrom);
+    closeIfDrained();
+  }
+
+  /** Closes at once: the requests in flight are cut off. */
+  void shutdownNow() {
+    close("server is shutting down now");
+  }
+
+  private void closeIfDrained() {
+    if (refusedFrom == Long.MAX_VALUE || openStreams > 0 || closeScheduled) {
+      return;
+    }
+    closeScheduled = true;
+    channel.eventLoop().schedule(() -> close("server shut down"), drainGraceMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private void goAway(long streamId) {
+    QuicStreamChannel control = Http3.getLocalControlStream(channel);
+    if (control != null && control.isActive()) {
+      control.writeAndFlush(new DefaultHttp3GoAwayFrame(streamId));
+    }
+  }
+
+  private void close(String reason) {
+    if (channel.isActive()) {
+      channel.close(true, Http3ErrorCode.H3_NO_ERROR.code(),
+          Unpooled.copiedBuffer(reason, StandardCharsets.US_ASCII));
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // A connection error: Netty's HTTP/3 handlers closed the connection with its code already.
+    ctx.close();
+  }
+}
