@@ -45,6 +45,7 @@ class InteropServerOverHttp3Test {
   void http3ServesTheInteropServicesOnThePortsNumber() throws Exception {
     TripleServer server = InteropServer.start("127.0.0.1", 0, true, true);
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    ChannelFuture udp = null;
     try {
       QuicSslContext tls = QuicSslContextBuilder.forClient()
           .trustManager(InteropServer.grpcTestFile("ca.pem").toFile())
@@ -57,7 +58,7 @@ class InteropServerOverHttp3Test {
           .initialMaxData(1 << 20)
           .initialMaxStreamDataBidirectionalLocal(1 << 20)
           .build();
-      ChannelFuture udp = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
+      udp = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
           .bind(new InetSocketAddress("127.0.0.1", 0));
       udp.get(10, TimeUnit.SECONDS);
       QuicChannel connection = QuicChannel.newBootstrap(udp.channel())
@@ -96,6 +97,10 @@ class InteropServerOverHttp3Test {
       assertEquals("200 {}", answer.get(20, TimeUnit.SECONDS));
       connection.close().get(10, TimeUnit.SECONDS);
     } finally {
+      // The QUIC codec frees its native buffers when its channel closes, not when the group stops.
+      if (udp != null && udp.channel() != null) {
+        udp.channel().close().get(10, TimeUnit.SECONDS);
+      }
       group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
       server.shutdownNow();
       server.awaitTermination(Duration.ofSeconds(20));
