@@ -2,7 +2,6 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -114,7 +113,7 @@ final class NettyServerTransport implements ServerTransport {
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
-        .childOption(ChannelOption.ALLOCATOR, ByteBufAllocator.DEFAULT)
+        .childOption(ChannelOption.ALLOCATOR, ServerAllocator.get())
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel channel) {
