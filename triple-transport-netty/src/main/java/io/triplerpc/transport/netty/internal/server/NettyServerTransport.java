@@ -26,6 +26,7 @@ import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
 import io.triplerpc.WriteStats;
@@ -376,9 +377,11 @@ final class NettyServerTransport implements ServerTransport {
   @Override
   public CompletableFuture<Void> writesSettled() {
     List<CompletableFuture<Void>> loops = new ArrayList<>();
-    for (Channel connection : connections) {
-      // The loop runs tasks one at a time, in order: this one runs after any drain in progress.
-      loops.add(CompletableFuture.runAsync(() -> {}, connection.eventLoop()));
+    // Every loop, not only those of the connections open now: a connection that just closed releases what
+    // it held on its loop too. Each loop runs tasks one at a time, in order: this one runs after any drain
+    // or release in progress.
+    for (EventExecutor loop : workerGroup) {
+      loops.add(CompletableFuture.runAsync(() -> {}, loop));
     }
     return CompletableFuture.allOf(loops.toArray(new CompletableFuture<?>[0]));
   }

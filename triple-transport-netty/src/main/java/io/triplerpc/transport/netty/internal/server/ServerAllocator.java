@@ -12,8 +12,9 @@ import java.util.Locale;
  * is released; Netty 4.2's adaptive one, which keeps the chunks it made for later, up to a bound that
  * grows with the cores, and only looks at them again when it allocates; or whatever Netty's own default
  * is ({@code ByteBufAllocator.DEFAULT}, which follows {@code -Dio.netty.allocator.type}). Unset, the
- * server follows {@code io.netty.allocator.type} if that is set, and otherwise uses {@link #DEFAULT_CHOICE}.
- * Clients always use Netty's default.
+ * server follows {@code io.netty.allocator.type} if that is set, and otherwise is pooled
+ * ({@link #DEFAULT_CHOICE}): memory that clients which never read made a server take goes back once
+ * they are gone. Clients always use Netty's default.
  */
 public final class ServerAllocator {
 
@@ -21,7 +22,7 @@ public final class ServerAllocator {
   public static final String PROPERTY = "io.triplerpc.server.allocator";
 
   /** The choice when neither {@link #PROPERTY} nor {@code io.netty.allocator.type} is set. */
-  static final String DEFAULT_CHOICE = "netty";
+  static final String DEFAULT_CHOICE = "pooled";
 
   private static final ByteBufAllocator ALLOCATOR = choose(
       System.getProperty(PROPERTY), System.getProperty("io.netty.allocator.type"));
