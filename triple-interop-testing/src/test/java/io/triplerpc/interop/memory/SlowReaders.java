@@ -88,7 +88,9 @@ public final class SlowReaders {
   private volatile String allocatorName = "?";
   private volatile long peakDirect;
   private volatile long peakRss;
-  private final List<String> timeline = new ArrayList<>();
+  /** One line a second, from the server's memory line: seconds since start, resident, allocator's direct, heap. */
+  private final List<String> timeline =
+      new ArrayList<>(List.of("seconds,rss_bytes,alloc_direct_bytes,heap_used_bytes,heap_committed_bytes"));
   private final CountDownLatch listening = new CountDownLatch(1);
   private volatile int port;
 
