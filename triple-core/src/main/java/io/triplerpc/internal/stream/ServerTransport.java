@@ -27,9 +27,10 @@ public interface ServerTransport {
   void onConnectionsChanged(Runnable listener);
 
   /**
-   * Completes once every connection open now has finished the tasks its event loop had queued or was
-   * running, its write queue's drains among them: from then on {@link #writeStats()} counts every write a
-   * peer has read. For tests; never blocks.
+   * Completes once every event loop of the server has finished the tasks it had queued or was running,
+   * the write queues' drains among them: from then on {@link #writeStats()} counts every write a peer has
+   * read, and what connections closed before the call had queued is released (a close may queue a further
+   * step: call again for it). For tests; never blocks.
    */
   CompletableFuture<Void> writesSettled();
 

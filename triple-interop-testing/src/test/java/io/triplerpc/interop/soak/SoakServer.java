@@ -8,6 +8,7 @@ import io.netty.util.internal.PlatformDependent;
 import io.triplerpc.TripleServer;
 import io.triplerpc.interop.InteropServer;
 import io.triplerpc.testing.LeakDetectionExtension;
+import io.triplerpc.transport.netty.internal.server.ServerAllocator;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -32,8 +33,8 @@ import java.util.List;
  * G1, repeated until Netty's leak detectors have seen two canaries collected), so every sample also
  * counts the leak reports of everything collected so far ({@code leaks}, cumulative; they are logged
  * as {@code LEAK:} too). {@code alloc_*} are the metrics of the allocator Triple's server uses
- * ({@code ByteBufAllocator.DEFAULT}, Netty 4.2's adaptive allocator unless {@code io.netty.allocator.type}
- * says otherwise); {@code netty_direct} is Netty's own count of direct memory it allocated without a
+ * ({@code ServerAllocator.get()}: Netty's pooled allocator unless {@code io.triplerpc.server.allocator}
+ * or {@code io.netty.allocator.type} says otherwise); {@code netty_direct} is Netty's own count of direct memory it allocated without a
  * cleaner; {@code jvm_direct} the JVM's direct buffer pool. End of input stops the server.
  */
 public final class SoakServer {
@@ -44,7 +45,7 @@ public final class SoakServer {
     // Installs the counting leak detectors before any Netty buffer class is loaded.
     LeakDetectionExtension.collectLeaks();
     TripleServer server = InteropServer.start("127.0.0.1", 0);
-    ByteBufAllocator allocator = ByteBufAllocator.DEFAULT;
+    ByteBufAllocator allocator = ServerAllocator.get();
     System.out.println("soak-server port=" + server.port() + " allocator=" + allocator.getClass().getName());
     System.out.flush();
     long leaks = 0;

@@ -2,7 +2,6 @@ package io.triplerpc.transport.netty.internal.server;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -27,6 +26,7 @@ import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
 import io.triplerpc.WriteStats;
@@ -116,7 +116,7 @@ final class NettyServerTransport implements ServerTransport {
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
-        .childOption(ChannelOption.ALLOCATOR, ByteBufAllocator.DEFAULT)
+        .childOption(ChannelOption.ALLOCATOR, ServerAllocator.get())
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel channel) {
@@ -398,9 +398,11 @@ final class NettyServerTransport implements ServerTransport {
   @Override
   public CompletableFuture<Void> writesSettled() {
     List<CompletableFuture<Void>> loops = new ArrayList<>();
-    for (Channel connection : connections) {
-      // The loop runs tasks one at a time, in order: this one runs after any drain in progress.
-      loops.add(CompletableFuture.runAsync(() -> {}, connection.eventLoop()));
+    // Every loop, not only those of the connections open now: a connection that just closed releases what
+    // it held on its loop too. Each loop runs tasks one at a time, in order: this one runs after any drain
+    // or release in progress.
+    for (EventExecutor loop : workerGroup) {
+      loops.add(CompletableFuture.runAsync(() -> {}, loop));
     }
     return CompletableFuture.allOf(loops.toArray(new CompletableFuture<?>[0]));
   }
