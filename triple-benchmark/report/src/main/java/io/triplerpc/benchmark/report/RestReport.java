@@ -248,7 +248,8 @@ public final class RestReport {
 
   String csv() {
     StringBuilder csv = new StringBuilder(
-        "request,connections,contender,round,position,requests,req_per_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,non_2xx,failed\n");
+        "request,connections,contender,round,position,requests,req_per_s,mean_us,p50_us,p90_us,p99_us,p999_us,max_us,non_2xx,failed,"
+            + "h2load_errors\n");
     for (Row row : rows) {
       H2loadRun run = row.run();
       long[] times = run.latenciesMicros();
@@ -259,7 +260,8 @@ public final class RestReport {
           .append(',').append(value(run.percentileMicros(50))).append(',').append(value(run.percentileMicros(90)))
           .append(',').append(value(run.percentileMicros(99))).append(',').append(value(run.percentileMicros(99.9)))
           .append(',').append(times.length == 0 ? "" : Long.toString(times[times.length - 1]))
-          .append(',').append(run.non2xx()).append(',').append(run.failed()).append('\n');
+          .append(',').append(run.non2xx()).append(',').append(run.failed()).append(',').append(run.errors())
+          .append('\n');
     }
     return csv.toString();
   }
@@ -386,7 +388,7 @@ public final class RestReport {
             .append(triple == null ? "–" : times(ratio(c, triple, contender, Medians::p99Ms))).append(" |\n");
         if (m.leftOut() > 0) {
           notes.add(m.leftOut() + " run(s) of " + displayName(contender) + ", " + c.label()
-              + ", left out: a request failed or was not answered 2xx (see raw/)");
+              + ", left out: a request failed, was not answered 2xx, or h2load reported an error (see raw/)");
         }
       }
     }

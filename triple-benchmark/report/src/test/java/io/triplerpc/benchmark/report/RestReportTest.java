@@ -102,6 +102,19 @@ class RestReportTest {
   }
 
   @Test
+  void aRunInWhichH2loadDroppedAConnectionIsNotAResult() throws Exception {
+    // Dubbo 3.3.6 over HTTP/1.1: h2load could not parse an answer and dropped the connection, counting nothing
+    // failed; the other connections went on.
+    String output = output(800, 2466, 0, 0, "15ms").replace("starting benchmark...\n",
+        "starting benchmark...\n[ERROR] HTTP parse error: (HPE_INVALID_CONSTANT) Expected HTTP/\n");
+    H2loadRun run = H2loadRun.parse(output, null);
+    assertEquals(0, run.failed());
+    assertEquals(1, run.errors());
+    assertFalse(run.clean());
+    assertTrue(H2loadRun.parse(output(800, 2466, 0, 0, "15ms"), null).clean());
+  }
+
+  @Test
   void readsH2loadsTimesInEachUnit() {
     assertEquals(92, H2loadRun.micros("92us"), 1e-9);
     assertEquals(1010, H2loadRun.micros("1.01ms"), 1e-9);
@@ -154,7 +167,7 @@ class RestReportTest {
     List<String> csv = report.csv().lines().toList();
     assertEquals(7, csv.size(), "a header and one line per run");
     // Round 2 ran grpc-gateway first; its answers took 121..320 µs: p50 220, p90 300, p99 318, p99.9 and max 320.
-    assertTrue(csv.contains("get,1,gateway-grpc,2,1,1000,40.00,900.0,220,300,318,320,320,0,0"), String.join("\n", csv));
+    assertTrue(csv.contains("get,1,gateway-grpc,2,1,1000,40.00,900.0,220,300,318,320,320,0,0,0"), String.join("\n", csv));
     String md = report.markdown("");
     assertTrue(md.contains(
         "| GET, 1 connection | Triple (REST, .proto) ÷ grpc-gateway + grpc-java | 4.00× | ≥ 2.0×: met |"), md);
