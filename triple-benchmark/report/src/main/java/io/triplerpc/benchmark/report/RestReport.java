@@ -91,6 +91,8 @@ public final class RestReport {
   final List<Row> rows = new ArrayList<>();
   /** machine.txt as key → value, in file order. */
   final Map<String, String> machine = new LinkedHashMap<>();
+  /** The runs whose output has no summary (h2load failed, or aborted), as "contender, case, round n". */
+  final List<String> noSummary = new ArrayList<>();
 
   private RestReport() {}
 
@@ -118,9 +120,11 @@ public final class RestReport {
       String contender = m.group(1);
       int round = Integer.parseInt(m.group(4));
       H2loadRun run = readRun(file);
+      Case c = new Case(m.group(2), Integer.parseInt(m.group(3)));
       if (run != null) {
-        report.rows.add(new Row(new Case(m.group(2), Integer.parseInt(m.group(3))), contender, round,
-            position(raw, round, contender), run));
+        report.rows.add(new Row(c, contender, round, position(raw, round, contender), run));
+      } else {
+        report.noSummary.add(displayName(contender) + ", " + c.label() + ", round " + round);
       }
     }
     report.rows.sort((a, b) -> {
@@ -391,6 +395,9 @@ public final class RestReport {
               + ", left out: a request failed, was not answered 2xx, or h2load reported an error (see raw/)");
         }
       }
+    }
+    for (String run : noSummary) {
+      notes.add("no figures from " + run + ": h2load printed no summary (it failed or aborted; see raw/)");
     }
     for (String note : notes) {
       md.append("\n- ").append(note);

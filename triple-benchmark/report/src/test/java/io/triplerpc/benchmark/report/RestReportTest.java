@@ -228,6 +228,13 @@ class RestReportTest {
     assertEquals(1000, t.requestsPerSecond(), 1e-9, "the run answered with 4xx is not a figure");
     assertEquals(1, t.leftOut());
     assertTrue(report.markdown("").contains("1 run(s) of Triple (REST, .proto), POST, 16 connections, left out"));
+    // A run that printed no summary at all (h2load aborted) has no figures, and is said so too.
+    run("dubbo", "post", 16, 1, "starting benchmark...\n[ERROR] HTTP parse error: (HPE_INVALID_CONSTANT) Expected HTTP/\n"
+        + "h2load: ev_epoll.c:134: epoll_modify: Assertion failed.\n", null);
+    RestReport withDubbo = RestReport.load(dir);
+    assertEquals(List.of("triple", "gateway-grpc"), withDubbo.contenders());
+    assertTrue(withDubbo.markdown("").contains("no figures from Dubbo 3.3.6 (REST, annotated), POST, 16 connections, "
+        + "round 1: h2load printed no summary"), withDubbo.markdown(""));
   }
 
   @Test
