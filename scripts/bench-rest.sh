@@ -65,7 +65,7 @@ while [ $# -gt 0 ]; do
     --no-build) build=false ;;
     --docs) docs=true ;;
     --h2) http=h2 ;;
-    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "bench-rest.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
