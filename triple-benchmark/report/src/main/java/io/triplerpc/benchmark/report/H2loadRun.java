@@ -23,9 +23,11 @@ import java.util.regex.Pattern;
  * @param non2xx answers with a status outside 2xx
  * @param meanMicros h2load's mean time for a request
  * @param latenciesMicros the times of the 2xx answers from the log, sorted; empty without a log
+ * @param errors the {@code [ERROR]} lines h2load printed (such as an answer it could not parse, after which it
+ *     drops the connection: the run goes on with fewer connections, and h2load counts no failed request for it)
  */
 record H2loadRun(double requestsPerSecond, long done, long succeeded, long failed, long non2xx, double meanMicros,
-    long[] latenciesMicros) {
+    long[] latenciesMicros, int errors) {
 
   private static final Pattern FINISHED = Pattern.compile("^finished in [^,]+, ([0-9.]+) req/s", Pattern.MULTILINE);
   private static final Pattern REQUESTS = Pattern.compile(
@@ -36,9 +38,12 @@ record H2loadRun(double requestsPerSecond, long done, long succeeded, long faile
   private static final Pattern TIME_FOR_REQUEST = Pattern.compile(
       "^time for request:\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)", Pattern.MULTILINE);
 
-  /** A run is counted only if every request it made got a 2xx answer: an error page is not a result. */
+  /**
+   * A run is counted only if every request it made got a 2xx answer (an error page is not a result) and h2load
+   * reported no error (a connection it dropped, during the warm-up or the measurement, left it measuring fewer).
+   */
   boolean clean() {
-    return succeeded > 0 && failed == 0 && non2xx == 0;
+    return succeeded > 0 && failed == 0 && non2xx == 0 && errors == 0;
   }
 
   /**
@@ -56,8 +61,9 @@ record H2loadRun(double requestsPerSecond, long done, long succeeded, long faile
     long failed = Long.parseLong(requests.group(5)) + Long.parseLong(requests.group(6)) + Long.parseLong(requests.group(7));
     long non2xx = Long.parseLong(status.group(2)) + Long.parseLong(status.group(3)) + Long.parseLong(status.group(4));
     long[] latencies = log == null ? new long[0] : latencies(log);
+    int errors = (int) output.lines().filter(line -> line.startsWith("[ERROR]")).count();
     return new H2loadRun(Double.parseDouble(finished.group(1)), Long.parseLong(requests.group(3)),
-        Long.parseLong(requests.group(4)), failed, non2xx, micros(time.group(3)), latencies);
+        Long.parseLong(requests.group(4)), failed, non2xx, micros(time.group(3)), latencies, errors);
   }
 
   /** The times of the 2xx answers in an h2load log, sorted. */

@@ -102,6 +102,19 @@ class RestReportTest {
   }
 
   @Test
+  void aRunInWhichH2loadDroppedAConnectionIsNotAResult() throws Exception {
+    // Dubbo 3.3.6 over HTTP/1.1: h2load could not parse an answer and dropped the connection, counting nothing
+    // failed; the other connections went on.
+    String output = output(800, 2466, 0, 0, "15ms").replace("starting benchmark...\n",
+        "starting benchmark...\n[ERROR] HTTP parse error: (HPE_INVALID_CONSTANT) Expected HTTP/\n");
+    H2loadRun run = H2loadRun.parse(output, null);
+    assertEquals(0, run.failed());
+    assertEquals(1, run.errors());
+    assertFalse(run.clean());
+    assertTrue(H2loadRun.parse(output(800, 2466, 0, 0, "15ms"), null).clean());
+  }
+
+  @Test
   void readsH2loadsTimesInEachUnit() {
     assertEquals(92, H2loadRun.micros("92us"), 1e-9);
     assertEquals(1010, H2loadRun.micros("1.01ms"), 1e-9);
@@ -154,9 +167,55 @@ class RestReportTest {
     List<String> csv = report.csv().lines().toList();
     assertEquals(7, csv.size(), "a header and one line per run");
     // Round 2 ran grpc-gateway first; its answers took 121..320 µs: p50 220, p90 300, p99 318, p99.9 and max 320.
-    assertTrue(csv.contains("get,1,gateway-grpc,2,1,1000,40.00,900.0,220,300,318,320,320,0,0"), String.join("\n", csv));
+    assertTrue(csv.contains("get,1,gateway-grpc,2,1,1000,40.00,900.0,220,300,318,320,320,0,0,0"), String.join("\n", csv));
     String md = report.markdown("");
-    assertTrue(md.contains("| GET, 1 connection | 4.00× | met |"), md);
+    assertTrue(md.contains(
+        "| GET, 1 connection | Triple (REST, .proto) ÷ grpc-gateway + grpc-java | 4.00× | ≥ 2.0×: met |"), md);
+    // The range is the lowest and highest req/s of the rounds; grpc-gateway's row holds Triple's ratio to it.
+    assertTrue(md.contains("| GET, 1 connection | grpc-gateway + grpc-java | 50 | 40–60 |"), md);
+    assertTrue(md.contains("| 4.00× | " + String.format(Locale.ROOT, "%.2f×", 0.119 / 0.318) + " |\n"), md);
+  }
+
+  @Test
+  void dubboIsComparedWithTripleOnTheAnnotatedInterfaceAndTheGatewayWithTriplesRules() throws Exception {
+    // One round of all five: Triple's rules 3,000 req/s, grpc-gateway 1,000 (3×, met); Triple on the annotated
+    // interface 2,000, Dubbo 1,600 (1.25×: the 1.5× goal missed), with a p99 of 0.1 ms against 0.2 ms.
+    run("triple", "get", 16, 1, output(3000, 1000, 0, 0, "300us"), log(range(1, 100), 200));
+    run("triple-annotated", "get", 16, 1, output(2000, 1000, 0, 0, "400us"), log(range(1, 100), 200));
+    run("dubbo", "get", 16, 1, output(1600, 1000, 0, 0, "500us"), log(range(101, 200), 200));
+    run("gateway-grpc", "get", 16, 1, output(1000, 1000, 0, 0, "900us"), log(range(1, 100), 200));
+    run("gateway-triple", "get", 16, 1, output(1500, 1000, 0, 0, "800us"), log(range(1, 100), 200));
+    Files.writeString(dir.resolve("machine.txt"), """
+        command: scripts/bench-rest.sh --rounds 1
+        cpus: 2
+        load before: 1.00 2.00 3.00
+        load before round 1: 1.50 2.00 3.00
+        load after round 1: 4.00 3.00 3.00
+        load after: 4.00 3.00 3.00
+        """);
+    RestReport report = RestReport.load(dir);
+    RestReport.Case get16 = new RestReport.Case("get", 16);
+    assertEquals(List.of("triple", "triple-annotated", "dubbo", "gateway-grpc", "gateway-triple"), report.contenders());
+    assertEquals(1.25, report.ratio(get16, "triple-annotated", "dubbo", RestReport.Medians::requestsPerSecond), 1e-9);
+
+    JsonNode ratios = new ObjectMapper().readTree(report.json()).get("cases").get(0).get("ratios");
+    assertEquals(1.25, ratios.get("throughputTripleAnnotatedOverDubbo").asDouble(), 1e-9);
+    // p99 of 1..100 µs is 99, of 101..200 is 199.
+    assertEquals(Math.round(99.0 / 199 * 1000) / 1000.0, ratios.get("p99TripleAnnotatedOverDubbo").asDouble(), 1e-9);
+    assertEquals(3.0, ratios.get("throughputTripleOverGatewayGrpc").asDouble(), 1e-9);
+
+    String md = report.markdown("");
+    assertTrue(md.contains("| GET, 16 connections | Triple (REST, annotated) ÷ Dubbo 3.3.6 (REST, annotated) | 1.25× | "
+        + "≥ 1.5×: **missed** | 0.50× | met |"), md);
+    assertTrue(md.contains("| GET, 16 connections | Triple (REST, .proto) ÷ grpc-gateway + grpc-java | 3.00× | "
+        + "≥ 2.0×: met |"), md);
+    // Each row's ratio is to its like-for-like Triple: Dubbo's to the annotated one, the gateways' to the rules.
+    assertTrue(md.contains("| GET, 16 connections | Dubbo 3.3.6 (REST, annotated) | 1,600 | 1,600–1,600 |"), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| GET, 16 connections | Dubbo 3.3.6") && l.endsWith("| 1.25× | 0.50× |")), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| GET, 16 connections | grpc-gateway + Triple") && l.endsWith("| 2.00× | 1.00× |")), md);
+    assertTrue(md.lines().anyMatch(l -> l.startsWith("| GET, 16 connections | Triple (REST, annotated)") && l.endsWith("| – | – |")), md);
+    assertTrue(md.contains("| load before round 1 | 1.50 2.00 3.00 |\n| load after round 1 | 4.00 3.00 3.00 |"), md);
+    assertEquals(5, report.charts().get(0).chart().getSeriesMap().size(), "a bar per contender");
   }
 
   @Test
@@ -168,7 +227,14 @@ class RestReportTest {
     RestReport.Medians t = report.medians(new RestReport.Case("post", 16), "triple");
     assertEquals(1000, t.requestsPerSecond(), 1e-9, "the run answered with 4xx is not a figure");
     assertEquals(1, t.leftOut());
-    assertTrue(report.markdown("").contains("1 run(s) of Triple (REST), POST, 16 connections, left out"));
+    assertTrue(report.markdown("").contains("1 run(s) of Triple (REST, .proto), POST, 16 connections, left out"));
+    // A run that printed no summary at all (h2load aborted) has no figures, and is said so too.
+    run("dubbo", "post", 16, 1, "starting benchmark...\n[ERROR] HTTP parse error: (HPE_INVALID_CONSTANT) Expected HTTP/\n"
+        + "h2load: ev_epoll.c:134: epoll_modify: Assertion failed.\n", null);
+    RestReport withDubbo = RestReport.load(dir);
+    assertEquals(List.of("triple", "gateway-grpc"), withDubbo.contenders());
+    assertTrue(withDubbo.markdown("").contains("no figures from Dubbo 3.3.6 (REST, annotated), POST, 16 connections, "
+        + "round 1: h2load printed no summary"), withDubbo.markdown(""));
   }
 
   @Test
@@ -180,5 +246,26 @@ class RestReportTest {
     String second = RestReport.replaceSection(first, "figures 2\n");
     assertFalse(second.contains("figures 1"));
     assertEquals(first.replace("figures 1", "figures 2"), second);
+
+    // The HTTP/2 run's section goes right after the HTTP/1.1 one, and each is replaced without the other.
+    String h2 = RestReport.replaceSection(second, "h2 figures 1\n", RestReport.BEGIN_H2, RestReport.END_H2);
+    assertTrue(h2.indexOf(RestReport.END) < h2.indexOf("h2 figures 1"), h2);
+    assertTrue(h2.indexOf("h2 figures 1") < h2.indexOf(Report.MARKER), h2);
+    String both = RestReport.replaceSection(
+        RestReport.replaceSection(h2, "h2 figures 2\n", RestReport.BEGIN_H2, RestReport.END_H2), "figures 3\n");
+    assertEquals(h2.replace("h2 figures 1", "h2 figures 2").replace(RestReport.BEGIN + "\n\nfigures 2",
+        RestReport.BEGIN + "\n\nfigures 3"), both);
+  }
+
+  @Test
+  void anHttp2RunHasChartsOfItsOwn() throws Exception {
+    run("triple-annotated", "get", 1, 1, output(2000, 1000, 0, 0, "400us"), log(range(1, 100), 200));
+    run("dubbo", "get", 1, 1, output(1000, 1000, 0, 0, "800us"), log(range(1, 100), 200));
+    Files.writeString(dir.resolve("machine.txt"), "protocol: HTTP/2 over cleartext, prior knowledge\n");
+    RestReport report = RestReport.load(dir);
+    assertTrue(report.http2());
+    assertEquals(List.of(RestReport.THROUGHPUT_CHART_H2, RestReport.P99_CHART_H2),
+        report.charts().stream().map(Charts.Chart::fileName).toList());
+    assertTrue(report.markdown("images/").contains("![REST throughput](images/" + RestReport.THROUGHPUT_CHART_H2 + ")"));
   }
 }
