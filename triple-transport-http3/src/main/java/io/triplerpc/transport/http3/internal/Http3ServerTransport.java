@@ -24,12 +24,10 @@ import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -117,19 +115,7 @@ final class Http3ServerTransport implements ServerTransport {
         .channel(EventLoops.datagramChannel())
         .handler(codec)
         .bind(address);
-    try {
-      bind.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
-      throw new IOException("Interrupted while binding UDP " + address, e);
-    } catch (ExecutionException e) {
-      group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
-      BindException bindException = new BindException("Cannot bind UDP " + address + ": " + e.getCause().getMessage());
-      bindException.initCause(e.getCause());
-      throw bindException;
-    }
-    transport.socket = bind.channel();
+    transport.socket = EventLoops.awaitBind(bind, "UDP " + address, () -> group.shutdownGracefully(0, 5, TimeUnit.SECONDS));
     log.info("Triple server serving HTTP/3 on UDP {}", transport.localAddress());
     return transport;
   }

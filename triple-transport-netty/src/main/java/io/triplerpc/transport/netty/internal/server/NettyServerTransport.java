@@ -3,7 +3,6 @@ package io.triplerpc.transport.netty.internal.server;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -41,7 +40,6 @@ import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +48,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -133,21 +130,8 @@ final class NettyServerTransport implements ServerTransport {
             transport.initConnection(channel, listener, options);
           }
         });
-    ChannelFuture bind = bootstrap.bind(address);
-    try {
-      bind.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      shutdownGroups(boss, workers);
-      throw new IOException("Interrupted while binding " + address, e);
-    } catch (ExecutionException e) {
-      shutdownGroups(boss, workers);
-      Throwable cause = e.getCause();
-      BindException bindException = new BindException("Cannot bind " + address + ": " + cause.getMessage());
-      bindException.initCause(cause);
-      throw bindException;
-    }
-    transport.serverChannel = bind.channel();
+    transport.serverChannel =
+        EventLoops.awaitBind(bootstrap.bind(address), String.valueOf(address), () -> shutdownGroups(boss, workers));
     if (options.http3() != null) {
       String value = options.http3().altSvc(transport.localAddress().getPort());
       transport.altSvc = value == null ? null : AsciiString.of(value);
