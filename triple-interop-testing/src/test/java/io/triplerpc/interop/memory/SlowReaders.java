@@ -85,6 +85,8 @@ public final class SlowReaders {
   private final long startNanos = System.nanoTime();
   private Process server;
   private volatile Map<String, Long> lastLog = Map.of();
+  /** Completed with each fresh memory line the server logs, then replaced: what {@link #sample} waits for. */
+  private volatile CompletableFuture<Map<String, Long>> nextLog = new CompletableFuture<>();
   private volatile String allocatorName = "?";
   private volatile long peakDirect;
   private volatile long peakRss;
@@ -222,6 +224,9 @@ public final class SlowReaders {
             }
           }
           lastLog = values;
+          CompletableFuture<Map<String, Long>> fresh = nextLog;
+          nextLog = new CompletableFuture<>();
+          fresh.complete(values);
           peakDirect = Math.max(peakDirect, values.get("alloc_direct"));
           synchronized (timeline) {
             timeline.add(String.format(Locale.ROOT, "%.1f,%d,%d,%d,%d", seconds(), rss(), values.get("alloc_direct"),
@@ -264,12 +269,12 @@ public final class SlowReaders {
   /** One line: resident memory, the allocator's direct memory, the heap, and what NMT says the JVM committed. */
   private String sample(String name) throws IOException, InterruptedException {
     // The allocator's metric is logged once a second: a fresh line, not one from before what is sampled.
-    Map<String, Long> before = lastLog;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-    while (lastLog == before && System.nanoTime() < deadline) {
-      Thread.sleep(50);
+    Map<String, Long> log;
+    try {
+      log = nextLog.get(3, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      log = lastLog;
     }
-    Map<String, Long> log = lastLog;
     long rss = rss();
     Process jcmd = new ProcessBuilder("jcmd", String.valueOf(server.pid()), "VM.native_memory", "summary")
         .redirectErrorStream(true).start();
