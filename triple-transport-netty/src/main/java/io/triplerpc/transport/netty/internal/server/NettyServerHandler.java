@@ -251,6 +251,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
 
   /** The HTTP/1.1 request that upgraded the connection, now stream 1 (half-closed by the client). */
   private void upgraded(ChannelHandlerContext ctx, FullHttpRequest request) {
+    Http2Stream stream = connection().stream(UPGRADE_STREAM_ID);
+    if (stream == null) {
+      // The upgrade completed as the connection closed (the request ended by the peer's EOF): no one to answer.
+      return;
+    }
     Http2Headers headers = Http1ServerHandler.toHttp2Headers(request);
     if (GrpcHeaders.isGrpcContentType(headers.get(GrpcHeaders.CONTENT_TYPE))) {
       // gRPC clients never upgrade; core's streams expect their messages as DATA frames.
@@ -258,7 +263,7 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
           Status.UNIMPLEMENTED.withDescription("gRPC needs HTTP/2 with prior knowledge, not an h2c upgrade"));
       return;
     }
-    web.openUpgraded(ctx, connection().stream(UPGRADE_STREAM_ID), headers, request.content().retain());
+    web.openUpgraded(ctx, stream, headers, request.content().retain());
   }
 
   /** Also when removed from a connection that closed before this handler saw it active. */
