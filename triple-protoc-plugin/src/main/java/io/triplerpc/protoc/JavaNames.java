@@ -174,6 +174,35 @@ final class JavaNames {
     return RESERVED.contains(name) ? name + "_" : name;
   }
 
+  /**
+   * {@code text} as a Java string literal in ASCII: quotes, backslashes and control characters escaped, other
+   * characters past ASCII as {@code \}{@code uXXXX} (the source compiles in any encoding; none of them is one
+   * that javac's early translation of such escapes would turn into a line break, quote or backslash).
+   */
+  static String stringLiteral(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\%03o", (int) c));
+          } else if (c < 0x7f) {
+            out.append(c);
+          } else {
+            out.append(String.format("\\u%04x", (int) c));
+          }
+        }
+      }
+    }
+    return out.append('"').toString();
+  }
+
   private static String qualify(String prefix, String name) {
     if (prefix.isEmpty()) {
       return name;

@@ -17,16 +17,12 @@ final class Javadoc {
    * {@code //} is dropped; blank lines at the start and end go.
    */
   static List<String> lines(String comment) {
+    String text = ProtoCommentIndex.normalize(comment);
     List<String> lines = new ArrayList<>();
-    for (String line : comment.split("\n", -1)) {
-      String text = line.startsWith(" ") ? line.substring(1) : line;
-      lines.add(escape(text.stripTrailing()));
-    }
-    while (!lines.isEmpty() && lines.get(0).isEmpty()) {
-      lines.remove(0);
-    }
-    while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty()) {
-      lines.remove(lines.size() - 1);
+    if (!text.isEmpty()) {
+      for (String line : text.split("\n", -1)) {
+        lines.add(escape(line));
+      }
     }
     return lines;
   }

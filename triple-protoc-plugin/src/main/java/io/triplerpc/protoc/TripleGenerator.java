@@ -47,6 +47,7 @@ final class TripleGenerator {
     }
     try {
       JavaNames names = JavaNames.of(request.getProtoFileList());
+      ProtoCommentIndex commentIndex = ProtoCommentIndex.of(request.getProtoFileList());
       Map<String, FileDescriptorProto> files = new HashMap<>();
       request.getProtoFileList().forEach(file -> files.put(file.getName(), file));
       for (String fileName : request.getFileToGenerateList()) {
@@ -58,7 +59,7 @@ final class TripleGenerator {
           String javaPackage = JavaNames.javaPackage(file);
           String path = (javaPackage.isEmpty() ? "" : javaPackage.replace('.', '/') + "/")
               + file.getService(i).getName() + ".java";
-          response.addFileBuilder().setName(path).setContent(new ServiceSource(file, i, names).write());
+          response.addFileBuilder().setName(path).setContent(new ServiceSource(file, i, names, commentIndex).write());
         }
       }
     } catch (IllegalArgumentException e) {
@@ -73,11 +74,13 @@ final class TripleGenerator {
     private final int serviceIndex;
     private final ServiceDescriptorProto service;
     private final JavaNames names;
+    private final ProtoCommentIndex commentIndex;
     private final Map<List<Integer>, String> comments = new HashMap<>();
     private final StringBuilder out = new StringBuilder(4096);
 
-    ServiceSource(FileDescriptorProto file, int serviceIndex, JavaNames names) {
+    ServiceSource(FileDescriptorProto file, int serviceIndex, JavaNames names, ProtoCommentIndex commentIndex) {
       this.file = file;
+      this.commentIndex = commentIndex;
       this.serviceIndex = serviceIndex;
       this.service = file.getService(serviceIndex);
       this.names = names;
@@ -102,6 +105,7 @@ final class TripleGenerator {
       line(0, "@javax.annotation.processing.Generated(\"protoc-gen-triple\")");
       line(0, "@" + TRIPLE + "TripleService(name = \"" + protoService + "\", protoFile = "
           + JavaNames.outerClass(file) + ".class)");
+      protoComments(commentIndex.forService(protoService, service));
       if (service.getOptions().getDeprecated()) {
         line(0, "@java.lang.Deprecated");
       }
@@ -185,6 +189,20 @@ final class TripleGenerator {
       line(3, "return " + FUTURE + ".failedFuture(e);");
       line(2, "}");
       line(1, "}");
+    }
+
+    /** The comments the service's OpenAPI document shows, as {@code @ProtoComments}; nothing when there are none. */
+    private void protoComments(Map<String, String> chosen) {
+      if (chosen.isEmpty()) {
+        return;
+      }
+      line(0, "@" + TRIPLE + "ProtoComments({");
+      int left = chosen.size();
+      for (Map.Entry<String, String> comment : chosen.entrySet()) {
+        line(1, "@" + TRIPLE + "ProtoComments.Comment(element = " + JavaNames.stringLiteral(comment.getKey())
+            + ", text = " + JavaNames.stringLiteral(comment.getValue()) + ")" + (--left > 0 ? "," : ""));
+      }
+      line(0, "})");
     }
 
     private void annotations(String annotation, MethodDescriptorProto method) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
 import com.google.protobuf.DescriptorProtos.FileOptions;
 import com.google.protobuf.DescriptorProtos.MethodDescriptorProto;
@@ -157,6 +158,81 @@ class TripleGeneratorTest {
   }
 
   @Test
+  void theCommentsOfTheServiceAndOfWhatItCarriesReachItsInterfaceForOpenApi() throws Exception {
+    String awkward = "The name: \"shelves/1\" \\u000a stays text, caf\u00e9 \ud83d\udcda,\ttab \u0001";
+    FileDescriptorProto library = FileDescriptorProto.newBuilder()
+        .setName("demo/library.proto")
+        .setPackage("demo.v1")
+        .setSyntax("proto3")
+        .setOptions(FileOptions.newBuilder().setJavaPackage("com.example.library").setJavaMultipleFiles(true))
+        .addMessageType(DescriptorProto.newBuilder().setName("GetBookRequest")
+            .addField(field("name", 1, FieldDescriptorProto.Type.TYPE_STRING, null))
+            .addField(field("filter", 2, FieldDescriptorProto.Type.TYPE_MESSAGE, ".demo.v1.Filter")))
+        .addMessageType(DescriptorProto.newBuilder().setName("Filter")
+            .addField(field("kind", 1, FieldDescriptorProto.Type.TYPE_ENUM, ".demo.v1.Filter.Kind"))
+            .addEnumType(com.google.protobuf.DescriptorProtos.EnumDescriptorProto.newBuilder().setName("Kind")
+                .addValue(com.google.protobuf.DescriptorProtos.EnumValueDescriptorProto.newBuilder()
+                    .setName("KIND_UNSPECIFIED").setNumber(0))))
+        .addMessageType(DescriptorProto.newBuilder().setName("Book")
+            .addField(field("title", 1, FieldDescriptorProto.Type.TYPE_STRING, null)))
+        .addMessageType(DescriptorProto.newBuilder().setName("Unused")
+            .addField(field("x", 1, FieldDescriptorProto.Type.TYPE_STRING, null)))
+        .addService(ServiceDescriptorProto.newBuilder().setName("Library")
+            .addMethod(unary("GetBook", ".demo.v1.GetBookRequest", ".demo.v1.Book")))
+        .setSourceCodeInfo(SourceCodeInfo.newBuilder()
+            .addLocation(comment(List.of(6, 0), " The library.\n", null))
+            .addLocation(comment(List.of(6, 0, 2, 0), " Gets a book.\n\n From any shelf.\n", null))
+            .addLocation(comment(List.of(4, 0), " Which book.\n", null))
+            .addLocation(comment(List.of(4, 0, 2, 0), " " + awkward + "\n", null))
+            .addLocation(comment(List.of(4, 1, 2, 0), null, " Only a trailing comment.\n"))
+            .addLocation(comment(List.of(4, 1, 4, 0), " The kinds.\n", null))
+            .addLocation(comment(List.of(4, 2), "\n\n", null))
+            .addLocation(comment(List.of(4, 3), " Never shown: no method carries it.\n", null)))
+        .build();
+    CodeGeneratorRequest request = CodeGeneratorRequest.newBuilder().addProtoFile(library)
+        .addFileToGenerate(library.getName()).build();
+    Class<?> service = compile(request, "com.example.library.GetBookRequest", "com.example.library.Book",
+        "com.example.library.LibraryOuterClass").loadClass("com.example.library.Library");
+
+    Map<String, String> comments = Arrays.stream(service.getAnnotation(io.triplerpc.ProtoComments.class).value())
+        .collect(Collectors.toMap(io.triplerpc.ProtoComments.Comment::element, io.triplerpc.ProtoComments.Comment::text,
+            (a, b) -> {
+              throw new AssertionError("twice: " + a);
+            }, java.util.LinkedHashMap::new));
+    Map<String, String> expected = new java.util.LinkedHashMap<>();
+    expected.put("demo.v1.Library", "The library.");
+    expected.put("demo.v1.Library.GetBook", "Gets a book.\n\nFrom any shelf.");
+    expected.put("demo.v1.GetBookRequest", "Which book.");
+    expected.put("demo.v1.GetBookRequest.name", awkward);
+    expected.put("demo.v1.Filter.kind", "Only a trailing comment.");
+    expected.put("demo.v1.Filter.Kind", "The kinds.");
+    assertEquals(expected, comments, "the blank comment and the unreachable message's are left out");
+  }
+
+  @Test
+  void aServiceWithoutCommentsHasNoProtoCommentsAnnotation() {
+    String source = TripleGenerator.generate(request(greeterFile())).getFile(1).getContent();
+    assertFalse(source.contains("ProtoComments"), source);
+  }
+
+  private static FieldDescriptorProto field(String name, int number, FieldDescriptorProto.Type type, String typeName) {
+    FieldDescriptorProto.Builder field = FieldDescriptorProto.newBuilder().setName(name).setNumber(number).setType(type)
+        .setLabel(FieldDescriptorProto.Label.LABEL_OPTIONAL).setJsonName(name);
+    return (typeName == null ? field : field.setTypeName(typeName)).build();
+  }
+
+  private static SourceCodeInfo.Location comment(List<Integer> path, String leading, String trailing) {
+    SourceCodeInfo.Location.Builder location = SourceCodeInfo.Location.newBuilder().addAllPath(path);
+    if (leading != null) {
+      location.setLeadingComments(leading);
+    }
+    if (trailing != null) {
+      location.setTrailingComments(trailing);
+    }
+    return location.build();
+  }
+
+  @Test
   void messagesInTheSameFileFollowJavaMultipleFilesAndTheOuterClassName() {
     FileDescriptorProto nested = FileDescriptorProto.newBuilder().setName("echo.proto").setPackage("echo")
         .addMessageType(DescriptorProto.newBuilder().setName("Ping")
@@ -259,17 +335,29 @@ class TripleGeneratorTest {
 
   /** Compiles the greeter file's interfaces, with a stand-in for the outer class protoc's Java generator writes. */
   private ClassLoader compile() throws IOException {
+    return compile(request(greeterFile()), "com.example.greeter.GreeterProto");
+  }
+
+  /** Compiles the interfaces generated for {@code request}, with empty stand-ins for protoc's Java classes. */
+  private ClassLoader compile(CodeGeneratorRequest request, String... standIns) throws IOException {
     Path sources = dir.resolve("src");
     Path classes = dir.resolve("classes");
     Files.createDirectories(classes);
-    for (CodeGeneratorResponse.File file : TripleGenerator.generate(request(greeterFile())).getFileList()) {
+    CodeGeneratorResponse response = TripleGenerator.generate(request);
+    assertFalse(response.hasError(), response.getError());
+    for (CodeGeneratorResponse.File file : response.getFileList()) {
       Path path = sources.resolve(file.getName());
       Files.createDirectories(path.getParent());
       Files.writeString(path, file.getContent());
     }
-    Path outer = sources.resolve("com/example/greeter/GreeterProto.java");
-    Files.writeString(outer, "package com.example.greeter;\npublic final class GreeterProto {\n"
-        + "  public static com.google.protobuf.Descriptors.FileDescriptor getDescriptor() { return null; }\n}\n");
+    for (String standIn : standIns) {
+      int dot = standIn.lastIndexOf('.');
+      Path path = sources.resolve(standIn.replace('.', '/') + ".java");
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, "package " + standIn.substring(0, dot) + ";\npublic final class "
+          + standIn.substring(dot + 1) + " {\n"
+          + "  public static com.google.protobuf.Descriptors.FileDescriptor getDescriptor() { return null; }\n}\n");
+    }
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     List<String> arguments = new java.util.ArrayList<>(List.of("-Xlint:all", "-Werror",
         "-classpath", System.getProperty("java.class.path"), "-d", classes.toString()));

@@ -12,7 +12,10 @@ import java.util.Map;
 /**
  * The OpenAPI 3.1 document of REST routes: one path item per route path, one operation per HTTP method
  * ({@code operationId} {@code Service_Method}, tagged with its service), the schemas of the messages and
- * types they carry, and every error as {@code google.rpc.Status} (the {@code default} response).
+ * types they carry, and every error as {@code google.rpc.Status} (the {@code default} response). The
+ * {@code .proto} comments describe what they are written on, as grpc-gateway's OpenAPI generator uses them: a
+ * service's its tag, a method's its operation (the first paragraph the summary, the rest the description,
+ * when there are several), a message's, enum's or field's its schema.
  */
 public final class OpenApi {
 
@@ -25,13 +28,17 @@ public final class OpenApi {
   /**
    * The document of {@code bindings}, as UTF-8 JSON.
    *
+   * @param comments the {@code .proto} comments of services, methods, messages, enums and fields, by full name
    * @param title the document's title (info.title)
    */
-  public static byte[] document(List<HttpBinding> bindings, String title, String version) {
+  public static byte[] document(List<HttpBinding> bindings, Map<String, String> comments, String title,
+      String version) {
     ObjectNode document = JSON.createObjectNode().put("openapi", "3.1.0");
     document.putObject("info").put("title", title).put("version", version);
+    com.fasterxml.jackson.databind.node.ArrayNode tags = document.putArray("tags");
+    java.util.Set<String> tagged = new java.util.HashSet<>();
     ObjectNode paths = document.putObject("paths");
-    OpenApiSchemas schemas = new OpenApiSchemas();
+    OpenApiSchemas schemas = new OpenApiSchemas(comments);
     Map<String, Integer> operationIds = new HashMap<>();
     Map<String, String> byShape = new HashMap<>();
     for (HttpBinding binding : bindings) {
@@ -50,10 +57,21 @@ public final class OpenApi {
       int seen = operationIds.merge(id, 1, Integer::sum);
       ObjectNode operation = item.putObject(method).put("operationId", seen == 1 ? id : id + seen);
       operation.putArray("tags").add(service);
+      describe(operation, comments.get(service + "." + rpc.substring(rpc.indexOf('/') + 1)));
+      if (tagged.add(service)) {
+        ObjectNode tag = tags.addObject().put("name", service);
+        String description = comments.get(service);
+        if (description != null) {
+          tag.put("description", description);
+        }
+      }
       binding.docs().describe(operation, schemas);
       if (!path.equals(own)) {
         renamePathParameters(operation, variables(own), variables(path));
       }
+    }
+    if (tags.isEmpty()) {
+      document.remove("tags");
     }
     ObjectNode components = document.putObject("components");
     ObjectNode named = schemas.components();
@@ -63,6 +81,23 @@ public final class OpenApi {
       return JSON.writeValueAsBytes(document);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot write the OpenAPI document", e);
+    }
+  }
+
+  /**
+   * An operation's summary and description from its method's comment: with several paragraphs, the first is
+   * the summary and the others the description; one paragraph is the description alone.
+   */
+  private static void describe(ObjectNode operation, String comment) {
+    if (comment == null) {
+      return;
+    }
+    int end = comment.indexOf("\n\n");
+    if (end < 0) {
+      operation.put("description", comment);
+    } else {
+      operation.put("summary", comment.substring(0, end).replace('\n', ' '));
+      operation.put("description", comment.substring(end + 2).strip());
     }
   }
 

@@ -29,6 +29,12 @@ final class OpenApiSchemas {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final Map<String, ObjectNode> named = new TreeMap<>();
+  /** {@code .proto} comments by full name: a message's, enum's or field's describes its schema. */
+  private final Map<String, String> comments;
+
+  OpenApiSchemas(Map<String, String> comments) {
+    this.comments = comments;
+  }
 
   /** The schemas named so far, for {@code components/schemas}. */
   ObjectNode components() {
@@ -47,9 +53,11 @@ final class OpenApiSchemas {
     if (!named.containsKey(name)) {
       ObjectNode schema = NODES.objectNode().put("type", "object");
       named.put(name, schema);
+      describe(schema, name);
       ObjectNode properties = schema.putObject("properties");
       for (FieldDescriptor field : type.getFields()) {
-        properties.set(field.getJsonName(), field(field));
+        // Beside a $ref, OpenAPI 3.1 (JSON Schema 2020-12) keeps the description: the field's, not the type's.
+        properties.set(field.getJsonName(), describe(field(field), field.getFullName()));
       }
     }
     return ref(name);
@@ -88,6 +96,20 @@ final class OpenApiSchemas {
     };
   }
 
+  /** The comment on the declaration {@code name} (a field's full name, say); null if it has none. */
+  String comment(String name) {
+    return comments.get(name);
+  }
+
+  /** Puts the comment on {@code name}'s declaration, if any, as {@code schema}'s description. */
+  private ObjectNode describe(ObjectNode schema, String name) {
+    String comment = comments.get(name);
+    if (comment != null) {
+      schema.put("description", comment);
+    }
+    return schema;
+  }
+
   private static ObjectNode integer(String format) {
     return NODES.objectNode().put("type", "integer").put("format", format);
   }
@@ -96,6 +118,7 @@ final class OpenApiSchemas {
     String name = type.getFullName();
     if (!named.containsKey(name)) {
       ObjectNode schema = NODES.objectNode().put("type", "string");
+      describe(schema, name);
       ArrayNode values = schema.putArray("enum");
       for (EnumValueDescriptor value : type.getValues()) {
         values.add(value.getName());

@@ -53,7 +53,9 @@ final class ProtoRouteDocs implements RouteDocs {
       }
       List<FieldDescriptor> fields = FieldValues.resolve(type, fieldPath);
       ObjectNode parameter = parameters.addObject().put("name", fieldPath).put("in", "path").put("required", true);
-      ObjectNode schema = schemas.single(fields.get(fields.size() - 1));
+      FieldDescriptor last = fields.get(fields.size() - 1);
+      describe(parameter, schemas, last);
+      ObjectNode schema = schemas.single(last);
       String pattern = template.openApiPattern(fieldPath);
       if (pattern != null) {
         schema.put("pattern", pattern);
@@ -78,12 +80,12 @@ final class ProtoRouteDocs implements RouteDocs {
     }
   }
 
-  /** Adds the query parameters of {@code type}'s fields: {@code protoPrefix} names them to the binding, {@code jsonPrefix} to clients. */
   @Override
   public String openApiPath() {
     return template.openApiPath();
   }
 
+  /** Adds the query parameters of {@code type}'s fields: {@code protoPrefix} names them to the binding, {@code jsonPrefix} to clients. */
   private void query(Descriptor type, String protoPrefix, String jsonPrefix, ArrayNode parameters,
       OpenApiSchemas schemas, int depth) {
     for (FieldDescriptor field : type.getFields()) {
@@ -102,8 +104,16 @@ final class ProtoRouteDocs implements RouteDocs {
       if (field.isMapField() || message && !isScalarLike(field.getMessageType())) {
         continue;
       }
-      parameters.addObject().put("name", jsonPrefix + field.getJsonName()).put("in", "query")
-          .set("schema", schemas.field(field));
+      ObjectNode parameter = parameters.addObject().put("name", jsonPrefix + field.getJsonName()).put("in", "query");
+      describe(parameter, schemas, field);
+      parameter.set("schema", schemas.field(field));
+    }
+  }
+
+  private static void describe(ObjectNode parameter, OpenApiSchemas schemas, FieldDescriptor field) {
+    String comment = schemas.comment(field.getFullName());
+    if (comment != null) {
+      parameter.put("description", comment);
     }
   }
 

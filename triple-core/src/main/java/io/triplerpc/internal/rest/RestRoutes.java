@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 public final class RestRoutes {
 
   private static final Logger log = LoggerFactory.getLogger(RestRoutes.class);
-  private static final RestRoutes NONE = new RestRoutes(List.of());
+  private static final RestRoutes NONE = new RestRoutes(List.of(), Map.of());
   private static final boolean RULES_READABLE = classPresent("com.google.api.HttpRule");
 
   /**
@@ -55,9 +55,12 @@ public final class RestRoutes {
   public static final NotFound NOT_FOUND = new NotFound();
 
   private final List<HttpBinding> bindings;
+  /** The services' {@code .proto} comments, by full name, for the OpenAPI document. */
+  private final Map<String, String> comments;
 
-  private RestRoutes(List<HttpBinding> bindings) {
+  private RestRoutes(List<HttpBinding> bindings, Map<String, String> comments) {
     this.bindings = List.copyOf(bindings);
+    this.comments = Map.copyOf(comments);
   }
 
   /**
@@ -76,10 +79,17 @@ public final class RestRoutes {
       byService.computeIfAbsent(method.serviceName(), k -> new ArrayList<>()).add(method);
     }
     List<HttpBinding> bindings = new ArrayList<>();
+    Map<String, String> comments = new java.util.HashMap<>();
     byService.forEach((service, served) -> {
       Class<?> serviceInterface = interfaces.get(service);
       if (serviceInterface != null) {
         AnnotatedRoutes.bind(serviceInterface, served, bindings);
+        io.triplerpc.ProtoComments protoComments = serviceInterface.getAnnotation(io.triplerpc.ProtoComments.class);
+        if (protoComments != null) {
+          for (io.triplerpc.ProtoComments.Comment comment : protoComments.value()) {
+            comments.put(comment.element(), comment.text());
+          }
+        }
       }
       if (!RULES_READABLE) {
         return;
@@ -95,7 +105,7 @@ public final class RestRoutes {
         }
       }
     });
-    return bindings.isEmpty() ? NONE : new RestRoutes(bindings);
+    return bindings.isEmpty() ? NONE : new RestRoutes(bindings, comments);
   }
 
   private static void bind(MethodDescriptor<?, ?> method, Descriptors.MethodDescriptor proto, List<HttpBinding> into) {
@@ -218,7 +228,7 @@ public final class RestRoutes {
         described.add(binding);
       }
     }
-    return OpenApi.document(described, title, "1");
+    return OpenApi.document(described, comments, title, "1");
   }
 
   /** The services that have routes, in the order their first route was declared. */

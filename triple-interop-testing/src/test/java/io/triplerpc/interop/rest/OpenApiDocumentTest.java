@@ -177,6 +177,28 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  void theProtoCommentsDescribeTagsOperationsParametersAndSchemas() throws Exception {
+    OpenAPI api = parse(get("/openapi.json"));
+    assertEquals("The shelves and books of a library: a method for every kind of rule. Its comments are the OpenAPI"
+        + " document's\ndescriptions.", api.getTags().stream()
+        .filter(tag -> tag.getName().equals("triple.rest.v1.LibraryService")).findFirst().orElseThrow().getDescription());
+    Operation getShelf = api.getPaths().get("/v1/shelves/{shelf}").getGet();
+    assertEquals("Gets a shelf.", getShelf.getSummary(), "the first of two paragraphs");
+    assertEquals("A single int64 path variable.", getShelf.getDescription());
+    assertEquals(List.of("The shelf's number.", "Whether the answer lists the shelf's books."),
+        getShelf.getParameters().stream().map(Parameter::getDescription).toList(), "path and query parameters");
+    Operation createBook = api.getPaths().get("/v1/shelves/{parent.shelves}/books").getPost();
+    assertEquals(null, createBook.getSummary(), "one paragraph is a description alone");
+    assertEquals("One field as the body, the rest from the path and the query.", createBook.getDescription());
+    io.swagger.v3.oas.models.media.Schema<?> title = (io.swagger.v3.oas.models.media.Schema<?>) api.getComponents()
+        .getSchemas().get("triple.rest.v1.Book").getProperties().get("title");
+    assertEquals("The title, as the cover prints it.", title.getDescription(), "a trailing comment");
+    assertEquals("What a book is about.", api.getComponents().getSchemas().get("triple.rest.v1.Genre").getDescription());
+    assertEquals(null, api.getComponents().getSchemas().get("triple.rest.v1.Book").getDescription(),
+        "no comment, no description");
+  }
+
+  @Test
   void eachServiceHasItsOwnDocument() throws Exception {
     OpenAPI members = parse(get("/openapi/docs.Members.json"));
     assertEquals(new TreeSet<>(List.of("/members", "/members/{id}")), new TreeSet<>(members.getPaths().keySet()));
