@@ -1,5 +1,6 @@
 package io.triplerpc.conformance;
 
+import connectrpc.conformance.v1.ConfigOuterClass.HTTPVersion;
 import connectrpc.conformance.v1.ServerCompat.ServerCompatRequest;
 import connectrpc.conformance.v1.ServerCompat.ServerCompatResponse;
 import io.triplerpc.TlsConfig;
@@ -17,7 +18,7 @@ import java.time.Duration;
  * The server under test that {@code connectconformance --mode server} starts, once per server
  * configuration: it reads one {@code ServerCompatRequest} from stdin (a 4-byte big-endian length, then
  * the message), starts a Triple server on a free loopback port as asked (TLS with the runner's
- * certificate, client certificates, a message size limit), writes one {@code ServerCompatResponse} the
+ * certificate, client certificates, a message size limit, HTTP/3 beside TCP), writes one {@code ServerCompatResponse} the
  * same way to stdout, and serves {@code ConformanceService} until it is terminated (SIGTERM).
  */
 public final class ServerUnderTest {
@@ -48,6 +49,10 @@ public final class ServerUnderTest {
       }
       builder.tls(tls.build());
       pemCertificate = request.getServerCreds().getCert().toByteArray();
+    }
+    if (request.getHttpVersion() == HTTPVersion.HTTP_VERSION_3) {
+      // The runner asks for HTTP/3 only with TLS; the UDP port has the TCP port's number, which it is told.
+      builder.http3();
     }
     TripleServer server = builder.build().start();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -29,6 +29,12 @@ class ServerConformanceTest {
   private static final Pattern SUMMARY = Pattern.compile("(?m)^(\\d+) passed, (\\d+) failed$");
   /** The cases config/server.yaml selects. */
   private static final int CASES = 3800;
+  /**
+   * The cases config/server-h3.yaml selects over HTTP/3. The runner runs gRPC only where HTTP/2 is claimed too,
+   * so that config claims both and the HTTP/2 cases, which {@link #CASES} has, are skipped.
+   */
+  private static final int HTTP3_CASES = 774;
+  private static final List<String> HTTP3_ONLY = List.of("--skip", "**/HTTPVersion:2/**");
 
   @TempDir
   Path output;
@@ -38,16 +44,27 @@ class ServerConformanceTest {
     run("server", Path.of("config/server.yaml"), ServerUnderTest.class, CASES, output);
   }
 
+  @Test
+  void everyCaseOverHttp3Passes() throws Exception {
+    run("server", Path.of("config/server-h3.yaml"), ServerUnderTest.class, HTTP3_CASES, output, HTTP3_ONLY);
+  }
+
   /**
    * Runs the suite in {@code mode} with {@code config} against {@code program} of this module, and
    * checks that every one of its {@code cases} passed and that the programs leaked nothing.
    */
   static void run(String mode, Path config, Class<?> program, int cases, Path output) throws Exception {
+    run(mode, config, program, cases, output, List.of());
+  }
+
+  /** As {@link #run(String, Path, Class, int, Path)}, with more of the runner's flags ({@code --skip}). */
+  static void run(String mode, Path config, Class<?> program, int cases, Path output, List<String> flags)
+      throws Exception {
     Path runner = GoTools.findOrInstall("connectconformance", RUNNER_PACKAGE);
     assumeTrue(runner != null, "connectconformance is not installed and Go is missing (go install "
         + RUNNER_PACKAGE + "); skipping the Connect conformance run");
-    String report = runOnce(runner, mode, config, program, output.resolve("connectconformance-" + mode + ".log"),
-        List.of());
+    String name = "connectconformance-" + mode + "-" + config.getFileName().toString().replace(".yaml", "");
+    String report = runOnce(runner, mode, config, program, output.resolve(name + ".log"), flags, List.of());
     Matcher summary = SUMMARY.matcher(report);
     assertTrue(summary.find(), () -> "No summary from connectconformance:\n" + report);
     int passed = Integer.parseInt(summary.group(1));
@@ -58,8 +75,7 @@ class ServerConformanceTest {
       // more run, alone, and must pass it. Both reports stay in the log, and the re-run is printed.
       org.slf4j.LoggerFactory.getLogger(ServerConformanceTest.class).warn(
           "connectconformance {}: {} case(s) failed, run again alone: {}", mode, failed.size(), failed);
-      String again = runOnce(runner, mode, config, program,
-          output.resolve("connectconformance-" + mode + "-again.log"), failed);
+      String again = runOnce(runner, mode, config, program, output.resolve(name + "-again.log"), flags, failed);
       Matcher rerun = SUMMARY.matcher(again);
       assertTrue(rerun.find(), () -> "No summary from connectconformance's re-run:\n" + again);
       assertEquals("0", rerun.group(2), () -> "Failed again, alone:\n" + failures(again) + "\nfirst run:\n" + failures(report));
@@ -80,10 +96,11 @@ class ServerConformanceTest {
   }
 
   /** Runs the suite (only {@code only}'s cases if there are any); returns its report, which has no leak. */
-  private static String runOnce(Path runner, String mode, Path config, Class<?> program, Path log, List<String> only)
-      throws Exception {
+  private static String runOnce(Path runner, String mode, Path config, Class<?> program, Path log, List<String> flags,
+      List<String> only) throws Exception {
     List<String> command = new java.util.ArrayList<>(List.of(runner.toString(), "--mode", mode, "--conf",
         config.toString()));
+    command.addAll(flags);
     for (String testCase : only) {
       command.add("--run");
       command.add(testCase);
