@@ -66,7 +66,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Ht
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
-    served = connection.streamOpened(stream().streamId());
+    served = connection.streamOpened(stream().streamId(), this);
     if (!served) {
       // After the second GOAWAY: the client may send it elsewhere.
       stream().shutdown(Http3ErrorCode.H3_REQUEST_REJECTED.code());
@@ -121,7 +121,7 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Ht
     }
     if (served) {
       served = false;
-      connection.streamClosed();
+      connection.streamClosed(this);
     }
     super.channelInactive(ctx);
   }
@@ -163,11 +163,38 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Ht
 
   @Override
   public ChannelFuture writeBody(ByteBuf data, boolean endOfResponse) {
+    int bytes = data.readableBytes();
     ChannelFuture written = ctx.write(new DefaultHttp3DataFrame(contiguous(data)));
     if (endOfResponse) {
       written.addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
     }
+    if (served) {
+      connection.queued(this, bytes, written);
+    }
     return written;
+  }
+
+  @Override
+  public boolean holdsBack() {
+    return connection.holdsBack();
+  }
+
+  /** The connection stopped holding calls back. */
+  void decongested() {
+    if (call != null) {
+      call.decongested();
+    }
+  }
+
+  /**
+   * The client does not take this call's response: the call ends with RESOURCE_EXHAUSTED, and the stream is
+   * reset, which drops what waits on it.
+   */
+  void resetForBacklog(String reason) {
+    if (call != null) {
+      call.lost(Status.RESOURCE_EXHAUSTED.withDescription(reason));
+    }
+    stream().shutdown(Http3ErrorCode.H3_EXCESSIVE_LOAD.code());
   }
 
   @Override

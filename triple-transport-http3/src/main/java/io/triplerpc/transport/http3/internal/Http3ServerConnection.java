@@ -2,6 +2,7 @@ package io.triplerpc.transport.http3.internal;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http3.DefaultHttp3GoAwayFrame;
@@ -10,9 +11,14 @@ import io.netty.handler.codec.http3.Http3ErrorCode;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.triplerpc.PeerInfo;
+import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.server.Peers;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One HTTP/3 connection as the server keeps it: its request streams open now, its peer, and its graceful
@@ -21,9 +27,17 @@ import java.util.concurrent.TimeUnit;
  * the first stream it will not serve; later streams are refused ({@code H3_REQUEST_REJECTED}, which tells
  * the client it may retry them elsewhere). Once the last request ends the connection closes, a drain grace
  * later, so that the last response's packets are acknowledged before the CONNECTION_CLOSE discards what
- * quiche holds (the client may close first, as RFC 9114 section 5.2 lets it). Event loop only.
+ * quiche holds (the client may close first, as RFC 9114 section 5.2 lets it).
+ *
+ * <p>It also counts the response bytes its client has not taken ({@link OutboundBacklog}, as an HTTP/2
+ * connection does): those QUIC's flow control keeps in Netty's queues. From half the limit its calls are not
+ * ready; past it, the call being written ends with RESOURCE_EXHAUSTED and its stream is reset
+ * ({@code H3_EXCESSIVE_LOAD}); past it again before the client has taken a byte, the client reads nothing and
+ * the connection closes with that code. Event loop only.
  */
 final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
+
+  private static final Logger log = LoggerFactory.getLogger(Http3ServerConnection.class);
 
   /** The largest id a client-initiated bidirectional stream can have (a QUIC varint is below 2^62). */
   static final long MAX_REQUEST_STREAM_ID = (1L << 62) - 4;
@@ -39,10 +53,27 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
   private long refusedFrom = Long.MAX_VALUE;
   private boolean shuttingDown;
   private boolean closeScheduled;
+  private final OutboundBacklog backlog;
+  /** The exchanges of the request streams open now, told when the backlog stops holding them back. */
+  private final Set<Http3Exchange> exchanges = new LinkedHashSet<>();
 
-  Http3ServerConnection(QuicChannel channel, long drainGraceMillis) {
+  /** @param maxPendingOutboundBytes the backlog's limit; 0 for none */
+  Http3ServerConnection(QuicChannel channel, long drainGraceMillis, long maxPendingOutboundBytes) {
     this.channel = channel;
     this.drainGraceMillis = drainGraceMillis;
+    this.backlog = new OutboundBacklog(maxPendingOutboundBytes, new OutboundBacklog.Watcher() {
+      @Override
+      public void decongested() {
+        for (Http3Exchange exchange : exchanges.toArray(new Http3Exchange[0])) {
+          exchange.decongested();
+        }
+      }
+
+      @Override
+      public void grew() {
+        backlog.mark();
+      }
+    });
   }
 
   /** The connection's handler, or null once it is gone from the pipeline. */
@@ -60,19 +91,56 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
   }
 
   /** A request stream opened; whether it is served (false: after the second GOAWAY, at or above its id). */
-  boolean streamOpened(long streamId) {
+  boolean streamOpened(long streamId, Http3Exchange exchange) {
     if (streamId >= refusedFrom) {
       return false;
     }
+    exchanges.add(exchange);
     openStreams++;
     lastStreamId = Math.max(lastStreamId, streamId);
     return true;
   }
 
   /** A request stream that {@link #streamOpened} served has closed. */
-  void streamClosed() {
+  void streamClosed(Http3Exchange exchange) {
+    exchanges.remove(exchange);
     openStreams--;
     closeIfDrained();
+  }
+
+  /** Whether calls should write no more until told ({@link Http3Exchange#decongested}). Any thread. */
+  boolean holdsBack() {
+    return backlog.congested();
+  }
+
+  /**
+   * {@code bytes} of {@code exchange}'s response went to its stream ({@code written} completes once quiche took
+   * them, within the client's flow-control window). Past the limit, the exchange's call ends and its stream is
+   * reset, or, if the client has taken nothing since the last such reset, the connection closes.
+   */
+  void queued(Http3Exchange exchange, int bytes, ChannelFuture written) {
+    backlog.queued(bytes);
+    written.addListener(future -> {
+      if (future.isSuccess()) {
+        backlog.sent(bytes);
+      } else {
+        backlog.dropped(bytes);
+      }
+    });
+    if (!backlog.over()) {
+      return;
+    }
+    String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
+    if (backlog.closeRatherThanReset()) {
+      log.debug("Closing {}: the client does not read, {}", channel, waiting);
+      if (channel.isActive()) {
+        channel.close(true, Http3ErrorCode.H3_EXCESSIVE_LOAD.code(),
+            Unpooled.copiedBuffer("the client does not read its responses", StandardCharsets.US_ASCII));
+      }
+      return;
+    }
+    log.debug("Resetting a stream of {}: the client does not read, {}", channel, waiting);
+    exchange.resetForBacklog("The client did not read this call's response: " + waiting + " on its connection");
   }
 
   /** Starts a graceful close: the first GOAWAY now, the second after the drain grace. */

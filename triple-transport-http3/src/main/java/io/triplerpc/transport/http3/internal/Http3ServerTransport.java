@@ -98,7 +98,8 @@ final class Http3ServerTransport implements ServerTransport {
             transport.connections.add(connection);
             connection.closeFuture().addListener(closed -> transport.connectionsChanged());
             transport.connectionsChanged();
-            Http3ServerConnection http3 = new Http3ServerConnection(connection, transport.drainGraceMillis);
+            Http3ServerConnection http3 = new Http3ServerConnection(connection, transport.drainGraceMillis,
+                options.limits().maxPendingOutboundBytes());
             connection.pipeline().addLast(new Http3ServerConnectionHandler(
                 new ChannelInitializer<QuicStreamChannel>() {
                   @Override
