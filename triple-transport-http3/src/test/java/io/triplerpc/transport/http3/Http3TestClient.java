@@ -96,6 +96,11 @@ final class Http3TestClient implements AutoCloseable {
     return self[0];
   }
 
+  /** The QUIC connection, for what the tests ask of QUIC itself. */
+  QuicChannel connection() {
+    return connection;
+  }
+
   /** The largest client request stream id: what a graceful close's first GOAWAY names. */
   static final long MAX_REQUEST_STREAM_ID = (1L << 62) - 4;
 
