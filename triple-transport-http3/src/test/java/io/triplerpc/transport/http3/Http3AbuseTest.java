@@ -4,23 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.StringValue;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.handler.codec.http3.Http3;
-import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
 import io.netty.handler.codec.quic.QuicChannel;
-import io.netty.handler.codec.quic.QuicSslContext;
-import io.netty.handler.codec.quic.QuicSslContextBuilder;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.codec.quic.QuicStreamType;
 import io.netty.util.ReferenceCountUtil;
@@ -238,24 +229,6 @@ class Http3AbuseTest {
   }
 
   private QuicChannel connect() throws Exception {
-    QuicSslContext tls = QuicSslContextBuilder.forClient()
-        .trustManager(TestCertificates.caCertificate().toFile())
-        .applicationProtocols(Http3.supportedApplicationProtocols())
-        .build();
-    ChannelHandler codec = Http3.newQuicClientCodecBuilder()
-        .sslContext(tls)
-        .sslEngineProvider(quic -> tls.newEngine(quic.alloc(), "localhost", address.getPort()))
-        .maxIdleTimeout(60, TimeUnit.SECONDS)
-        .initialMaxData(1 << 20)
-        .initialMaxStreamDataBidirectionalLocal(256 << 10)
-        .build();
-    ChannelFuture bound = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
-        .bind(new InetSocketAddress("127.0.0.1", 0));
-    Channel udp = bound.sync().channel();
-    return QuicChannel.newBootstrap(udp)
-        .handler(new Http3ClientConnectionHandler())
-        .remoteAddress(address)
-        .connect()
-        .get(10, TimeUnit.SECONDS);
+    return Http3TestClient.rawConnection(group, address, 1 << 20, 256 << 10);
   }
 }

@@ -6,25 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
 import com.google.protobuf.StringValue;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3;
-import io.netty.handler.codec.http3.Http3ClientConnectionHandler;
 import io.netty.handler.codec.http3.Http3DataFrame;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.QuicChannel;
-import io.netty.handler.codec.quic.QuicSslContext;
-import io.netty.handler.codec.quic.QuicSslContextBuilder;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
@@ -101,7 +93,8 @@ class Http3BacklogTest {
         .start();
     InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
     // Windows smaller than one message, never opened further: no message is ever taken whole.
-    QuicChannel stalled = connect(address, 16 << 10, 8 << 10);
+    group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    QuicChannel stalled = Http3TestClient.rawConnection(group, address, 16 << 10, 8 << 10);
 
     // 2 MiB for a call whose client takes none of it: past the 1 MiB limit, the call ends and its stream is reset.
     floodWithoutReading(stalled);
@@ -134,29 +127,6 @@ class Http3BacklogTest {
     stream.write(new DefaultHttp3HeadersFrame(Http3TestClient.post("/triple.http3.Flood/Flood", "application/grpc")));
     stream.writeAndFlush(new DefaultHttp3DataFrame(Http3TestClient.grpcFrame(StringValue.of("16").toByteArray())))
         .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
-  }
-
-  private QuicChannel connect(InetSocketAddress server, long connectionWindow, long streamWindow) throws Exception {
-    QuicSslContext tls = QuicSslContextBuilder.forClient()
-        .trustManager(TestCertificates.caCertificate().toFile())
-        .applicationProtocols(Http3.supportedApplicationProtocols())
-        .build();
-    ChannelHandler codec = Http3.newQuicClientCodecBuilder()
-        .sslContext(tls)
-        .sslEngineProvider(quic -> tls.newEngine(quic.alloc(), "localhost", server.getPort()))
-        .maxIdleTimeout(60, TimeUnit.SECONDS)
-        .initialMaxData(connectionWindow)
-        .initialMaxStreamDataBidirectionalLocal(streamWindow)
-        .build();
-    group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    ChannelFuture bound = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
-        .bind(new InetSocketAddress("127.0.0.1", 0));
-    Channel udp = bound.sync().channel();
-    return QuicChannel.newBootstrap(udp)
-        .handler(new Http3ClientConnectionHandler())
-        .remoteAddress(server)
-        .connect()
-        .get(10, TimeUnit.SECONDS);
   }
 
   /** A request stream whose response is never read: QUIC's windows for it stay as they began. */

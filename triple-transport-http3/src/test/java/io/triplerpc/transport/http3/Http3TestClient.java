@@ -96,6 +96,34 @@ final class Http3TestClient implements AutoCloseable {
     return self[0];
   }
 
+  /**
+   * A QUIC connection to {@code server} with HTTP/3's control streams and nothing else, on {@code group}, for
+   * tests that write request streams of their own: its flow-control windows are {@code connectionWindow} and
+   * {@code streamWindow} (for the streams it opens), never raised unless it reads.
+   */
+  static QuicChannel rawConnection(EventLoopGroup group, InetSocketAddress server, long connectionWindow,
+      long streamWindow) throws Exception {
+    QuicSslContext tls = QuicSslContextBuilder.forClient()
+        .trustManager(TestCertificates.caCertificate().toFile())
+        .applicationProtocols(Http3.supportedApplicationProtocols())
+        .build();
+    ChannelHandler codec = Http3.newQuicClientCodecBuilder()
+        .sslContext(tls)
+        .sslEngineProvider(quic -> tls.newEngine(quic.alloc(), "localhost", server.getPort()))
+        .maxIdleTimeout(60, TimeUnit.SECONDS)
+        .initialMaxData(connectionWindow)
+        .initialMaxStreamDataBidirectionalLocal(streamWindow)
+        .build();
+    ChannelFuture bound = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
+        .bind(new InetSocketAddress("127.0.0.1", 0));
+    Channel udp = bound.sync().channel();
+    return QuicChannel.newBootstrap(udp)
+        .handler(new Http3ClientConnectionHandler())
+        .remoteAddress(server)
+        .connect()
+        .get(10, TimeUnit.SECONDS);
+  }
+
   /** The QUIC connection, for what the tests ask of QUIC itself. */
   QuicChannel connection() {
     return connection;

@@ -17,6 +17,7 @@ import io.netty.handler.codec.http3.Http3Headers;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamResetException;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -130,6 +131,9 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Ht
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     // A reset from the client, a malformed frame (Netty's validation answers it), or the connection gone.
     log.debug("HTTP/3 request stream {} failed: {}", stream().streamId(), cause.toString());
+    if (cause instanceof QuicStreamResetException && call != null && served) {
+      connection.resetByClient(stream().streamId());
+    }
     if (call != null) {
       call.lost(Status.CANCELLED.withDescription("HTTP/3 stream failed: " + cause).withCause(cause));
     }

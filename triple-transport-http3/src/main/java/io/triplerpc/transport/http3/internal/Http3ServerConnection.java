@@ -13,6 +13,7 @@ import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.triplerpc.PeerInfo;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.server.Peers;
+import io.triplerpc.transport.netty.internal.server.PrematureResets;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -33,7 +34,11 @@ import org.slf4j.LoggerFactory;
  * connection does): those QUIC's flow control keeps in Netty's queues. From half the limit its calls are not
  * ready; past it, the call being written ends with RESOURCE_EXHAUSTED and its stream is reset
  * ({@code H3_EXCESSIVE_LOAD}); past it again before the client has taken a byte, the client reads nothing and
- * the connection closes with that code. Event loop only.
+ * the connection closes with that code.
+ *
+ * <p>A client that resets most of its request streams as it opens them (rapid reset, CVE-2023-44487, in its
+ * QUIC form) loses the connection ({@code H3_EXCESSIVE_LOAD}), judged as on HTTP/2 ({@link PrematureResets}).
+ * Event loop only.
  */
 final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
 
@@ -54,6 +59,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
   private boolean shuttingDown;
   private boolean closeScheduled;
   private final OutboundBacklog backlog;
+  private final PrematureResets resets;
   /** The exchanges of the request streams open now, told when the backlog stops holding them back. */
   private final Set<Http3Exchange> exchanges = new LinkedHashSet<>();
 
@@ -61,6 +67,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
   Http3ServerConnection(QuicChannel channel, long drainGraceMillis, long maxPendingOutboundBytes) {
     this.channel = channel;
     this.drainGraceMillis = drainGraceMillis;
+    this.resets = new PrematureResets(channel.eventLoop().ticker(), 2);
     this.backlog = new OutboundBacklog(maxPendingOutboundBytes, new OutboundBacklog.Watcher() {
       @Override
       public void decongested() {
@@ -96,6 +103,7 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
       return false;
     }
     exchanges.add(exchange);
+    resets.opened(streamId);
     openStreams++;
     lastStreamId = Math.max(lastStreamId, streamId);
     return true;
@@ -141,6 +149,16 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
     }
     log.debug("Resetting a stream of {}: the client does not read, {}", channel, waiting);
     exchange.resetForBacklog("The client did not read this call's response: " + waiting + " on its connection");
+  }
+
+  /** The client reset a request stream whose call was still open; closes the connection if that is its habit. */
+  void resetByClient(long streamId) {
+    if (!shuttingDown && resets.reset(streamId) && channel.isActive()) {
+      log.debug("Closing {}: {} of its {} request streams were reset within a second", channel, resets.premature(),
+          resets.streams());
+      channel.close(true, Http3ErrorCode.H3_EXCESSIVE_LOAD.code(),
+          Unpooled.copiedBuffer("too_many_premature_resets", StandardCharsets.US_ASCII));
+    }
   }
 
   /** Starts a graceful close: the first GOAWAY now, the second after the drain grace. */

@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Open times are kept in a ring indexed by stream id, without allocation: a stream reset after
  * {@link #RING} younger streams opened counts as late, which an attack, resetting at once, never is.
- * Event loop only.
+ * HTTP/2's client streams have odd ids, QUIC's client request streams ids that are multiples of four: the ring
+ * is indexed by the id shifted right by one or two. Event loop only.
  */
-final class PrematureResets {
+public final class PrematureResets {
 
   /** A reset younger than this is premature (Envoy's default). */
   static final long LIFETIME_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -29,7 +30,9 @@ final class PrematureResets {
   private static final int RING = 1024;
 
   private final Ticker ticker;
-  private final int[] ids = new int[RING];
+  /** How far an id is shifted right for its slot: past the bits that every client stream id shares. */
+  private final int idShift;
+  private final long[] ids = new long[RING];
   /** Until when a reset of the stream in the slot is premature. */
   private final long[] prematureUntilNanos = new long[RING];
   private long streams;
@@ -39,8 +42,15 @@ final class PrematureResets {
   private boolean readTimed;
   private long readNanos;
 
+  /** For HTTP/2's streams. */
   PrematureResets(Ticker ticker) {
+    this(ticker, 1);
+  }
+
+  /** @param idShift 1 for HTTP/2's client stream ids (odd), 2 for QUIC's client-initiated bidirectional ones */
+  public PrematureResets(Ticker ticker, int idShift) {
     this.ticker = ticker;
+    this.idShift = idShift;
   }
 
   /**
@@ -57,7 +67,7 @@ final class PrematureResets {
     reading = false;
   }
 
-  void opened(int streamId) {
+  public void opened(long streamId) {
     long now;
     if (!reading) {
       now = ticker.nanoTime();
@@ -68,15 +78,15 @@ final class PrematureResets {
       }
       now = readNanos;
     }
-    int slot = (streamId >>> 1) & (RING - 1);
+    int slot = slot(streamId);
     ids[slot] = streamId;
     prematureUntilNanos[slot] = now + LIFETIME_NANOS;
     streams++;
   }
 
   /** The stream {@link #opened} last announced a deadline {@code timeoutNanos} away. */
-  void announcedTimeout(int streamId, long timeoutNanos) {
-    int slot = (streamId >>> 1) & (RING - 1);
+  void announcedTimeout(long streamId, long timeoutNanos) {
+    int slot = slot(streamId);
     if (ids[slot] == streamId && timeoutNanos < LIFETIME_NANOS) {
       // Resets from 90% of the deadline on are the caller giving up on time (its clock started earlier).
       prematureUntilNanos[slot] -= LIFETIME_NANOS - timeoutNanos / 10 * 9;
@@ -86,8 +96,8 @@ final class PrematureResets {
   /**
    * A stream the server still works on was reset; true if the connection should go away.
    */
-  boolean reset(int streamId) {
-    int slot = (streamId >>> 1) & (RING - 1);
+  public boolean reset(long streamId) {
+    int slot = slot(streamId);
     if (ids[slot] != streamId || ticker.nanoTime() - prematureUntilNanos[slot] >= 0) {
       return false;
     }
@@ -95,11 +105,15 @@ final class PrematureResets {
     return streams < MIN_STREAMS ? premature >= MIN_STREAMS : premature * 2 > streams;
   }
 
-  long streams() {
+  private int slot(long streamId) {
+    return (int) (streamId >>> idShift) & (RING - 1);
+  }
+
+  public long streams() {
     return streams;
   }
 
-  long premature() {
+  public long premature() {
     return premature;
   }
 }

@@ -1,0 +1,155 @@
+package io.triplerpc.transport.http3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.StringValue;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
+import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
+import io.netty.handler.codec.http3.Http3;
+import io.netty.handler.codec.http3.Http3DataFrame;
+import io.netty.handler.codec.http3.Http3ErrorCode;
+import io.netty.handler.codec.http3.Http3HeadersFrame;
+import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
+import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.triplerpc.TlsConfig;
+import io.triplerpc.TripleServer;
+import io.triplerpc.testing.TestCertificates;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rapid reset over HTTP/3: a client that resets every request stream as soon as its call has started
+ * loses the connection once it has opened 500 (H3_EXCESSIVE_LOAD), as on HTTP/2; one that cancels some of its
+ * calls keeps it.
+ */
+class Http3RapidResetTest {
+
+  private final EchoImpl echo = new EchoImpl();
+  private TripleServer server;
+  private InetSocketAddress address;
+  private EventLoopGroup group;
+  private QuicChannel connection;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = TripleServer.builder()
+        .host("127.0.0.1")
+        .port(0)
+        .tls(TlsConfig.builder()
+            .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey())
+            .build())
+        .http3()
+        .addService(Echo.class, echo)
+        .build()
+        .start();
+    address = new InetSocketAddress("127.0.0.1", server.port());
+    group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    connection = Http3TestClient.rawConnection(group, address, 1 << 20, 64 << 10);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+    server.shutdownNow();
+    assertTrue(server.awaitTermination(Duration.ofSeconds(20)), "server terminated");
+  }
+
+  @Test
+  void resettingEveryCallAsItStartsCostsTheConnection() throws Exception {
+    int opened = 0;
+    while (connection.isActive() && opened < 600) {
+      QuicStreamChannel stream = startCall();
+      if (stream == null) {
+        break;
+      }
+      opened++;
+      stream.shutdown(Http3ErrorCode.H3_REQUEST_CANCELLED.code());
+    }
+    assertTrue(connection.closeFuture().await(20, TimeUnit.SECONDS), "the connection closed after " + opened);
+    assertTrue(opened >= 500 && opened < 600, "judged from the 500th stream on: " + opened);
+    try (Http3TestClient client = Http3TestClient.connect(address)) {
+      assertEquals("0", Http3TestClient.await(client.send(Http3TestClient.post("/triple.http3.Echo/Unary",
+          "application/grpc"), Http3TestClient.grpcFrame(StringValue.of("next").toByteArray()))).trailers()
+          .get("grpc-status").toString(), "another client is served");
+    }
+  }
+
+  @Test
+  void cancellingSomeCallsKeepsTheConnection() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      QuicStreamChannel stream = startCall();
+      assertNotNull(stream);
+      stream.shutdown(Http3ErrorCode.H3_REQUEST_CANCELLED.code());
+    }
+    QuicStreamChannel unary = Http3.newRequestStream(connection, new Http3RequestStreamInboundHandler() {
+      @Override
+      protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {}
+
+      @Override
+      protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+        frame.release();
+      }
+
+      @Override
+      protected void channelInputClosed(ChannelHandlerContext ctx) {
+        ctx.close();
+      }
+    }).get(10, TimeUnit.SECONDS);
+    unary.write(new DefaultHttp3HeadersFrame(Http3TestClient.post("/triple.http3.Echo/Unary", "application/grpc")));
+    unary.writeAndFlush(new DefaultHttp3DataFrame(Http3TestClient.grpcFrame(StringValue.of("x").toByteArray())))
+        .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
+    assertTrue(unary.closeFuture().await(20, TimeUnit.SECONDS), "the call after 20 cancelled ones was answered");
+    assertTrue(connection.isActive(), "twenty cancels in a row keep the connection");
+  }
+
+  /**
+   * A bidi call on a new request stream, once the service has answered its first message (so the server works
+   * on the call when the client resets it); null if the connection went.
+   */
+  private QuicStreamChannel startCall() throws Exception {
+    java.util.concurrent.CompletableFuture<Void> answered = new java.util.concurrent.CompletableFuture<>();
+    io.netty.util.concurrent.Future<QuicStreamChannel> opening = Http3.newRequestStream(connection,
+        new Http3RequestStreamInboundHandler() {
+          @Override
+          protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {}
+
+          @Override
+          protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
+            frame.release();
+            answered.complete(null);
+          }
+
+          @Override
+          protected void channelInputClosed(ChannelHandlerContext ctx) {}
+
+          @Override
+          public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            answered.completeExceptionally(cause);
+            ctx.close();
+          }
+        });
+    if (!opening.await(10, TimeUnit.SECONDS) || !opening.isSuccess()) {
+      return null;
+    }
+    QuicStreamChannel stream = opening.getNow();
+    stream.write(new DefaultHttp3HeadersFrame(Http3TestClient.post("/triple.http3.Echo/Bidi", "application/grpc")));
+    stream.writeAndFlush(new DefaultHttp3DataFrame(Http3TestClient.grpcFrame(StringValue.of("hi").toByteArray())));
+    try {
+      answered.get(10, TimeUnit.SECONDS);
+      return stream;
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return null;
+    }
+  }
+}
