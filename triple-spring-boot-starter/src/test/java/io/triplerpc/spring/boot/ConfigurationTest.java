@@ -188,6 +188,52 @@ class ConfigurationTest {
   }
 
   @Test
+  void http3IsServedOnTheUdpPortThePropertiesName() throws Exception {
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.tls.certificate-chain=" + TestCertificates.serverCertificate(),
+            "triple.server.tls.private-key=" + TestCertificates.serverKey(),
+            "triple.server.http3.enabled=true")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          assertUdpPortTaken(server.port());
+        });
+    int udpPort;
+    try (java.net.DatagramSocket free = new java.net.DatagramSocket(0)) {
+      udpPort = free.getLocalPort();
+    }
+    runner.withUserConfiguration(Service.class)
+        .withPropertyValues("triple.server.tls.certificate-chain=" + TestCertificates.serverCertificate(),
+            "triple.server.tls.private-key=" + TestCertificates.serverKey(),
+            "triple.server.http3.enabled=true", "triple.server.http3.port=" + udpPort,
+            "triple.server.http3.alt-svc-max-age=1h")
+        .run(context -> assertUdpPortTaken(udpPort));
+  }
+
+  @Test
+  void http3WithoutTlsOrEnabledStopsStartUp() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.http3.enabled=true")
+        .run(context -> {
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("http3") && messages.contains("TLS"), messages);
+        });
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.http3.port=9443")
+        .run(context -> {
+          String messages = messages(context.getStartupFailure());
+          assertTrue(messages.contains("triple.server.http3.* is set without triple.server.http3.enabled=true"),
+              messages);
+        });
+  }
+
+  /** The server holds {@code port} on UDP: binding it again fails. */
+  private static void assertUdpPortTaken(int port) {
+    assertThrows(java.net.BindException.class, () -> {
+      try (java.net.DatagramSocket socket = new java.net.DatagramSocket(port)) {
+        socket.getLocalPort();
+      }
+    });
+  }
+
+  @Test
   void aClientSettingIsTheSamePropertyAsTheServers() {
     runner.withUserConfiguration(Service.class, ClientOnly.class)
         .withPropertyValues("triple.client.max-inbound-message-size=1KB")

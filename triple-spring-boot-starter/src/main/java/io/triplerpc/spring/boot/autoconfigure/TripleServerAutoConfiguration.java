@@ -58,6 +58,7 @@ public class TripleServerAutoConfiguration {
     TransportProperties.set("triple.server.open-api-docs-path", properties.getOpenApiDocsPath(),
         builder::openApiDocs);
     tls(properties.getTls(), builder);
+    http3(properties.getHttp3(), builder);
     TripleServerProperties.AdaptiveConcurrencyLimit adaptive = properties.getAdaptiveConcurrencyLimit();
     if (adaptive.isEnabled()) {
       io.triplerpc.AdaptiveConcurrencyLimit vegas = io.triplerpc.AdaptiveConcurrencyLimit.vegas();
@@ -97,6 +98,21 @@ public class TripleServerAutoConfiguration {
     }
     builder.tls(tls.toConfig("triple.server.tls").clientAuth(tls.getClientAuth()).build())
         .plaintextAlongsideTls(tls.isPlaintextAlongside());
+  }
+
+  private static void http3(TripleServerProperties.Http3 http3, TripleServer.Builder builder) {
+    if (!http3.isEnabled()) {
+      if (http3.getPort() != null || http3.getAltSvcMaxAge() != null) {
+        throw new IllegalStateException("triple.server.http3.* is set without triple.server.http3.enabled=true");
+      }
+      return;
+    }
+    if (http3.getPort() == null) {
+      builder.http3();
+    } else {
+      TransportProperties.set("triple.server.http3.port", http3.getPort(), builder::http3);
+    }
+    TransportProperties.set("triple.server.http3.alt-svc-max-age", http3.getAltSvcMaxAge(), builder::altSvcMaxAge);
   }
 
   @Bean

@@ -67,6 +67,8 @@ public class TripleServerProperties extends TransportProperties {
 
   private final Tls tls = new Tls();
 
+  private final Http3 http3 = new Http3();
+
   private final Shutdown shutdown = new Shutdown();
 
   public Boolean getEnabled() {
@@ -168,6 +170,10 @@ public class TripleServerProperties extends TransportProperties {
     return shutdown;
   }
 
+  public Http3 getHttp3() {
+    return http3;
+  }
+
   static Duration positive(Duration duration, String property) {
     if (duration != null && (duration.isNegative() || duration.isZero())) {
       throw new IllegalArgumentException(property + " must be positive: " + duration);
@@ -249,6 +255,46 @@ public class TripleServerProperties extends TransportProperties {
 
     public void setPlaintextAlongside(boolean plaintextAlongside) {
       this.plaintextAlongside = plaintextAlongside;
+    }
+  }
+
+  /**
+   * HTTP/3 (QUIC) beside TCP: the same services on a UDP port, with the server's TLS (triple.server.tls.*, which
+   * it needs) and io.triplerpc:triple-transport-http3 as a dependency of the application.
+   */
+  public static class Http3 {
+
+    /** Whether HTTP/3 is served; responses over TCP then advertise it (alt-svc). */
+    private boolean enabled;
+
+    /** The UDP port; the TCP port's number when unset. */
+    private Integer port;
+
+    /** How long clients may keep the alt-svc advertisement (its ma); Triple's 24h when unset, 0s for none. */
+    private Duration altSvcMaxAge;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Integer getPort() {
+      return port;
+    }
+
+    public void setPort(Integer port) {
+      this.port = port;
+    }
+
+    public Duration getAltSvcMaxAge() {
+      return altSvcMaxAge;
+    }
+
+    public void setAltSvcMaxAge(Duration altSvcMaxAge) {
+      this.altSvcMaxAge = altSvcMaxAge;
     }
   }
 
