@@ -73,6 +73,24 @@ public abstract class TripleServer {
   public abstract WriteStats writeStats();
 
   /**
+   * Takes the server out of rotation without stopping it, as Dubbo's QoS {@code offline} does: it is withdrawn
+   * from its registries (waiting for them, at most their timeout), so consumers that find it there stop sending
+   * it calls as they see it go, and its health ({@link #health()}, the server and each service) turns
+   * NOT_SERVING, for load balancers and probes that read it. Calls in flight, and calls that still come, are
+   * served. Does nothing before {@link #start()}, once shutting down, or when already offline.
+   */
+  public abstract void offline();
+
+  /**
+   * Brings an {@link #offline()} server back: announced in its registries again, as it was at start (with its
+   * start time, so that warm-up does not begin again), and its health SERVING. Does nothing unless offline.
+   */
+  public abstract void online();
+
+  /** Whether the server is {@link #offline()}. */
+  public abstract boolean isOffline();
+
+  /**
    * Starts a graceful shutdown: the server is withdrawn from its registries (waiting for them, at
    * most their timeout), then no new connections or calls; calls in flight go on; each connection
    * closes when its last call ends. Otherwise never blocks.

@@ -158,9 +158,47 @@ public final class Registration implements ServerRegistration {
     }
   }
 
+  /** Unregisters the instance, keeping it to register again on {@link #online}. */
+  @Override
+  public void offline(ServerInfo server) {
+    withdraw();
+  }
+
+  /**
+   * Registers the instance again as it was at start, with its start time: a server that was offline for a
+   * while is not new, and its warm-up does not start over. Retried every 2 s if the registry fails.
+   */
+  @Override
+  public void online(ServerInfo server) {
+    ServiceInstance registered = instance;
+    if (registered == null) {
+      started(server);
+      return;
+    }
+    synchronized (this) {
+      stopped = false;
+    }
+    MetadataInfo metadata = MetadataInfo.of(application, server.services());
+    IllegalStateException failure = failureOf(publish(metadata, server)
+        .thenCompose(published -> registry.register(registered)), "register");
+    if (failure == null) {
+      log.info("Registered {} again", registered);
+      return;
+    }
+    log.warn("{}; retried every {} s", failure.getMessage(), RETRY_SECONDS);
+    retryLater(metadata, server, registered);
+  }
+
   @Override
   public void stopping(ServerInfo server) {
+    withdraw();
+  }
+
+  private void withdraw() {
     synchronized (this) {
+      if (stopped) {
+        return;
+      }
       stopped = true;
     }
     stopRetrying();

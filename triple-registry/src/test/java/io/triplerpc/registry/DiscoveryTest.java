@@ -1,6 +1,7 @@
 package io.triplerpc.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -96,6 +97,66 @@ class DiscoveryTest {
     first.awaitTermination(Duration.ofSeconds(5));
     seen.awaitInstances(WHOAMI, 1);
     assertEquals(Map.of("second", 50), tally(whoami, 50));
+  }
+
+  @Test
+  void anOfflineProviderLeavesRotationKeepsServingAndComesBackWithItsStartTime() throws Exception {
+    TripleServer first = provider("first", registry);
+    provider("second", registry);
+    Whoami whoami = consumer(Discovery.using(registry).observer(seen).loadBalancing(LoadBalancing.ROUND_ROBIN).build());
+    seen.awaitInstances(WHOAMI, 2);
+    TripleClient direct = TripleClient.builder().address("127.0.0.1", first.port()).build();
+    clients.add(direct);
+    io.triplerpc.internal.health.HealthService health = direct.proxy(io.triplerpc.internal.health.HealthService.class);
+    long startTime = instanceOf(first).startTimeMillis();
+
+    first.offline();
+    assertTrue(first.isOffline());
+    seen.awaitInstances(WHOAMI, 1);
+    assertEquals(Map.of("second", 20), tally(whoami, 20));
+    assertEquals(io.triplerpc.internal.health.proto.HealthCheckResponse.ServingStatus.NOT_SERVING,
+        health.check(healthOf("")).getStatus());
+    assertEquals(io.triplerpc.internal.health.proto.HealthCheckResponse.ServingStatus.NOT_SERVING,
+        health.check(healthOf(WHOAMI)).getStatus());
+    assertEquals("first", direct.proxy(Whoami.class).who("direct"), "an offline server still serves who calls it");
+
+    first.online();
+    assertFalse(first.isOffline());
+    seen.awaitInstances(WHOAMI, 2);
+    assertEquals(Set.of("first", "second"), tally(whoami, 20).keySet());
+    assertEquals(io.triplerpc.internal.health.proto.HealthCheckResponse.ServingStatus.SERVING,
+        health.check(healthOf("")).getStatus());
+    assertEquals(startTime, instanceOf(first).startTimeMillis(), "the same instance, its warm-up not begun again");
+
+    first.offline();
+    first.shutdown();
+    assertTrue(first.awaitTermination(Duration.ofSeconds(5)));
+    assertEquals(Map.of("second", 10), tally(whoami, 10));
+  }
+
+  private static io.triplerpc.internal.health.proto.HealthCheckRequest healthOf(String service) {
+    return io.triplerpc.internal.health.proto.HealthCheckRequest.newBuilder().setService(service).build();
+  }
+
+  /** The instance of {@code server} in the registry, as the application's subscribers see it now. */
+  private ServiceInstance instanceOf(TripleServer server) throws Exception {
+    java.util.concurrent.CompletableFuture<java.util.Collection<ServiceInstance>> listed =
+        new java.util.concurrent.CompletableFuture<>();
+    Subscription subscription = registry.subscribe("whoami-app", new InstanceListener() {
+      @Override
+      public void onResync(java.util.Collection<ServiceInstance> instances) {
+        listed.complete(instances);
+      }
+
+      @Override
+      public void onChanges(List<InstanceChange> changes) {}
+    });
+    try {
+      return listed.get(10, java.util.concurrent.TimeUnit.SECONDS).stream()
+          .filter(instance -> instance.port() == server.port()).findFirst().orElseThrow();
+    } finally {
+      subscription.close();
+    }
   }
 
   @Test

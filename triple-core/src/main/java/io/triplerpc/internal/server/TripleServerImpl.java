@@ -83,6 +83,11 @@ final class TripleServerImpl extends TripleServer {
   /** The registrations whose {@code started} returned, in order: only they are told of the shutdown. */
   private final List<ServerRegistration> announced = new CopyOnWriteArrayList<>();
   private final AtomicBoolean withdrawn = new AtomicBoolean();
+  /** Whether the server is out of rotation ({@link #offline}); changed under {@link #rotation}. */
+  private volatile boolean offline;
+  private final Object rotation = new Object();
+  /** The services health reports on, beside the server's own {@code ""}. */
+  private final List<String> healthNames;
   private volatile ServerTransport transport;
   private volatile ServerInfo info;
 
@@ -126,6 +131,7 @@ final class TripleServerImpl extends TripleServer {
         .map(ServerMethodDefinition::method).collect(Collectors.toList()), protoFiles, interfaces);
     health.setStatus("", HealthStatusManager.ServingStatus.SERVING);
     served.forEach(service -> health.setStatus(service, HealthStatusManager.ServingStatus.SERVING));
+    this.healthNames = List.copyOf(served);
     this.interceptors = List.copyOf(interceptors);
     this.accessPolicy = accessPolicy;
     if (accessPolicy != null) {
@@ -281,11 +287,63 @@ final class TripleServerImpl extends TripleServer {
     }
   }
 
+  @Override
+  public void offline() {
+    synchronized (rotation) {
+      ServerInfo started = info;
+      if (started == null || offline || withdrawn.get()) {
+        return;
+      }
+      offline = true;
+      for (ServerRegistration registration : announced) {
+        try {
+          registration.offline(started);
+        } catch (RuntimeException e) {
+          log.warn("Could not withdraw {} from a registry: {}", started.localAddress(), e.toString());
+        }
+      }
+      setAllHealth(HealthStatusManager.ServingStatus.NOT_SERVING);
+      log.info("{} is offline: withdrawn from its registries, health NOT_SERVING", started.localAddress());
+    }
+  }
+
+  @Override
+  public void online() {
+    synchronized (rotation) {
+      ServerInfo started = info;
+      if (!offline || withdrawn.get()) {
+        return;
+      }
+      offline = false;
+      setAllHealth(HealthStatusManager.ServingStatus.SERVING);
+      for (ServerRegistration registration : announced) {
+        try {
+          registration.online(started);
+        } catch (RuntimeException e) {
+          log.warn("Could not announce {} in a registry again: {}", started.localAddress(), e.toString());
+        }
+      }
+      log.info("{} is online again", started.localAddress());
+    }
+  }
+
+  @Override
+  public boolean isOffline() {
+    return offline;
+  }
+
+  private void setAllHealth(HealthStatusManager.ServingStatus status) {
+    health.setStatus("", status);
+    healthNames.forEach(service -> health.setStatus(service, status));
+  }
+
   /** Withdraws the server from its registries, once, before its calls drain. */
   private void withdraw() {
     ServerInfo started = info;
-    if (started == null || !withdrawn.compareAndSet(false, true)) {
-      return;
+    synchronized (rotation) {
+      if (started == null || !withdrawn.compareAndSet(false, true)) {
+        return;
+      }
     }
     for (ServerRegistration registration : announced) {
       try {
