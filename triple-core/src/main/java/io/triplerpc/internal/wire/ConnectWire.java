@@ -61,6 +61,21 @@ public final class ConnectWire {
     return AsciiString.of(contentType.subSequence(0, end < 0 ? contentType.length() : end)).trim();
   }
 
+  /**
+   * Whether {@code mediaType} (no parameters) is JSON: {@code application/json}, or a type with JSON's structured
+   * syntax suffix (RFC 6839), {@code application/merge-patch+json}, {@code application/vnd.acme.book+json}.
+   */
+  public static boolean isJson(CharSequence mediaType) {
+    if (AsciiString.contentEqualsIgnoreCase(mediaType, APPLICATION_JSON)) {
+      return true;
+    }
+    int length = mediaType.length();
+    return length > "application/+json".length()
+        && AsciiString.regionMatches(mediaType, true, 0, "application/", 0, "application/".length())
+        && AsciiString.regionMatches(mediaType, true, length - "+json".length(), "+json", 0, "+json".length())
+        && AsciiString.indexOf(mediaType, '/', "application/".length()) < 0;
+  }
+
   /** The unary response content type for a codec. */
   public static AsciiString unaryContentTypeOf(String codec) {
     return "proto".equals(codec) ? APPLICATION_PROTO : APPLICATION_JSON;

@@ -142,6 +142,18 @@ class RestTranscodingTest {
   }
 
   @Test
+  void aJsonSuffixedMediaTypeIsJsonAndOthersAre415() throws Exception {
+    for (String type : new String[] {"application/vnd.triple.book+json", "APPLICATION/merge-patch+JSON; charset=utf-8"}) {
+      Answer created = send("POST", "/v1/shelves/7/books?validateOnly=true", "{\"title\":\"Kim\"}", type);
+      assertEquals(200, created.status, type + ": " + created.body);
+      assertEquals("Kim", created.body.get("title").asText());
+    }
+    for (String type : new String[] {"text/json", "application/jsonx", "application/+json", "application/a/b+json"}) {
+      assertEquals(415, send("POST", "/v1/shelves/7/books", "{\"title\":\"Kim\"}", type).status, type);
+    }
+  }
+
+  @Test
   void theWholeBodyIsTheRequestAndThePathOverridesIt() throws Exception {
     Answer updated = send("PATCH", "/v1/shelves/1/books/2",
         "{\"name\":\"shelves/9/books/9\",\"title\":\"SPQR, revised\",\"published\":\"2015-10-20T00:00:00Z\"}",

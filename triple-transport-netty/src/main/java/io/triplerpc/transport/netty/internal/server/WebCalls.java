@@ -228,10 +228,11 @@ public final class WebCalls {
     CharSequence mediaType = ConnectWire.mediaType(contentType);
     boolean form = mediaType != null && rest.binding().reader().readsForm()
         && AsciiString.contentEqualsIgnoreCase(mediaType, FORM_URLENCODED);
-    if (mediaType != null && !form && !AsciiString.contentEqualsIgnoreCase(mediaType, ConnectWire.APPLICATION_JSON)) {
+    if (mediaType != null && !form && !ConnectWire.isJson(mediaType)) {
       respondRest(exchange, 415, Status.INVALID_ARGUMENT.withDescription("Unsupported content-type: " + contentType
-          + (rest.binding().reader().readsForm() ? "; this route reads application/json or "
-              + "application/x-www-form-urlencoded bodies" : "; this route reads application/json bodies")), null);
+          + (rest.binding().reader().readsForm() ? "; this route reads application/json (or application/*+json) or "
+              + "application/x-www-form-urlencoded bodies" : "; this route reads application/json (or application/*+json)"
+              + " bodies")), null);
       return null;
     }
     CharSequence encoding = headers.get(ConnectWire.CONTENT_ENCODING);
