@@ -35,6 +35,8 @@ final class AnnotatedRequestReader implements RestRequestReader {
   private final boolean[] many;
   /** Whether each parameter is a {@code String} body, which takes JSON other than a string as its text. */
   private final boolean[] textBody;
+  /** Which parameters are booleans, whose texts {@code 1} and {@code 0} are true and false, as Dubbo 3.3 reads them. */
+  private final boolean[] bool;
   private final JsonParameters json;
   private final boolean readsBody;
   /** Whether a form body is read: a parameter is a form field (JAX-RS) or a request parameter (Spring), none the body. */
@@ -50,6 +52,7 @@ final class AnnotatedRequestReader implements RestRequestReader {
     this.many = many;
     this.json = json;
     this.textBody = new boolean[parameters.length];
+    this.bool = new boolean[parameters.length];
     boolean body = false;
     boolean fields = false;
     for (int i = 0; i < parameters.length; i++) {
@@ -57,6 +60,8 @@ final class AnnotatedRequestReader implements RestRequestReader {
       fields |= parameters[i].source() == WebAnnotations.Source.FORM
           || parameters[i].source() == WebAnnotations.Source.QUERY && !jaxRs;
       textBody[i] = parameters[i].source() == WebAnnotations.Source.BODY && json.parameterTypes().get(i) == String.class;
+      java.lang.reflect.Type type = json.parameterTypes().get(i);
+      bool[i] = type == boolean.class || type == Boolean.class;
     }
     this.readsBody = body;
     this.readsForm = fields && !body;
@@ -218,7 +223,9 @@ final class AnnotatedRequestReader implements RestRequestReader {
       }
       json.append(']');
     } else {
-      ConnectWire.appendString(json, values.get(0));
+      String value = values.get(0);
+      ConnectWire.appendString(json, bool[index] && value.equals("1") ? "true" : bool[index] && value.equals("0") ? "false"
+          : value);
     }
     return json.toString().getBytes(StandardCharsets.UTF_8);
   }
