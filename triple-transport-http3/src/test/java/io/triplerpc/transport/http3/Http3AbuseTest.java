@@ -15,12 +15,9 @@ import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.netty.handler.codec.quic.QuicStreamType;
 import io.netty.util.ReferenceCountUtil;
-import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.TestCertificates;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,13 +45,7 @@ class Http3AbuseTest {
 
   @BeforeEach
   void start() {
-    server = TripleServer.builder()
-        .host("127.0.0.1")
-        .port(0)
-        .tls(TlsConfig.builder()
-            .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey())
-            .build())
-        .http3()
+    server = Http3Peers.server()
         .maxConcurrentStreams(3)
         .maxHeaderListSize(8 << 10)
         .intercept(new io.triplerpc.ServerInterceptor() {
@@ -75,8 +66,7 @@ class Http3AbuseTest {
   @AfterEach
   void stop() throws Exception {
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
-    server.shutdownNow();
-    assertTrue(server.awaitTermination(Duration.ofSeconds(20)), "server terminated");
+    Http3Peers.stop(server);
   }
 
   @Test

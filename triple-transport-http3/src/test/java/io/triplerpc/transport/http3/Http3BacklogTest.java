@@ -6,28 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
 import com.google.protobuf.StringValue;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3;
-import io.netty.handler.codec.http3.Http3DataFrame;
-import io.netty.handler.codec.http3.Http3HeadersFrame;
-import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicStreamChannel;
 import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StreamObserver;
-import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
-import io.triplerpc.testing.TestCertificates;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -62,22 +55,13 @@ class Http3BacklogTest {
     if (group != null) {
       group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
     }
-    if (server != null) {
-      server.shutdownNow();
-      assertTrue(server.awaitTermination(Duration.ofSeconds(20)), "server terminated");
-    }
+    Http3Peers.stop(server);
   }
 
   @Test
   void aClientThatNeverReadsLosesItsCallsThenItsConnectionAndOthersAreServedOn() throws Exception {
     BytesValue payload = BytesValue.of(ByteString.copyFrom(new byte[MESSAGE]));
-    server = TripleServer.builder()
-        .host("127.0.0.1")
-        .port(0)
-        .tls(TlsConfig.builder()
-            .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey())
-            .build())
-        .http3()
+    server = Http3Peers.server()
         .maxPendingOutboundBytes(LIMIT)
         .addService(Flood.class, (Flood) (count, responses) -> {
           CompletableFuture<Status> end = new CompletableFuture<>();
@@ -123,34 +107,10 @@ class Http3BacklogTest {
 
   /** A gRPC call of Flood for 16 messages (2 MiB) on a stream that reads nothing. */
   private static void floodWithoutReading(QuicChannel connection) throws Exception {
-    QuicStreamChannel stream = Http3.newRequestStream(connection, new NeverReads()).get(10, TimeUnit.SECONDS);
+    QuicStreamChannel stream = Http3.newRequestStream(connection,
+        Http3Peers.discarding(false, false, new CompletableFuture<>())).get(10, TimeUnit.SECONDS);
     stream.write(new DefaultHttp3HeadersFrame(Http3TestClient.post("/triple.http3.Flood/Flood", "application/grpc")));
     stream.writeAndFlush(new DefaultHttp3DataFrame(Http3TestClient.grpcFrame(StringValue.of("16").toByteArray())))
         .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
-  }
-
-  /** A request stream whose response is never read: QUIC's windows for it stay as they began. */
-  private static final class NeverReads extends Http3RequestStreamInboundHandler {
-
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-      ctx.channel().config().setAutoRead(false);
-    }
-
-    @Override
-    protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {}
-
-    @Override
-    protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
-      frame.release();
-    }
-
-    @Override
-    protected void channelInputClosed(ChannelHandlerContext ctx) {}
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      ctx.close();
-    }
   }
 }

@@ -5,24 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.StringValue;
-import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.codec.http3.DefaultHttp3DataFrame;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3;
-import io.netty.handler.codec.http3.Http3DataFrame;
 import io.netty.handler.codec.http3.Http3ErrorCode;
-import io.netty.handler.codec.http3.Http3HeadersFrame;
-import io.netty.handler.codec.http3.Http3RequestStreamInboundHandler;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicStreamChannel;
-import io.triplerpc.TlsConfig;
 import io.triplerpc.TripleServer;
-import io.triplerpc.testing.TestCertificates;
 import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,16 +36,7 @@ class Http3RapidResetTest {
 
   @BeforeEach
   void start() throws Exception {
-    server = TripleServer.builder()
-        .host("127.0.0.1")
-        .port(0)
-        .tls(TlsConfig.builder()
-            .keyCertChain(TestCertificates.serverCertificate(), TestCertificates.serverKey())
-            .build())
-        .http3()
-        .addService(Echo.class, echo)
-        .build()
-        .start();
+    server = Http3Peers.server().addService(Echo.class, echo).build().start();
     address = new InetSocketAddress("127.0.0.1", server.port());
     group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     connection = Http3TestClient.rawConnection(group, address, 1 << 20, 64 << 10);
@@ -61,8 +45,7 @@ class Http3RapidResetTest {
   @AfterEach
   void stop() throws Exception {
     group.shutdownGracefully(0, 5, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
-    server.shutdownNow();
-    assertTrue(server.awaitTermination(Duration.ofSeconds(20)), "server terminated");
+    Http3Peers.stop(server);
   }
 
   @Test
@@ -92,20 +75,8 @@ class Http3RapidResetTest {
       assertNotNull(stream);
       stream.shutdown(Http3ErrorCode.H3_REQUEST_CANCELLED.code());
     }
-    QuicStreamChannel unary = Http3.newRequestStream(connection, new Http3RequestStreamInboundHandler() {
-      @Override
-      protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {}
-
-      @Override
-      protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
-        frame.release();
-      }
-
-      @Override
-      protected void channelInputClosed(ChannelHandlerContext ctx) {
-        ctx.close();
-      }
-    }).get(10, TimeUnit.SECONDS);
+    QuicStreamChannel unary = Http3.newRequestStream(connection,
+        Http3Peers.discarding(true, true, new java.util.concurrent.CompletableFuture<>())).get(10, TimeUnit.SECONDS);
     unary.write(new DefaultHttp3HeadersFrame(Http3TestClient.post("/triple.http3.Echo/Unary", "application/grpc")));
     unary.writeAndFlush(new DefaultHttp3DataFrame(Http3TestClient.grpcFrame(StringValue.of("x").toByteArray())))
         .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
@@ -120,25 +91,7 @@ class Http3RapidResetTest {
   private QuicStreamChannel startCall() throws Exception {
     java.util.concurrent.CompletableFuture<Void> answered = new java.util.concurrent.CompletableFuture<>();
     io.netty.util.concurrent.Future<QuicStreamChannel> opening = Http3.newRequestStream(connection,
-        new Http3RequestStreamInboundHandler() {
-          @Override
-          protected void channelRead(ChannelHandlerContext ctx, Http3HeadersFrame frame) {}
-
-          @Override
-          protected void channelRead(ChannelHandlerContext ctx, Http3DataFrame frame) {
-            frame.release();
-            answered.complete(null);
-          }
-
-          @Override
-          protected void channelInputClosed(ChannelHandlerContext ctx) {}
-
-          @Override
-          public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            answered.completeExceptionally(cause);
-            ctx.close();
-          }
-        });
+        Http3Peers.discarding(true, false, answered));
     if (!opening.await(10, TimeUnit.SECONDS) || !opening.isSuccess()) {
       return null;
     }
