@@ -60,23 +60,8 @@ final class Http3TestClient implements AutoCloseable {
   }
 
   static Http3TestClient connect(InetSocketAddress server) throws Exception {
-    QuicSslContext tls = QuicSslContextBuilder.forClient()
-        .trustManager(TestCertificates.caCertificate().toFile())
-        .applicationProtocols(Http3.supportedApplicationProtocols())
-        .build();
-    ChannelHandler codec = Http3.newQuicClientCodecBuilder()
-        .sslContext(tls)
-        // The name the server's certificate is checked against (Netty 4.2 verifies host names by default).
-        .sslEngineProvider(quic -> tls.newEngine(quic.alloc(), "localhost", server.getPort()))
-        .maxIdleTimeout(30, TimeUnit.SECONDS)
-        .initialMaxData(32 << 20)
-        .initialMaxStreamDataBidirectionalLocal(16 << 20)
-        .build();
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    ChannelFuture bound = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
-        .bind(new InetSocketAddress("127.0.0.1", 0));
-    bound.get(10, TimeUnit.SECONDS);
-    Channel udp = bound.channel();
+    Channel udp = udpChannel(group, server, 32 << 20, 16 << 20, 30);
     Http3TestClient[] self = new Http3TestClient[1];
     ChannelHandler control = new ChannelInboundHandlerAdapter() {
       @Override
@@ -103,25 +88,32 @@ final class Http3TestClient implements AutoCloseable {
    */
   static QuicChannel rawConnection(EventLoopGroup group, InetSocketAddress server, long connectionWindow,
       long streamWindow) throws Exception {
+    Channel udp = udpChannel(group, server, connectionWindow, streamWindow, 60);
+    return QuicChannel.newBootstrap(udp)
+        .handler(new Http3ClientConnectionHandler())
+        .remoteAddress(server)
+        .connect()
+        .get(10, TimeUnit.SECONDS);
+  }
+
+  /** A UDP channel bound on 127.0.0.1 with a QUIC client codec for {@code server}, trusting the test CA. */
+  private static Channel udpChannel(EventLoopGroup group, InetSocketAddress server, long connectionWindow,
+      long streamWindow, int idleSeconds) throws Exception {
     QuicSslContext tls = QuicSslContextBuilder.forClient()
         .trustManager(TestCertificates.caCertificate().toFile())
         .applicationProtocols(Http3.supportedApplicationProtocols())
         .build();
     ChannelHandler codec = Http3.newQuicClientCodecBuilder()
         .sslContext(tls)
+        // The name the server's certificate is checked against (Netty 4.2 verifies host names by default).
         .sslEngineProvider(quic -> tls.newEngine(quic.alloc(), "localhost", server.getPort()))
-        .maxIdleTimeout(60, TimeUnit.SECONDS)
+        .maxIdleTimeout(idleSeconds, TimeUnit.SECONDS)
         .initialMaxData(connectionWindow)
         .initialMaxStreamDataBidirectionalLocal(streamWindow)
         .build();
     ChannelFuture bound = new Bootstrap().group(group).channel(NioDatagramChannel.class).handler(codec)
         .bind(new InetSocketAddress("127.0.0.1", 0));
-    Channel udp = bound.sync().channel();
-    return QuicChannel.newBootstrap(udp)
-        .handler(new Http3ClientConnectionHandler())
-        .remoteAddress(server)
-        .connect()
-        .get(10, TimeUnit.SECONDS);
+    return bound.sync().channel();
   }
 
   /** The QUIC connection, for what the tests ask of QUIC itself. */
