@@ -91,6 +91,13 @@ public abstract class TripleServer {
   public abstract boolean isOffline();
 
   /**
+   * The port of the {@link Builder#admin admin endpoint} (the real one when 0 was asked for).
+   *
+   * @throws IllegalStateException if the server has none, or is not started
+   */
+  public abstract int adminPort();
+
+  /**
    * Starts a graceful shutdown: the server is withdrawn from its registries (waiting for them, at
    * most their timeout), then no new connections or calls; calls in flight go on; each connection
    * closes when its last call ends. Otherwise never blocks.
@@ -211,6 +218,21 @@ public abstract class TripleServer {
      * @throws IllegalArgumentException if {@code path} is malformed or already has a handler
      */
     Builder httpGet(String path, HttpGetHandler handler);
+
+    /**
+     * Serves an admin endpoint on {@code port} of the loopback interface (127.0.0.1; 0 lets the system choose,
+     * {@link TripleServer#adminPort()} tells which), a second small server that answers plain HTTP GETs
+     * (HTTP/1.1 and HTTP/2, cleartext), as Apache Dubbo's QoS port (22222 by default there) answers its commands:
+     * {@code GET /offline} and {@code GET /online} take the server out of rotation and back
+     * ({@link TripleServer#offline()}, {@link TripleServer#online()}) and answer {@code OK}; {@code GET /state}
+     * answers JSON: {@code state} ({@code online}, {@code offline} or {@code shutting down}), {@code address},
+     * {@code port}, {@code connections} open now and the {@code services} served. Whoever can reach the port
+     * can take the server out of rotation: it is bound to loopback only, for the machine's operators and
+     * its sidecars. It starts after the server and stops with it. Off by default.
+     *
+     * @throws IllegalArgumentException if {@code port} is out of range
+     */
+    Builder admin(int port);
 
     /**
      * Serves the OpenAPI 3.1 document of the server's REST routes ({@code google.api.http} rules and

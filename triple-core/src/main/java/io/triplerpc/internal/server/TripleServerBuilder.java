@@ -61,6 +61,8 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private String openApiPath;
   /** Where the docs page is served, or null. */
   private String openApiDocsPath;
+  /** The admin endpoint's port on loopback; -1 for none. */
+  private int adminPort = -1;
   /** Each service's interface, whose REST annotations (JAX-RS, Spring Web) the server reads. */
   private final Map<String, Class<?>> interfaces = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
@@ -224,6 +226,15 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     }
     checkGetPath(path);
     this.openApiPath = path;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder admin(int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("admin port out of range 0-65535: " + port);
+    }
+    this.adminPort = port;
     return this;
   }
 
@@ -410,10 +421,14 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     DeserializationAllowList allowList = allowListCopy();
     List<ServerMethodDefinition<?, ?>> built = new ArrayList<>();
     definitions.forEach(source -> built.addAll(source.apply(allowList)));
-    return new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built, interceptors,
-        accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
+    TripleServerImpl server = new TripleServerImpl(new InetSocketAddress(host, port), transportOptions(), built,
+        interceptors, accessPolicy, Map.copyOf(concurrencyLimits), adaptiveLimit, observers(), executor(),
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), Map.copyOf(interfaces),
         new LinkedHashMap<>(httpGets), openApiPath, openApiDocsPath);
+    if (adminPort >= 0) {
+      server.adminAt(new InetSocketAddress("127.0.0.1", adminPort));
+    }
+    return server;
   }
 
   /** HTTP/3 needs TLS given as files (QUIC's TLS reads the key itself) and its plug-in. */

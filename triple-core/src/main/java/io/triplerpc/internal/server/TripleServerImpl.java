@@ -86,6 +86,9 @@ final class TripleServerImpl extends TripleServer {
   /** Whether the server is out of rotation ({@link #offline}); changed under {@link #rotation}. */
   private volatile boolean offline;
   private final Object rotation = new Object();
+  /** Where the admin endpoint is served, or null for nowhere; set by the builder. */
+  private InetSocketAddress adminAddress;
+  private volatile AdminEndpoint admin;
   /** The services health reports on, beside the server's own {@code ""}. */
   private final List<String> healthNames;
   private volatile ServerTransport transport;
@@ -264,7 +267,34 @@ final class TripleServerImpl extends TripleServer {
       }
       announced.add(registration);
     }
+    if (adminAddress != null) {
+      try {
+        admin = AdminEndpoint.start(this, adminAddress, info);
+      } catch (RuntimeException e) {
+        shutdownNow();
+        throw e;
+      }
+    }
     return this;
+  }
+
+  /** Serves the admin endpoint at {@code address} once started. Before {@link #start()}: the builder's. */
+  void adminAt(InetSocketAddress address) {
+    this.adminAddress = address;
+  }
+
+  @Override
+  public int adminPort() {
+    AdminEndpoint endpoint = admin;
+    if (endpoint == null) {
+      throw new IllegalStateException(adminAddress == null ? "No admin endpoint: see Builder.admin" : "Server not started");
+    }
+    return endpoint.port();
+  }
+
+  /** Whether a shutdown has begun. */
+  boolean isShuttingDown() {
+    return withdrawn.get();
   }
 
   /**
@@ -337,6 +367,13 @@ final class TripleServerImpl extends TripleServer {
     healthNames.forEach(service -> health.setStatus(service, status));
   }
 
+  private void closeAdmin() {
+    AdminEndpoint endpoint = admin;
+    if (endpoint != null) {
+      endpoint.shutdown();
+    }
+  }
+
   /** Withdraws the server from its registries, once, before its calls drain. */
   private void withdraw() {
     ServerInfo started = info;
@@ -390,6 +427,7 @@ final class TripleServerImpl extends TripleServer {
   @Override
   public void shutdown() {
     withdraw();
+    closeAdmin();
     health.enterTerminalState();
     ServerTransport t = transport;
     if (t != null) {
@@ -400,6 +438,7 @@ final class TripleServerImpl extends TripleServer {
   @Override
   public void shutdownNow() {
     withdraw();
+    closeAdmin();
     health.enterTerminalState();
     ServerTransport t = transport;
     if (t != null) {
