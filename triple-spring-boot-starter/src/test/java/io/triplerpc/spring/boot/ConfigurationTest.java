@@ -210,6 +210,22 @@ class ConfigurationTest {
   }
 
   @Test
+  void theAdminEndpointTakesTheServerOffline() {
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.admin-port=0")
+        .run(context -> {
+          TripleServer server = context.getBean(TripleServer.class);
+          java.net.http.HttpResponse<String> offline = java.net.http.HttpClient.newHttpClient().send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                  "http://127.0.0.1:" + server.adminPort() + "/offline")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+          assertEquals(200, offline.statusCode());
+          assertTrue(server.isOffline());
+        });
+    runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.admin-port=70000")
+        .run(context -> assertTrue(messages(context.getStartupFailure()).contains("triple.server.admin-port")));
+  }
+
+  @Test
   void http3WithoutTlsOrEnabledStopsStartUp() {
     runner.withUserConfiguration(Service.class).withPropertyValues("triple.server.http3.enabled=true")
         .run(context -> {

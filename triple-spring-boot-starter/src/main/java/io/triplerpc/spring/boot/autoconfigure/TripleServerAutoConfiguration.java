@@ -59,6 +59,7 @@ public class TripleServerAutoConfiguration {
         builder::openApiDocs);
     tls(properties.getTls(), builder);
     http3(properties.getHttp3(), builder);
+    TransportProperties.set("triple.server.admin-port", properties.getAdminPort(), builder::admin);
     TripleServerProperties.AdaptiveConcurrencyLimit adaptive = properties.getAdaptiveConcurrencyLimit();
     if (adaptive.isEnabled()) {
       io.triplerpc.AdaptiveConcurrencyLimit vegas = io.triplerpc.AdaptiveConcurrencyLimit.vegas();

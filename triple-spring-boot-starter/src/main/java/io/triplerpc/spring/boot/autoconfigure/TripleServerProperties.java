@@ -63,6 +63,12 @@ public class TripleServerProperties extends TransportProperties {
    */
   private String openApiDocsPath;
 
+  /**
+   * Port of the admin endpoint on 127.0.0.1 (GET /offline, /online and /state, as Dubbo's QoS port answers; 0
+   * lets the system choose). None when unset.
+   */
+  private Integer adminPort;
+
   private final AdaptiveConcurrencyLimit adaptiveConcurrencyLimit = new AdaptiveConcurrencyLimit();
 
   private final Tls tls = new Tls();
@@ -156,6 +162,14 @@ public class TripleServerProperties extends TransportProperties {
 
   public void setMaxConnectionAge(Duration age) {
     this.maxConnectionAge = age;
+  }
+
+  public Integer getAdminPort() {
+    return adminPort;
+  }
+
+  public void setAdminPort(Integer adminPort) {
+    this.adminPort = adminPort;
   }
 
   public AdaptiveConcurrencyLimit getAdaptiveConcurrencyLimit() {
