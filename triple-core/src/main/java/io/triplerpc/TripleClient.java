@@ -239,17 +239,6 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
     Builder http1(boolean enabled);
 
     /**
-     * Calls over HTTP/3 (QUIC, UDP) to the address's host and port, in the chosen {@link #protocol}:
-     * gRPC, gRPC-Web or Connect, each as over HTTP/2. QUIC is always TLS 1.3, so {@code tls(...)} is
-     * required; the server is verified with its {@code trustCertificates} (the JDK's trusted CAs when not
-     * set), and a {@code keyCertChain} is presented as a client certificate. An {@code SSLContext} cannot
-     * be handed to QUIC's TLS. No fallback: if the server does not answer over UDP, calls fail with
-     * UNAVAILABLE; see {@link #http3(Duration)}. Needs {@code io.triplerpc:triple-transport-http3} on the
-     * class path; {@link #build()} names it when it is missing, and refuses {@link #http1} with it.
-     */
-    Builder http3();
-
-    /**
      * Calls over HTTP/3 as {@link #http3()}, falling back to HTTP/2 over TCP (same host and port) when
      * no QUIC connection is up within {@code fallbackAfter} (UDP blocked, no HTTP/3 on the server, a
      * failed handshake). Once fallen back, the client stays on HTTP/2 for that address. A second or two

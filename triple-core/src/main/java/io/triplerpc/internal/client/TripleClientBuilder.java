@@ -51,8 +51,8 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
   private String codec = DEFAULTS.codec();
   private boolean httpGet = DEFAULTS.httpGet();
   private boolean http1 = DEFAULTS.http1();
-  /** Null while calls go over TCP. */
-  private Http3ClientOptions http3 = DEFAULTS.http3();
+  /** How calls go over HTTP/3 once {@link #http3()} turned it on. */
+  private Http3ClientOptions http3Options = Http3ClientOptions.ONLY;
 
   /** What the last {@link #serviceConfig} call set; the policies and throttling set in code win over it. */
   private ServiceConfig serviceConfig = ServiceConfig.EMPTY;
@@ -280,7 +280,7 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
         codec,
         http1,
         httpGet,
-        http3);
+        http3Enabled() ? http3Options : null);
   }
 
   @Override
@@ -288,7 +288,7 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
     if (address == null && clusterFactory == null) {
       throw new IllegalStateException("address (or cluster) is required");
     }
-    if (http3 != null) {
+    if (http3Enabled()) {
       checkHttp3();
     }
     return new TripleClientImpl(address, clusterFactory, transportOptions(), executor(), defaultOptions,
@@ -318,18 +318,13 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
   }
 
   @Override
-  public TripleClientBuilder http3() {
-    this.http3 = Http3ClientOptions.ONLY;
-    return this;
-  }
-
-  @Override
   public TripleClientBuilder http3(Duration fallbackAfter) {
     Objects.requireNonNull(fallbackAfter, "fallbackAfter");
     if (fallbackAfter.isNegative() || fallbackAfter.isZero()) {
       throw new IllegalArgumentException("http3 fallbackAfter must be positive: " + fallbackAfter);
     }
-    this.http3 = new Http3ClientOptions(Math.max(1, fallbackAfter.toMillis()));
+    this.http3Options = new Http3ClientOptions(Math.max(1, fallbackAfter.toMillis()));
+    http3();
     return this;
   }
 

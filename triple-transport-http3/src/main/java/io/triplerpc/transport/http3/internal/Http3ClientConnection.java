@@ -31,8 +31,8 @@ final class Http3ClientConnection {
   private final WriteQueue writeQueue;
   private final Http3ClientTransport transport;
 
-  /** The QUIC connection once its handshake is done; null before. Event loop. */
-  private QuicChannel quic;
+  /** The QUIC connection once its handshake is done; null before. */
+  private volatile QuicChannel quic;
   /** The streams open on it. Event loop. */
   private final Set<Http3ClientStream.TransportState> streams = new HashSet<>();
   /** The id the server's last GOAWAY named (streams from it on are not served), or -1. Event loop. */
@@ -95,7 +95,12 @@ final class Http3ClientConnection {
   /** The connection closed, or never opened: fail what waits and what comes. Any thread. */
   void closed(Throwable cause) {
     active = false;
+    boolean wasGone = gone;
     gone = true;
+    if (quic == null && !wasGone) {
+      // Before the queued calls fail unprocessed and go again: a client that falls back sends them over TCP.
+      transport.connectFailed();
+    }
     writeQueue.markFailed(cause);
     transport.connectionsChanged();
   }

@@ -51,6 +51,10 @@ final class Http3ClientTransport implements ClientTransport {
   private final AsciiString authority;
   private final ConnectionListeners connectionListeners = new ConnectionListeners();
   private final DefaultHttp3SettingsFrame settings = new DefaultHttp3SettingsFrame();
+  /** How long a handshake may take: the fallback time when there is one, else the connect timeout. */
+  private final long handshakeTimeoutMillis;
+  /** Told when a connection could not be made, before its waiting calls fail. */
+  private final Runnable connectFailed;
 
   /** Guarded by this. */
   private Http3ClientConnection current;
@@ -58,12 +62,15 @@ final class Http3ClientTransport implements ClientTransport {
   private boolean shutdown;
 
   Http3ClientTransport(InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group,
-      QuicSslContext tls) {
+      QuicSslContext tls, Runnable connectFailed) {
     this.address = address;
     this.options = options;
     this.group = group;
     this.tls = tls;
     this.scheduler = group.next();
+    this.connectFailed = connectFailed;
+    this.handshakeTimeoutMillis = options.http3() != null && options.http3().fallsBack()
+        ? options.http3().fallbackAfterMillis() : options.connectTimeoutMillis();
     this.authority = AsciiString.cached(address.getHostString() + ':' + address.getPort());
     settings.put(Http3SettingIdentifier.HTTP3_SETTINGS_MAX_FIELD_SECTION_SIZE.id(),
         (long) options.limits().maxHeaderListSize());
@@ -122,11 +129,11 @@ final class Http3ClientTransport implements ClientTransport {
     ScheduledFuture<?> timeout = scheduler.schedule(() -> {
       if (!connection.isActive()) {
         connection.closed(Status.UNAVAILABLE
-            .withDescription("HTTP/3 handshake with " + authority + " took over " + options.connectTimeoutMillis() + " ms")
+            .withDescription("HTTP/3 handshake with " + authority + " took over " + handshakeTimeoutMillis + " ms")
             .asException());
         connection.close();
       }
-    }, options.connectTimeoutMillis(), TimeUnit.MILLISECONDS);
+    }, handshakeTimeoutMillis, TimeUnit.MILLISECONDS);
     udp.closeFuture().addListener(closed -> timeout.cancel(false));
     udp.eventLoop().execute(() -> {
       // Registered by now (its registration was queued first); the queue writes no command before the handshake.
@@ -170,6 +177,11 @@ final class Http3ClientTransport implements ClientTransport {
 
   private static Throwable unavailable(String what, Throwable cause) {
     return Status.UNAVAILABLE.withDescription(what + ": " + cause).withCause(cause).asException();
+  }
+
+  /** A connection closed before its handshake was done. */
+  void connectFailed() {
+    connectFailed.run();
   }
 
   void connectionsChanged() {

@@ -25,7 +25,8 @@ public final class NettyHttp3ClientTransportFactory implements Http3ClientTransp
   private boolean closed;
 
   @Override
-  public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
+  public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options,
+      Runnable connectFailed) {
     if (closed) {
       throw new IllegalStateException("The client is closed");
     }
@@ -33,7 +34,7 @@ public final class NettyHttp3ClientTransportFactory implements Http3ClientTransp
       group = EventLoops.newGroup(1, "triple-http3-client");
     }
     QuicSslContext tls = tlsContexts.computeIfAbsent(options.tls(), QuicTls::clientContext);
-    return new Http3ClientTransport(address, options, group, tls);
+    return new Http3ClientTransport(address, options, group, tls, connectFailed);
   }
 
   /** Stops the event loop once the connections had a moment to close (their transports were shut down first). */

@@ -93,7 +93,12 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
         throw new IllegalStateException("http3() needs " + Http3ClientTransportFactory.ARTIFACT + " on the class path");
       }
     }
-    return http3.newTransport(address, options);
+    if (!options.http3().fallsBack()) {
+      return http3.newTransport(address, options);
+    }
+    FallbackClientTransport fallback = new FallbackClientTransport(newTransport(address, options.withoutHttp3()));
+    fallback.http3(http3.newTransport(address, options, fallback::fallBack));
+    return fallback;
   }
 
   /**
