@@ -328,6 +328,13 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
     return this;
   }
 
+  @Override
+  public TripleClientBuilder http3FromAltSvc() {
+    this.http3Options = new Http3ClientOptions(Http3ClientOptions.ALT_SVC_FALLBACK_MILLIS, true);
+    http3();
+    return this;
+  }
+
   /** HTTP/3 needs TLS from files (QUIC's TLS reads them itself), HTTP/2's place, and its plug-in. */
   private void checkHttp3() {
     TlsConfig tls = tls();

@@ -88,6 +88,11 @@ final class FallbackClientTransport implements ClientTransport {
     http3.onConnectionsChanged(listener);
   }
 
+  /** Shuts the HTTP/3 side down only: an {@link AltSvcClientTransport} that stops following it keeps TCP. */
+  void shutdownHttp3() {
+    http3.shutdown();
+  }
+
   @Override
   public void shutdown() {
     http3.shutdown();

@@ -96,7 +96,21 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
     if (!options.http3().fallsBack()) {
       return http3.newTransport(address, options);
     }
-    FallbackClientTransport fallback = new FallbackClientTransport(newTransport(address, options.withoutHttp3()));
+    ClientTransport tcp = newTransport(address, options.withoutHttp3());
+    if (options.http3().fromAltSvc()) {
+      return new AltSvcClientTransport(tcp,
+          port -> http3WithFallback(InetSocketAddress.createUnresolved(address.getHostString(), port), options, tcp));
+    }
+    return http3WithFallback(address, options, tcp);
+  }
+
+  /** HTTP/3 to {@code address}, falling back to {@code tcp}. */
+  private synchronized FallbackClientTransport http3WithFallback(InetSocketAddress address,
+      ClientTransportOptions options, ClientTransport tcp) {
+    if (closed) {
+      throw new IllegalStateException("The client is closed");
+    }
+    FallbackClientTransport fallback = new FallbackClientTransport(tcp);
     fallback.http3(http3.newTransport(address, options, fallback::fallBack));
     return fallback;
   }
