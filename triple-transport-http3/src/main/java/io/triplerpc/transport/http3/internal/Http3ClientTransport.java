@@ -28,6 +28,7 @@ import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.client.ClientFraming;
+import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -230,8 +231,7 @@ final class Http3ClientTransport implements ClientTransport {
     shutdown = true;
     if (current != null) {
       current.writeQueue().enqueue(
-          new io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand(
-              Status.UNAVAILABLE.withDescription("Client is closed")), true);
+          new ForcefulCloseCommand(Status.UNAVAILABLE.withDescription("Client is closed")), true);
     }
   }
 
