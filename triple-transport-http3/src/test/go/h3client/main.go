@@ -7,6 +7,13 @@
 //
 // It prints one line per case, "ok <protocol> <case>" or "FAIL <protocol> <case>: <why>", and exits 1 if a
 // case failed.
+//
+// With -serve it is the server instead: connect-go handlers of the same service (gRPC, gRPC-Web and
+// Connect) on quic-go's http3.Server, for Triple's client to call (Http3QuicGoServerTest).
+//
+//	h3client -serve -addr 127.0.0.1:0 -cert server.pem -key server.key
+//
+// It prints "listening <port>" once the UDP socket is bound, and serves until it is killed.
 package main
 
 import (
@@ -18,8 +25,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,9 +44,15 @@ const service = "/triple.http3.Echo/"
 const largeSize = 4<<20 + 1024
 
 func main() {
-	addr := flag.String("addr", "", "host:port of the server's UDP port")
+	addr := flag.String("addr", "", "host:port of the server's UDP port (with -serve: the UDP address to serve on)")
 	caFile := flag.String("ca", "", "PEM file of the CA that signed the server's certificate")
+	serveMode := flag.Bool("serve", false, "serve triple.http3.Echo over HTTP/3 instead of calling it")
+	certFile := flag.String("cert", "", "with -serve: PEM certificate chain of the server")
+	keyFile := flag.String("key", "", "with -serve: PEM private key of the server")
 	flag.Parse()
+	if *serveMode {
+		os.Exit(serve(*addr, *certFile, *keyFile))
+	}
 	if *addr == "" || *caFile == "" {
 		fmt.Fprintln(os.Stderr, "-addr and -ca are required")
 		os.Exit(2)
@@ -179,4 +194,70 @@ func large(ctx context.Context, client *http.Client, base string, option connect
 		return fmt.Errorf("got %d bytes back, want the %d sent in upper case", len(got), len(payload))
 	}
 	return nil
+}
+
+// serve serves triple.http3.Echo over HTTP/3 on addr until the process is killed; it returns an exit code
+// only if it cannot start.
+func serve(addr, certFile, keyFile string) int {
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	mux := http.NewServeMux()
+	mux.Handle(service+"Unary", connect.NewUnaryHandler(service+"Unary",
+		func(ctx context.Context, r *connect.Request[wrapperspb.StringValue]) (*connect.Response[wrapperspb.StringValue], error) {
+			return connect.NewResponse(wrapperspb.String("echo " + r.Msg.GetValue())), nil
+		}))
+	mux.Handle(service+"ServerStream", connect.NewServerStreamHandler(service+"ServerStream",
+		func(ctx context.Context, r *connect.Request[wrapperspb.StringValue], s *connect.ServerStream[wrapperspb.StringValue]) error {
+			n, err := strconv.Atoi(r.Msg.GetValue())
+			if err != nil {
+				return connect.NewError(connect.CodeInvalidArgument, err)
+			}
+			for i := 0; i < n; i++ {
+				if err := s.Send(wrapperspb.String(strconv.Itoa(i))); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	mux.Handle(service+"Bidi", connect.NewBidiStreamHandler(service+"Bidi",
+		func(ctx context.Context, s *connect.BidiStream[wrapperspb.StringValue, wrapperspb.StringValue]) error {
+			for {
+				m, err := s.Receive()
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+				if err := s.Send(wrapperspb.String("echo " + m.GetValue())); err != nil {
+					return err
+				}
+			}
+		}))
+	mux.Handle(service+"Fail", connect.NewUnaryHandler(service+"Fail",
+		func(ctx context.Context, r *connect.Request[wrapperspb.StringValue]) (*connect.Response[wrapperspb.StringValue], error) {
+			return nil, connect.NewError(connect.CodeNotFound, errors.New(r.Msg.GetValue()))
+		}))
+	mux.Handle(service+"Large", connect.NewUnaryHandler(service+"Large",
+		func(ctx context.Context, r *connect.Request[wrapperspb.BytesValue]) (*connect.Response[wrapperspb.BytesValue], error) {
+			return connect.NewResponse(wrapperspb.Bytes(bytes.ToUpper(r.Msg.GetValue()))), nil
+		}, connect.WithReadMaxBytes(16<<20)))
+	conn, err := net.ListenPacket("udp", addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	server := &http3.Server{
+		Handler:   mux,
+		TLSConfig: http3.ConfigureTLSConfig(&tls.Config{Certificates: []tls.Certificate{cert}}),
+	}
+	fmt.Printf("listening %d\n", conn.LocalAddr().(*net.UDPAddr).Port)
+	if err := server.Serve(conn); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }

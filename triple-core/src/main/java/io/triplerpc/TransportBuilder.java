@@ -122,6 +122,19 @@ public interface TransportBuilder<B extends TransportBuilder<B>> {
   B tls(TlsConfig tls);
 
   /**
+   * HTTP/3 (QUIC, RFC 9114), which needs {@link #tls} from PEM files (QUIC is TLS 1.3 only) and
+   * {@code io.triplerpc:triple-transport-http3} on the class path; off by default. A server serves it
+   * beside TCP, on the UDP port of the TCP port's number ({@code TripleServer.Builder.http3(int)} for
+   * another), the same services, limits and protocols, and advertises it with {@code Alt-Svc}. A client
+   * calls over it, in its chosen protocol (gRPC, gRPC-Web or Connect), without falling back to HTTP/2
+   * ({@code TripleClient.Builder.http3(Duration)} falls back). The server's certificate is checked
+   * against {@link TlsConfig#trustCertificates()} (the JDK's trusted CAs when not set) and its host
+   * name; a {@link TlsConfig#certificateChain()} is the client's certificate. The build fails, naming
+   * what is missing, without TLS from PEM files or without the module, and on a client with HTTP/1.1.
+   */
+  B http3();
+
+  /**
    * Where the application's code of each call runs, each call's events in order, one at a time: a
    * server's service methods, a client's callbacks of asynchronous and streaming calls (a synchronous
    * unary call runs its own on the calling thread), as grpc-java's {@code executor}. By default a pool of

@@ -237,5 +237,25 @@ public abstract class TripleClient implements ClientCallFactory, AutoCloseable {
      * and {@link #build()} refuses it.
      */
     Builder http1(boolean enabled);
+
+    /**
+     * Calls over HTTP/3 as {@link #http3()}, falling back to HTTP/2 over TCP (same host and port) when
+     * no QUIC connection is up within {@code fallbackAfter} (UDP blocked, no HTTP/3 on the server, a
+     * failed handshake). Once fallen back, the client stays on HTTP/2 for that address. A second or two
+     * suits most networks.
+     *
+     * @throws IllegalArgumentException if {@code fallbackAfter} is not positive
+     */
+    Builder http3(Duration fallbackAfter);
+
+    /**
+     * Calls over HTTP/2 (or as {@link #http1} says) until a response advertises HTTP/3 on the same host
+     * with {@code Alt-Svc: h3=":port"} (RFC 7838); from then on, new calls go over HTTP/3 to that port
+     * for as long as its {@code ma} says (24 hours when not given), or until a response says
+     * {@code clear}. If no QUIC handshake is done within 2 s, the client keeps to TCP, as
+     * {@link #http3(Duration)} does. Opt-in; needs {@code tls(...)} from PEM files and
+     * {@code io.triplerpc:triple-transport-http3}, as {@link #http3()} does.
+     */
+    Builder http3FromAltSvc();
   }
 }

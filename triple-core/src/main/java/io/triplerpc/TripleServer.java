@@ -361,16 +361,6 @@ public abstract class TripleServer {
     Builder httpReadTimeouts(Duration headers, Duration bodyIdle);
 
     /**
-     * Serves HTTP/3 (QUIC, RFC 9114) too, on the UDP port of the same number as the TCP port (the one
-     * bound, when {@link #port} is 0) and the same host: the same services, interceptors, limits and
-     * protocols (gRPC, gRPC-Web, Connect), with {@link #tls}'s certificate, key and client
-     * authentication (QUIC is TLS 1.3 only; ALPN {@code h3}). Responses on TCP advertise it with
-     * {@code Alt-Svc} (see {@link #altSvcMaxAge}). Needs {@code io.triplerpc:triple-transport-http3} on
-     * the class path, and TLS from PEM files. Off by default.
-     */
-    Builder http3();
-
-    /**
      * As {@link #http3()}, on UDP port {@code udpPort} (0: the TCP port's number).
      *
      * @throws IllegalArgumentException if {@code udpPort} is not a port number

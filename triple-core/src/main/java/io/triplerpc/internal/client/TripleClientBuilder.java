@@ -8,7 +8,10 @@ import io.triplerpc.ClientInterceptor;
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.TripleClient;
 import io.triplerpc.internal.stream.AbstractTransportBuilder;
+import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.stream.Http3ClientOptions;
+import io.triplerpc.internal.stream.Http3ClientTransportFactory;
 import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.TargetResolver;
@@ -48,6 +51,8 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
   private String codec = DEFAULTS.codec();
   private boolean httpGet = DEFAULTS.httpGet();
   private boolean http1 = DEFAULTS.http1();
+  /** How calls go over HTTP/3 once {@link #http3()} turned it on. */
+  private Http3ClientOptions http3Options = Http3ClientOptions.ONLY;
 
   /** What the last {@link #serviceConfig} call set; the policies and throttling set in code win over it. */
   private ServiceConfig serviceConfig = ServiceConfig.EMPTY;
@@ -274,13 +279,17 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
         protocol,
         codec,
         http1,
-        httpGet);
+        httpGet,
+        http3Enabled() ? http3Options : null);
   }
 
   @Override
   public TripleClient build() {
     if (address == null && clusterFactory == null) {
       throw new IllegalStateException("address (or cluster) is required");
+    }
+    if (http3Enabled()) {
+      checkHttp3();
     }
     return new TripleClientImpl(address, clusterFactory, transportOptions(), executor(), defaultOptions,
         interceptors, credentials, allowListCopy(), methodSettings(), observers());
@@ -306,5 +315,42 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
   public TripleClientBuilder http1(boolean enabled) {
     this.http1 = enabled;
     return this;
+  }
+
+  @Override
+  public TripleClientBuilder http3(Duration fallbackAfter) {
+    Objects.requireNonNull(fallbackAfter, "fallbackAfter");
+    if (fallbackAfter.isNegative() || fallbackAfter.isZero()) {
+      throw new IllegalArgumentException("http3 fallbackAfter must be positive: " + fallbackAfter);
+    }
+    this.http3Options = new Http3ClientOptions(Math.max(1, fallbackAfter.toMillis()));
+    http3();
+    return this;
+  }
+
+  @Override
+  public TripleClientBuilder http3FromAltSvc() {
+    this.http3Options = new Http3ClientOptions(Http3ClientOptions.ALT_SVC_FALLBACK_MILLIS, true);
+    http3();
+    return this;
+  }
+
+  /** HTTP/3 needs TLS from files (QUIC's TLS reads them itself), HTTP/2's place, and its plug-in. */
+  private void checkHttp3() {
+    TlsConfig tls = tls();
+    if (tls == null) {
+      throw new IllegalStateException("http3() needs tls(...): QUIC is always TLS 1.3");
+    }
+    if (tls.sslContext() != null) {
+      throw new IllegalStateException("http3() needs tls(...) from PEM files (trustCertificates, keyCertChain):"
+          + " QUIC's TLS cannot take an SSLContext");
+    }
+    if (http1) {
+      throw new IllegalStateException("http3() and http1(true) exclude each other: choose one HTTP version");
+    }
+    if (Http3ClientTransportFactory.find() == null) {
+      throw new IllegalStateException("http3() needs " + Http3ClientTransportFactory.ARTIFACT
+          + " on the class path: add it as a dependency (it brings Netty's QUIC codec and its native library)");
+    }
   }
 }

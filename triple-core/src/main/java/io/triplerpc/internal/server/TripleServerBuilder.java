@@ -83,8 +83,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private long httpBodyIdleTimeoutNanos = DEFAULTS.timers().httpBodyIdleTimeoutNanos();
   private Duration drainGrace = Duration.ofMillis(DEFAULTS.drainGraceMillis());
   private boolean plaintextAlongsideTls = DEFAULTS.plaintextAlongsideTls();
-  /** Whether HTTP/3 is on; {@link #http3Options} is what it is served with. */
-  private boolean http3;
+  /** What HTTP/3 is served with, once {@link #http3()} turned it on. */
   private Http3Options http3Options = Http3Options.DEFAULTS;
   private long maxTotalPendingOutboundBytes = DEFAULTS.maxTotalPendingOutboundBytes();
 
@@ -309,14 +308,9 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   }
 
   @Override
-  public TripleServerBuilder http3() {
-    return http3(0);
-  }
-
-  @Override
   public TripleServerBuilder http3(int udpPort) {
     this.http3Options = new Http3Options(udpPort, http3Options.altSvcMaxAgeSeconds());
-    this.http3 = true;
+    http3();
     return this;
   }
 
@@ -395,7 +389,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
         plaintextAlongsideTls,
         cors,
         maxTotalPendingOutboundBytes,
-        http3 ? http3Options : null);
+        http3Enabled() ? http3Options : null);
   }
 
   @Override
@@ -410,7 +404,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
           + " clients present no certificate, so mutual TLS could be bypassed on the same port;"
           + " serve cleartext on another port, or use ClientAuth.OPTIONAL");
     }
-    if (http3) {
+    if (http3Enabled()) {
       checkHttp3(tls);
     }
     if (openApiDocsPath != null && openApiPath == null) {

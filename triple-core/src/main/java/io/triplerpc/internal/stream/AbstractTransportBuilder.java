@@ -33,6 +33,8 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   private long keepAliveTimeoutNanos;
   private int ioThreads;
   private TlsConfig tls;
+  /** Whether HTTP/3 is on; each side's builder reads it with its own HTTP/3 settings. */
+  private boolean http3;
   private Executor executor;
   /** The name of the side's executor threads ({@code triple-service}, {@code triple-callback}). */
   private final String threadName;
@@ -132,6 +134,12 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   }
 
   @Override
+  public B http3() {
+    this.http3 = true;
+    return self();
+  }
+
+  @Override
   public B executor(Executor executor) {
     this.executor = Objects.requireNonNull(executor, "executor");
     return self();
@@ -172,6 +180,11 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   }
 
   /** The TLS set, or null for cleartext. */
+  /** Whether {@link #http3()} was called. */
+  protected final boolean http3Enabled() {
+    return http3;
+  }
+
   protected final TlsConfig tls() {
     return tls;
   }

@@ -20,6 +20,7 @@ import java.time.Duration;
  * @param codec the codec of the messages, {@code "proto"} or {@code "json"} (protobuf's JSON mapping)
  * @param http1 whether calls go over HTTP/1.1, one at a time per connection, rather than HTTP/2
  * @param httpGet whether Connect unary calls of idempotent methods go as GET
+ * @param http3 how calls go over HTTP/3 (QUIC), or null for not at all
  */
 public record ClientTransportOptions(
     Http2Limits limits,
@@ -33,7 +34,8 @@ public record ClientTransportOptions(
     ClientProtocol protocol,
     String codec,
     boolean http1,
-    boolean httpGet) {
+    boolean httpGet,
+    Http3ClientOptions http3) {
 
   /** The codec of protobuf's binary encoding, the default. */
   public static final String PROTO = "proto";
@@ -43,7 +45,7 @@ public record ClientTransportOptions(
   /** One connection, 10 s to connect, reconnecting after 1 s doubling up to 2 min, as grpc-java. */
   public static final ClientTransportOptions DEFAULTS = new ClientTransportOptions(
       Http2Limits.CLIENT_DEFAULTS, KeepAlive.CLIENT_DEFAULTS, 1, 10_000,
-      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, ClientProtocol.GRPC, PROTO, false, false);
+      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, ClientProtocol.GRPC, PROTO, false, false, null);
 
   public ClientTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -63,6 +65,12 @@ public record ClientTransportOptions(
       throw new IllegalArgumentException(
           "gRPC needs HTTP/2 (its trailers); over HTTP/1.1, call with ClientProtocol.GRPC_WEB or CONNECT");
     }
+    if (http1 && http3 != null) {
+      throw new IllegalArgumentException("http1 and http3 exclude each other: choose one HTTP version");
+    }
+    if (http3 != null && tls == null) {
+      throw new IllegalArgumentException("http3 needs TLS: QUIC is always TLS 1.3");
+    }
   }
 
   /** Options of a client of protobuf's binary codec over HTTP/2, Connect unary calls as POST. */
@@ -70,18 +78,24 @@ public record ClientTransportOptions(
       int connectTimeoutMillis, long initialBackoffMillis, long maxBackoffMillis, int ioThreads, TlsConfig tls,
       ClientProtocol protocol) {
     this(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis, initialBackoffMillis, maxBackoffMillis,
-        ioThreads, tls, protocol, PROTO, false, false);
+        ioThreads, tls, protocol, PROTO, false, false, null);
   }
 
   /** These options with {@code limits} instead. */
   public ClientTransportOptions withLimits(Http2Limits limits) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet, http3);
+  }
+
+  /** These options over HTTP/2 on TCP instead of HTTP/3: the transport a client falls back to. */
+  public ClientTransportOptions withoutHttp3() {
+    return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet, null);
   }
 
   /** These options with {@code keepAlive} instead. */
   public ClientTransportOptions withKeepAlive(KeepAlive keepAlive) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet, http3);
   }
 }

@@ -238,11 +238,16 @@ final class Http3Exchange extends Http3RequestStreamInboundHandler implements Ht
    * pieces, is copied first. Owns {@code data}.
    */
   private ByteBuf contiguous(ByteBuf data) {
+    return contiguous(ctx.alloc(), data);
+  }
+
+  /** {@code data} as Netty's QUIC stream channel sends it right (see above), copied with {@code alloc} if need be. */
+  static ByteBuf contiguous(ByteBufAllocator alloc, ByteBuf data) {
     if (data.readerIndex() == 0 && data.nioBufferCount() == 1) {
       return data;
     }
     try {
-      return ctx.alloc().directBuffer(data.readableBytes()).writeBytes(data);
+      return alloc.directBuffer(data.readableBytes()).writeBytes(data);
     } finally {
       data.release();
     }

@@ -1,10 +1,15 @@
 package io.triplerpc.transport.http3.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import io.triplerpc.testing.ArchitectureRules;
 import io.triplerpc.transport.http3.internal.NettyHttp3ServerTransportFactory;
+import io.triplerpc.transport.netty.internal.client.AbstractClientStream;
+import io.triplerpc.transport.netty.internal.client.ClientFraming;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,12 +33,25 @@ class Http3ArchitectureTest {
   }
 
   @Test
-  void http3ReachesTheNettyTransportOnlyForItsExchangesAndPlumbing() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage(
-            "io.triplerpc.transport.netty.internal.client..", "io.triplerpc.transport.netty.internal.write..",
-            "io.triplerpc.transport.netty.internal.dns..")
-        .because("an HTTP/3 request is served as an HttpExchange by the framings of"
-            + " io.triplerpc.transport.netty.internal.server, with no protocol written twice")
+  void http3ReachesTheNettyTransportOnlyForItsExchangesStreamsAndPlumbing() {
+    noClasses().should().dependOnClassesThat(
+            resideInAnyPackage("io.triplerpc.transport.netty.internal.client..")
+                .and(not(type(AbstractClientStream.class)))
+                .and(not(type(AbstractClientStream.State.class)))
+                .and(not(type(ClientFraming.class))))
+        .because("an HTTP/3 client stream is a third AbstractClientStream under the client's framings, and an"
+            + " HTTP/3 request is served as an HttpExchange by the server's: no protocol written twice")
+        .check(HTTP3);
+    noClasses().should().dependOnClassesThat().resideInAnyPackage("io.triplerpc.transport.netty.internal.dns..")
+        .check(HTTP3);
+  }
+
+  @Test
+  void http3ServerSideWritesWithoutTheClientsWriteQueue() {
+    noClasses().that().haveSimpleNameStartingWith("Http3Server").or().haveSimpleName("Http3Exchange")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "io.triplerpc.transport.netty.internal.client..", "io.triplerpc.transport.netty.internal.write..")
+        .because("the server's request streams write to their QUIC channels through no write queue")
         .check(HTTP3);
   }
 

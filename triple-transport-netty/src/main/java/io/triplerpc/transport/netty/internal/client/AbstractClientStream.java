@@ -20,24 +20,25 @@ import io.triplerpc.transport.netty.internal.write.WriteQueue;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * What a client call's stream does whatever carries it, an HTTP/2 stream ({@link NettyClientStream}) or
- * an HTTP/1.1 exchange ({@link Http1ClientStream}): the calling thread queues the request as commands
+ * What a client call's stream does whatever carries it, an HTTP/2 stream ({@link NettyClientStream}),
+ * an HTTP/1.1 exchange ({@link Http1ClientStream}) or an HTTP/3 request stream (in
+ * {@code triple-transport-http3}, hence public): the calling thread queues the request as commands
  * on the connection's write queue (head, messages, end, cancel); on the event loop, {@link State} hands
  * what the {@link ClientFraming} makes of the response to the listener, in order and as the reader asks.
  * The subclasses add what their wire needs: stream ids and flow control, or one exchange per connection.
  */
-abstract class AbstractClientStream implements ClientStream, StreamHandle {
+public abstract class AbstractClientStream implements ClientStream, StreamHandle {
 
-  final WriteQueue writeQueue;
-  final EventLoop eventLoop;
+  protected final WriteQueue writeQueue;
+  protected final EventLoop eventLoop;
   /** The request head; the framing may still rewrite it until it is queued. */
-  final Http2Headers headers;
+  protected final Http2Headers headers;
   private final int maxInboundMessageSize;
   /** How the call is framed: gRPC, gRPC-Web, Connect unary or streaming; chosen once, for the stream's life. */
-  final ClientFraming framing;
+  protected final ClientFraming framing;
   /** Whether the head goes with the one message (a Connect GET carries it in the URL), not at start. */
   private final boolean headWithMessage;
-  final OutboundReadiness readiness = new OutboundReadiness();
+  protected final OutboundReadiness readiness = new OutboundReadiness();
 
   private static final AtomicIntegerFieldUpdater<AbstractClientStream> PENDING_REQUESTS =
       AtomicIntegerFieldUpdater.newUpdater(AbstractClientStream.class, "pendingRequests");
@@ -50,7 +51,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
   private int initialRequest;
   private boolean started;
 
-  AbstractClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
+  protected AbstractClientStream(WriteQueue writeQueue, EventLoop eventLoop, Http2Headers headers, int maxInboundMessageSize,
       ClientFraming framing) {
     this.writeQueue = writeQueue;
     this.eventLoop = eventLoop;
@@ -61,7 +62,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
   }
 
   /** The event loop's part of the stream; set by start (caller thread), read on the event loop after the create command. */
-  abstract State state();
+  protected abstract State state();
 
   @Override
   public void start(ClientStreamListener listener, boolean headersNow) {
@@ -132,7 +133,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
    * Everything the event loop owns of the response; touched on the event loop only. The framing reads
    * the response; this state delivers what it makes of it, in order and as the reader asks.
    */
-  abstract class State implements MessageDeframer.Sink, ClientFraming.CallEvents {
+  public abstract class State implements MessageDeframer.Sink, ClientFraming.CallEvents {
 
     ClientStreamListener listener;
     MessageDeframer deframer;
@@ -148,13 +149,13 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
     private boolean messagesPending;
 
     /** {@code bytes} of the response went to the reader: the wire may bring more. */
-    abstract void returnBytes(int bytes);
+    protected abstract void returnBytes(int bytes);
 
     /** Tells the wire now of the bytes returned so far (a WINDOW_UPDATE, say), if it is time. */
-    abstract void flushReturned();
+    protected abstract void flushReturned();
 
     /** The stream is on its connection: the response may come, and is deframed with {@code alloc}'s buffers. */
-    void streamCreated(ByteBufAllocator alloc) {
+    public void streamCreated(ByteBufAllocator alloc) {
       this.deframer = new MessageDeframer(this, maxInboundMessageSize, alloc, framing.endFrameFlag());
       if (requested > 0) {
         deframer.request(requested);
@@ -163,7 +164,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
       listener.onReady();
     }
 
-    boolean isClosed() {
+    public boolean isClosed() {
       return closed;
     }
 
@@ -183,7 +184,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
       }
     }
 
-    void headersRead(Http2Headers headers, boolean endOfStream) {
+    public void headersRead(Http2Headers headers, boolean endOfStream) {
       if (closed) {
         return;
       }
@@ -193,7 +194,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
     }
 
     /** Body bytes arrived; they are returned to the wire as messages are delivered. */
-    void dataRead(ByteBuf data, boolean endOfStream) {
+    public void dataRead(ByteBuf data, boolean endOfStream) {
       if (closed || deframer == null) {
         data.release();
         return;
@@ -207,7 +208,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
     }
 
     /** Ends the exchange on the wire (RST_STREAM; on HTTP/1.1 the connection closes) and closes the call with {@code status}. */
-    void cancelWithStatus(Status status) {
+    public void cancelWithStatus(Status status) {
       close(status, new Metadata());
       writeQueue.enqueue(new CancelStreamCommand(AbstractClientStream.this, status), true);
     }
@@ -216,7 +217,7 @@ abstract class AbstractClientStream implements ClientStream, StreamHandle {
      * The server never processed the stream (see {@link ClientStreamListener#onUnprocessed}); once
      * the response started, it did, and this is an ordinary close.
      */
-    void closeUnprocessed(Status status) {
+    public void closeUnprocessed(Status status) {
       if (closed) {
         return;
       }

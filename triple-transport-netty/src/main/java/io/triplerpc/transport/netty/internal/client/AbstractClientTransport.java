@@ -2,7 +2,6 @@ package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.Ticker;
@@ -15,7 +14,6 @@ import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
-import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 import java.util.function.Consumer;
 
 /**
@@ -65,15 +63,7 @@ abstract class AbstractClientTransport implements ClientTransport {
   /** The request head of a call to {@code path} in {@code framing}'s protocol, {@code metadata} included. */
   static Http2Headers requestHeaders(AsciiString scheme, AsciiString authority, CharSequence path,
       ClientFraming framing, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
-    Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
-        .method(GrpcHeaders.POST)
-        .scheme(scheme)
-        .path(path)
-        .authority(authority);
-    headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
-    framing.addRequestHeaders(headers, timeoutNanos, encoding);
-    GrpcHttp2Headers.addMetadata(headers, metadata);
-    return headers;
+    return ClientFraming.requestHeaders(scheme, authority, path, framing, metadata, timeoutNanos, encoding);
   }
 
   final int maxInboundMessageSize() {

@@ -1,13 +1,17 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.Status;
+import io.triplerpc.internal.wire.GrpcHeaders;
 import io.triplerpc.internal.wire.MessageEncoding;
+import io.triplerpc.transport.netty.internal.GrpcHttp2Headers;
 
 /**
  * How one wire protocol frames a client call on its stream (HTTP/2's, or an HTTP/1.1 exchange, in
@@ -22,7 +26,7 @@ import io.triplerpc.internal.wire.MessageEncoding;
  * methods run on the calling thread before the stream starts or as it writes; the response methods
  * on the event loop only.
  */
-interface ClientFraming {
+public interface ClientFraming {
 
   /**
    * The framing of a call of {@code method} in {@code protocol}, its messages in {@code codec}
@@ -42,6 +46,23 @@ interface ClientFraming {
       default:
         return "json".equals(codec) ? GrpcClientFraming.JSON : GrpcClientFraming.INSTANCE;
     }
+  }
+
+  /**
+   * The request head of a call to {@code path} in {@code framing}'s protocol, to {@code scheme://authority},
+   * {@code metadata} included; {@code timeoutNanos} 0 for no deadline, {@code encoding} null for none.
+   */
+  static Http2Headers requestHeaders(AsciiString scheme, AsciiString authority, CharSequence path,
+      ClientFraming framing, Metadata metadata, long timeoutNanos, MessageEncoding encoding) {
+    Http2Headers headers = new DefaultHttp2Headers(false, 10 + metadata.size())
+        .method(GrpcHeaders.POST)
+        .scheme(scheme)
+        .path(path)
+        .authority(authority);
+    headers.add(GrpcHeaders.USER_AGENT, GrpcHeaders.USER_AGENT_VALUE);
+    framing.addRequestHeaders(headers, timeoutNanos, encoding);
+    GrpcHttp2Headers.addMetadata(headers, metadata);
+    return headers;
   }
 
   // The request.

@@ -28,7 +28,7 @@ final class Http1ClientStream extends AbstractClientStream {
   }
 
   @Override
-  Http1State state() {
+  protected Http1State state() {
     return state;
   }
 
@@ -79,12 +79,12 @@ final class Http1ClientStream extends AbstractClientStream {
     private boolean headWritten;
 
     @Override
-    void returnBytes(int bytes) {
+    protected void returnBytes(int bytes) {
       connection.handler().returned(bytes);
     }
 
     @Override
-    void flushReturned() {
+    protected void flushReturned() {
       connection.handler().resumeIfDrained();
     }
 

@@ -130,7 +130,7 @@ final class NettyClientStream extends AbstractClientStream {
   }
 
   @Override
-  TransportState state() {
+  protected TransportState state() {
     return state;
   }
 
@@ -158,12 +158,12 @@ final class NettyClientStream extends AbstractClientStream {
     }
 
     @Override
-    void returnBytes(int bytes) {
+    protected void returnBytes(int bytes) {
       window.consumed(bytes);
     }
 
     @Override
-    void flushReturned() {
+    protected void flushReturned() {
       window.flushUpdate();
     }
 

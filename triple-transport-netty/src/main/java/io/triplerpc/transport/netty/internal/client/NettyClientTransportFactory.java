@@ -10,6 +10,7 @@ import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.stream.Http3ClientTransportFactory;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
@@ -42,6 +43,8 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   /** Completed once {@link #close()} has let go of the event loops (or found none to let go of). */
   private final CompletableFuture<Void> loopsReleased = new CompletableFuture<>();
   private final HostResolver resolver;
+  /** The HTTP/3 plug-in, found with the first transport of a client built with {@code http3()}; guarded by this. */
+  private Http3ClientTransportFactory http3;
 
   public NettyClientTransportFactory() {
     this(HostResolver.SYSTEM);
@@ -54,6 +57,9 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
 
   @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
+    if (options.http3() != null) {
+      return newHttp3Transport(address, options);
+    }
     if (group == null) {
       if (closed) {
         // Taking loops now would hold them for ever: nothing closes this factory again.
@@ -76,6 +82,39 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
         : new NettyClientTransport(dialer, group, keepAliveTime);
   }
 
+  /** A transport over HTTP/3, from the plug-in of {@code triple-transport-http3}. Guarded by this. */
+  private ClientTransport newHttp3Transport(InetSocketAddress address, ClientTransportOptions options) {
+    if (closed) {
+      throw new IllegalStateException("The client is closed");
+    }
+    if (http3 == null) {
+      http3 = Http3ClientTransportFactory.find();
+      if (http3 == null) {
+        throw new IllegalStateException("http3() needs " + Http3ClientTransportFactory.ARTIFACT + " on the class path");
+      }
+    }
+    if (!options.http3().fallsBack()) {
+      return http3.newTransport(address, options);
+    }
+    ClientTransport tcp = newTransport(address, options.withoutHttp3());
+    if (options.http3().fromAltSvc()) {
+      return new AltSvcClientTransport(tcp,
+          port -> http3WithFallback(InetSocketAddress.createUnresolved(address.getHostString(), port), options, tcp));
+    }
+    return http3WithFallback(address, options, tcp);
+  }
+
+  /** HTTP/3 to {@code address}, falling back to {@code tcp}. */
+  private synchronized FallbackClientTransport http3WithFallback(InetSocketAddress address,
+      ClientTransportOptions options, ClientTransport tcp) {
+    if (closed) {
+      throw new IllegalStateException("The client is closed");
+    }
+    FallbackClientTransport fallback = new FallbackClientTransport(tcp);
+    fallback.http3(http3.newTransport(address, options, fallback::fallBack));
+    return fallback;
+  }
+
   /**
    * Stops this client's event loops, or lets go of the shared ones, once every connection of its
    * has closed (the transports were shut down first, so each is sending its GOAWAY), or after
@@ -88,6 +127,9 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
       return;
     }
     closed = true;
+    if (http3 != null) {
+      http3.close();
+    }
     if (group == null) {
       loopsReleased.complete(null);
       return;
