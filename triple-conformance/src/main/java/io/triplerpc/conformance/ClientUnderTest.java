@@ -144,24 +144,34 @@ public final class ClientUnderTest {
       default:
         throw new IllegalArgumentException("Triple's client does not speak " + request.getCodec());
     }
-    boolean http1;
+    boolean http1 = false;
+    boolean http3 = false;
     switch (request.getHttpVersion()) {
       case HTTP_VERSION_1:
         http1 = true;
         break;
       case HTTP_VERSION_2:
-        http1 = false;
+        break;
+      case HTTP_VERSION_3:
+        // Always with TLS: the runner's reference server speaks HTTP/3 only over it.
+        http3 = true;
         break;
       default:
         throw new IllegalArgumentException("Triple's client does not speak " + request.getHttpVersion());
     }
     boolean get = request.getUseGetHttpMethod();
-    String key = protocol + "/" + codec + "/" + http1 + "/" + get + "/" + request.getHost() + ":" + request.getPort()
+    boolean overHttp1 = http1;
+    boolean overHttp3 = http3;
+    String key = protocol + "/" + codec + "/" + request.getHttpVersion() + "/" + get + "/" + request.getHost() + ":"
+        + request.getPort()
         + "/" + request.getServerTlsCert().hashCode() + "/" + request.getClientTlsCreds().hashCode() + "/"
         + request.getMessageReceiveLimit();
     return clients.computeIfAbsent(key, k -> {
       TripleClient.Builder builder = TripleClient.builder().address(request.getHost(), request.getPort())
-          .protocol(protocol).codec(codec).http1(http1).connectGet(get);
+          .protocol(protocol).codec(codec).http1(overHttp1).connectGet(get);
+      if (overHttp3) {
+        builder.http3();
+      }
       if (request.getMessageReceiveLimit() > 0) {
         builder.maxInboundMessageSize(request.getMessageReceiveLimit());
       }

@@ -1,6 +1,7 @@
 package io.triplerpc.conformance;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +21,17 @@ class ClientConformanceTest {
   @TempDir
   Path output;
 
+  /** The cases config/client-h3.yaml selects over HTTP/3 (its HTTP/2 ones, which {@link #CASES} has, skipped). */
+  private static final int HTTP3_CASES = 918;
+
   @Test
   void everyCaseOfTheClaimedFeaturesPasses() throws Exception {
     ServerConformanceTest.run("client", Path.of("config/client.yaml"), ClientUnderTest.class, CASES, output);
+  }
+
+  @Test
+  void everyCaseOverHttp3Passes() throws Exception {
+    ServerConformanceTest.run("client", Path.of("config/client-h3.yaml"), ClientUnderTest.class, HTTP3_CASES, output,
+        List.of("--skip", "**/HTTPVersion:2/**"));
   }
 }
