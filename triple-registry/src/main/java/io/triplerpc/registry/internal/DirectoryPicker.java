@@ -5,6 +5,7 @@ import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.Status;
+import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
@@ -52,7 +53,7 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried) {
-    return pick(method, tried, null);
+    return pick(method, tried, null, null);
   }
 
   @Override
@@ -64,10 +65,17 @@ final class DirectoryPicker implements Picker {
         key = headers.get(settings.hashHeader());
       }
     }
-    return pick(method, tried, key);
+    String tag = null;
+    if (directory.tagRouter != null) {   // Without rules, a call pays nothing for tags.
+      tag = options.tag();
+      if (tag == null && headers != null) {
+        tag = headers.get(ServiceExports.TAG_HEADER);
+      }
+    }
+    return pick(method, tried, key, tag);
   }
 
-  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey) {
+  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey, String tag) {
     Endpoint[] endpoints = NONE_TRIED;
     if (!tried.isEmpty()) {
       endpoints = new Endpoint[tried.size()];
@@ -75,7 +83,7 @@ final class DirectoryPicker implements Picker {
         endpoints[i] = ((EndpointPick) tried.get(i)).endpoint;
       }
     }
-    Endpoint endpoint = directory.pick(endpoints, endpoints.length, hashKey);
+    Endpoint endpoint = directory.pick(endpoints, endpoints.length, hashKey, tag);
     if (endpoint == null) {
       return null;
     }
