@@ -119,7 +119,7 @@ public final class DubboPeer {
       ProtocolConfig tri = new ProtocolConfig("tri", port);
       if (options.registry() != null) {
         // The address it registers; it still binds every interface.
-        tri.setHost("127.0.0.1");
+        tri.setHost(options.host() != null ? options.host() : "127.0.0.1");
       }
       if (options.serialization() != null) {
         tri.setSerialization(options.serialization());
@@ -155,7 +155,7 @@ public final class DubboPeer {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));
       }
       bootstrap.start();
-      waitUntilAccepting(port);
+      waitUntilAccepting(options.host() != null ? options.host() : "127.0.0.1", port);
       protocol.println("READY " + port);
       while (commands.readLine() != null) {
         // A provider takes no commands; it lives until its input ends.
@@ -260,11 +260,11 @@ public final class DubboPeer {
     }
   }
 
-  private static void waitUntilAccepting(int port) throws InterruptedException {
+  private static void waitUntilAccepting(String host, int port) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        socket.connect(new InetSocketAddress(host, port), 1000);
         return;
       } catch (IOException e) {
         TimeUnit.MILLISECONDS.sleep(50);
