@@ -36,6 +36,8 @@ class TagRoutingTest {
   private final InProcessRegistry registry = new InProcessRegistry();
   private final MapRuleSource rules = new MapRuleSource();
   private final Map<String, TripleServer> servers = new LinkedHashMap<>();
+  /** The {@code dubbo.tag} header of each call the servers received ({@code -} for none), in order. */
+  private final java.util.Queue<String> tagsReceived = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private TripleClient client;
 
   @BeforeEach
@@ -43,6 +45,15 @@ class TagRoutingTest {
     for (String name : List.of("a", "b", "c")) {
       servers.put(name, TripleServer.builder().host("127.0.0.1").port(0)
           .addService(Whoami.class, Whoami.named(name))
+          .intercept(new io.triplerpc.ServerInterceptor() {
+            @Override
+            public <Q, R> io.triplerpc.ServerCall.Listener<Q> interceptCall(io.triplerpc.ServerCall<Q, R> call,
+                Metadata headers, io.triplerpc.ServerCallHandler<Q, R> next) {
+              String tag = headers.get("dubbo.tag");
+              tagsReceived.add(tag == null ? "-" : tag);
+              return next.startCall(call, headers);
+            }
+          })
           .registration(Registration.to(registry).application(APP).build())
           .build().start());
     }
@@ -110,6 +121,15 @@ class TagRoutingTest {
   }
 
   @Test
+  void theTagGoesOnTheWireAsDubboTag() {
+    tagsReceived.clear();
+    client.proxy(Whoami.class, CallOptions.DEFAULT.withTag("gray")).who("x");
+    client.proxy(Whoami.class).who("x");
+    client.proxy(Whoami.class, CallOptions.DEFAULT.withTag("")).who("x");
+    assertEquals(List.of("gray", "-", "-"), List.copyOf(tagsReceived));
+  }
+
+  @Test
   void withoutARuleEveryCallGoesAnywhereTaggedOrNot() {
     assertEquals(3, countsWithTag("gray").size(), "a tag no rule knows: every instance");
     assertEquals(3, countsUntagged().size());
@@ -144,6 +164,7 @@ class TagRoutingTest {
     StatusException e = assertThrows(StatusException.class,
         () -> client.proxy(Whoami.class, CallOptions.DEFAULT.withTag("gray")).who("x"));
     assertEquals(io.triplerpc.Status.Code.UNAVAILABLE, e.status().code());
+    assertTrue(e.getMessage().contains("tag rule gives the tag to none"), e.getMessage());
     assertEquals(3, countsUntagged().size(), "untagged calls go on");
   }
 
@@ -156,6 +177,10 @@ class TagRoutingTest {
     rules.put(KEY, "tags: [");
     assertEquals(Map.of("a", CALLS), countsWithTag("gray"), "the last good rule, whole");
     assertTrue(!countsUntagged().containsKey("a"));
+
+    rules.put(KEY, rule("false", "gray", "a", "b", "c"));
+    StatusException e = assertThrows(StatusException.class, () -> client.proxy(Whoami.class).who("x"));
+    assertTrue(e.getMessage().contains("tags them all and the call has no tag"), e.getMessage());
 
     rules.remove(KEY);
     assertEquals(3, countsWithTag("gray").size());

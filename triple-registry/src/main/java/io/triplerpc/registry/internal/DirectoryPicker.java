@@ -112,6 +112,11 @@ final class DirectoryPicker implements Picker {
       return reason;
     }
     int instances = directory.size();
+    if (instances > 0 && directory.tagRouter != null && directory.anyInRotation()) {
+      return "No instance of " + directory.describe() + " that the call's tag may reach is in rotation: the "
+          + "provider application's tag rule gives the tag to none of the " + instances + " registered (and "
+          + "says force: true), or tags them all and the call has no tag";
+    }
     if (instances > 0) {
       return "No instance of " + directory.describe() + " is in rotation: all " + instances
           + " are ejected as outliers (or removed)";

@@ -394,6 +394,19 @@ public final class ServiceDirectory {
     return failing != null ? failing : fallback;
   }
 
+  /** Whether some instance is in rotation (not removed, ejected or failing lately); a pass over all. */
+  boolean anyInRotation() {
+    for (RevisionGroup group : groups) {
+      for (int i = 0, n = group.size(); i < n; i++) {
+        Endpoint e = group.at(i);
+        if (e != null && inRotation(e)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   private static boolean inRotation(Endpoint e) {
     return !e.isRemoved() && !e.isEjected() && !e.failedRecently();
   }
