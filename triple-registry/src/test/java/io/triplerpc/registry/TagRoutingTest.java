@@ -120,6 +120,79 @@ class TagRoutingTest {
     };
   }
 
+  /** A config center slow to answer: a watch hears nothing until {@link #release}. */
+  private static final class SlowRuleSource implements RuleSource {
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    private final String text;
+
+    SlowRuleSource(String text) {
+      this.text = text;
+    }
+
+    void release() {
+      released.countDown();
+    }
+
+    @Override
+    public Watch watch(String key, java.util.function.Consumer<String> listener) {
+      Thread answer = new Thread(() -> {
+        try {
+          released.await();
+          listener.accept(text);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      answer.setDaemon(true);
+      answer.start();
+      return () -> {};
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void aConsumersFirstCallsWaitForTheRuleAndNeverReachTheCanaryBeforeIt() throws Exception {
+    SlowRuleSource slow = new SlowRuleSource(rule("false", "gray", "a"));
+    RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
+    try (TripleClient fresh = TripleClient.builder()
+        .cluster(Discovery.using(registry).rules(slow).observer(seen).initialWait(Duration.ofSeconds(30)).build())
+        .build()) {
+      Whoami whoami = fresh.proxy(Whoami.class);
+      java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(4);
+      try {
+        List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < CALLS; i++) {
+          answers.add(callers.submit(() -> whoami.who("x")));
+        }
+        seen.awaitInstances("triple.test.Whoami", 3);   // the instances are known; the rule is not yet
+
+        slow.release();
+
+        Map<String, Integer> counts = new TreeMap<>();
+        for (java.util.concurrent.Future<String> answer : answers) {
+          counts.merge(answer.get(30, java.util.concurrent.TimeUnit.SECONDS), 1, Integer::sum);
+        }
+        assertEquals(List.of("b", "c"), List.copyOf(counts.keySet()), "untagged calls made before the rule: " + counts);
+      } finally {
+        callers.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void aConfigCenterThatNeverAnswersDelaysCallsOnlyByTheInitialWait() {
+    SlowRuleSource silent = new SlowRuleSource(rule("false", "gray", "a"));   // never released
+    try (TripleClient fresh = TripleClient.builder()
+        .cluster(Discovery.using(registry).rules(silent).initialWait(Duration.ofMillis(200)).build()).build()) {
+      Whoami whoami = fresh.proxy(Whoami.class);
+      for (int i = 0; i < 5; i++) {
+        assertTrue(List.of("a", "b", "c").contains(whoami.who("x")), "calls go, without the rule");
+      }
+    }
+  }
+
   @Test
   void theTagGoesOnTheWireAsDubboTag() {
     tagsReceived.clear();

@@ -33,12 +33,14 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public boolean isReady() {
-    return directory.isReady();
+    TagRouter tags = directory.tagRouter;
+    return directory.isReady() && (tags == null || tags.rulesKnown());
   }
 
   @Override
   public void whenReady(Runnable task) {
-    directory.whenReady(task);
+    TagRouter tags = directory.tagRouter;
+    directory.whenReady(tags == null ? task : () -> tags.whenRulesKnown(task));
   }
 
   @Override

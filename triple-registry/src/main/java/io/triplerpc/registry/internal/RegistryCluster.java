@@ -93,7 +93,6 @@ public final class RegistryCluster implements Cluster {
       ScheduledExecutorService outlierScheduler,
       LongSupplier outlierClock,
       RuleSource rules) {
-    this.tagRouter = rules == null ? null : new TagRouter(rules);
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
     // A connection that goes away, or cannot be opened, may mean the registry's list is stale: a registry
@@ -111,6 +110,7 @@ public final class RegistryCluster implements Cluster {
     this.snapshots = snapshots;
     this.pinnedApplications = Map.copyOf(pinnedApplications);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
+    this.tagRouter = rules == null ? null : new TagRouter(rules, scheduler, settings.initialWaitNanos());
     OutlierDetection outliers = settings.outlierDetection();
     if (outliers == null) {
       this.outlierTask = null;
