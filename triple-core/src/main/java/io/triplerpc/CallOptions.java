@@ -29,6 +29,7 @@ public final class CallOptions {
   private final boolean propagation;
   private final String hashKey;
   private final int[] hashArguments;
+  private final String tag;
 
   private CallOptions(Fields fields) {
     this.timeoutNanos = fields.timeoutNanos;
@@ -42,6 +43,7 @@ public final class CallOptions {
     this.propagation = fields.propagation;
     this.hashKey = fields.hashKey;
     this.hashArguments = fields.hashArguments;
+    this.tag = fields.tag;
   }
 
   /** The fields of a copy in the making: each {@code withX} changes one, then freezes them in a new instance. */
@@ -57,6 +59,7 @@ public final class CallOptions {
     boolean propagation = true;
     String hashKey;
     int[] hashArguments;
+    String tag;
   }
 
   private Fields copy() {
@@ -72,6 +75,7 @@ public final class CallOptions {
     fields.propagation = propagation;
     fields.hashKey = hashKey;
     fields.hashArguments = hashArguments;
+    fields.tag = tag;
     return fields;
   }
 
@@ -237,6 +241,23 @@ public final class CallOptions {
     return new CallOptions(copy);
   }
 
+  /**
+   * A copy whose calls carry the routing tag {@code tag}, sent as the {@code dubbo.tag} header as Apache
+   * Dubbo sends its {@code dubbo.tag} attachment: a consumer that discovers its servers (triple-registry)
+   * sends them to the instances with that tag by the provider application's tag rule, else to untagged
+   * ones (Dubbo's tag routing). Null or empty for none.
+   */
+  public CallOptions withTag(String tag) {
+    Fields copy = copy();
+    copy.tag = tag == null || tag.isEmpty() ? null : tag;
+    return new CallOptions(copy);
+  }
+
+  /** The routing tag set by {@link #withTag}, or null. */
+  public String tag() {
+    return tag;
+  }
+
   /** The key set by {@link #withHashKey}, or null. */
   public String hashKey() {
     return hashKey;
@@ -314,6 +335,7 @@ public final class CallOptions {
         + (preferredSerializations == null ? "" : ", preferredSerializations=" + preferredSerializations)
         + (propagation ? "" : ", withoutPropagation")
         + (hashKey == null ? "" : ", hashKey=" + hashKey)
+        + (tag == null ? "" : ", tag=" + tag)
         + (hashArguments == null ? "" : ", hashArguments=" + java.util.Arrays.toString(hashArguments)) + '}';
   }
 }

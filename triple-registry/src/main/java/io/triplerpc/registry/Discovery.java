@@ -37,6 +37,8 @@ public final class Discovery implements ClusterFactory {
   private final DirectorySettings settings;
   private final Path snapshotDirectory;
   private final Map<String, String> applications;
+  /** The governance rules obeyed, or null for none. */
+  private final RuleSource rules;
   private final ScheduledExecutorService outlierScheduler;
   private final LongSupplier outlierClock;
 
@@ -65,6 +67,7 @@ public final class Discovery implements ClusterFactory {
     this.outlierClock = builder.outlierClock;
     this.snapshotDirectory = builder.snapshotDirectory;
     this.applications = Map.copyOf(builder.applications);
+    this.rules = builder.rules;
   }
 
   /** A builder of discovery through {@code registry}, shared by every client made with it. */
@@ -87,7 +90,7 @@ public final class Discovery implements ClusterFactory {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
     return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
-        outlierScheduler, outlierClock);
+        outlierScheduler, outlierClock, rules);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */
@@ -104,6 +107,7 @@ public final class Discovery implements ClusterFactory {
     private Path snapshotDirectory;
     private boolean closeRegistry;
     private final Map<String, String> applications = new HashMap<>();
+    private RuleSource rules;
     private OutlierDetection outlierDetection;
     private ScheduledExecutorService outlierScheduler;
     private LongSupplier outlierClock = System::nanoTime;
@@ -281,6 +285,16 @@ public final class Discovery implements ClusterFactory {
     /** Keeps the last known state in files in {@code directory}, rewritten at most once a second. */
     public Builder snapshotDirectory(Path directory) {
       return snapshotDirectory(directory, Duration.ofSeconds(1));
+    }
+
+    /**
+     * Obeys the governance rules in {@code rules} (Apache Dubbo's, as Dubbo Admin writes them): each
+     * provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
+     * {@code dubbo.tag} header), read live. None by default. The source is not closed with the client.
+     */
+    public Builder rules(RuleSource rules) {
+      this.rules = Objects.requireNonNull(rules, "rules");
+      return this;
     }
 
     /** Names the application serving {@code serviceName}, so the registry's mapping is not asked. */

@@ -186,6 +186,10 @@ final class ClientCallImpl<Q, R> extends AttemptCall<Q, R> implements ClientStre
   private void nameExport(Metadata headers) {
     nameExport(headers, ServiceExports.VERSION_HEADER, options.serviceVersion());
     nameExport(headers, ServiceExports.GROUP_HEADER, options.serviceGroup());
+    if (options.tag() != null) {
+      headers.removeAll(ServiceExports.TAG_HEADER);
+      headers.put(ServiceExports.TAG_HEADER, options.tag());
+    }
   }
 
   private static void nameExport(Metadata headers, String header, String value) {

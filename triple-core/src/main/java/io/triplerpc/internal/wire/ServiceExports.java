@@ -9,6 +9,11 @@ public final class ServiceExports {
   public static final String VERSION_HEADER = "tri-service-version";
   /** The header naming the service group a call asks for. */
   public static final String GROUP_HEADER = "tri-service-group";
+  /**
+   * The header carrying a call's routing tag: Dubbo's {@code dubbo.tag} attachment, which Dubbo's Triple
+   * sends as a header of that name.
+   */
+  public static final String TAG_HEADER = "dubbo.tag";
 
   private ServiceExports() {}
 

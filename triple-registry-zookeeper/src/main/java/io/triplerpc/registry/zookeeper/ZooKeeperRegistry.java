@@ -57,6 +57,7 @@ public final class ZooKeeperRegistry implements Registry {
   /** Calls every listener of this registry, one task at a time. */
   private final ExecutorService notifier;
   private final Set<InstanceSubscription> subscriptions = ConcurrentHashMap.newKeySet();
+  private final Set<ZooKeeperRuleSource> ruleSources = ConcurrentHashMap.newKeySet();
   /** The session the instances were last written in; only the connection state thread touches it. */
   private long sessionId;
   private volatile boolean closed;
@@ -177,6 +178,36 @@ public final class ZooKeeperRegistry implements Registry {
   }
 
   /**
+   * Governance rules (tag and condition routers, dynamic configuration) where Apache Dubbo 3.3's
+   * config center keeps them in this ensemble: {@code /dubbo/config/dubbo/<key>}. The source shares this
+   * registry's session and is closed with it.
+   *
+   * @throws IllegalStateException if this registry is closed
+   */
+  public ZooKeeperRuleSource ruleSource() {
+    return ruleSource(ZooKeeperRuleSource.DEFAULT_ROOT_PATH);
+  }
+
+  /**
+   * Governance rules under another config root: {@code /<namespace>/config} for Dubbo's config center
+   * {@code namespace}, or its {@code config.root-path} parameter.
+   *
+   * @throws IllegalArgumentException if {@code rootPath} is not absolute or ends with a slash
+   * @throws IllegalStateException if this registry is closed
+   */
+  public ZooKeeperRuleSource ruleSource(String rootPath) {
+    Objects.requireNonNull(rootPath, "rootPath");
+    ZooKeeperRuleSource source = new ZooKeeperRuleSource(client, rootPath);
+    ruleSources.add(source);
+    if (closed) {
+      ruleSources.remove(source);
+      source.close();
+      throw new IllegalStateException("Registry closed");
+    }
+    return source;
+  }
+
+  /**
    * Ends the subscriptions and the session, which takes this registry's instance znodes with it. Waits
    * for nothing but ZooKeeper's acknowledgement of the session's end (not at all when disconnected).
    */
@@ -190,6 +221,10 @@ public final class ZooKeeperRegistry implements Registry {
       subscription.clientClosing();
     }
     subscriptions.clear();
+    for (ZooKeeperRuleSource source : List.copyOf(ruleSources)) {
+      source.close();
+    }
+    ruleSources.clear();
     instances.close();
     tree.close();
     notifier.shutdown();

@@ -1,6 +1,8 @@
 /**
- * The registry on ZooKeeper: {@link io.triplerpc.registry.zookeeper.ZooKeeperRegistry}. Everything else
- * in this package is package-private and may change at any time.
+ * The registry on ZooKeeper: {@link io.triplerpc.registry.zookeeper.ZooKeeperRegistry}, and the governance
+ * rules Apache Dubbo's config center keeps there: {@link io.triplerpc.registry.zookeeper.ZooKeeperRuleSource}
+ * ({@code /dubbo/config/dubbo/<key>}). Everything else in this package is package-private and may change at
+ * any time.
  *
  * <p>Triple's own tree ({@code ZooKeeperRegistry.Layout.TRIPLE}), under the root ({@code /triple} by
  * default):

@@ -5,6 +5,7 @@ import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.Status;
+import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.registry.LoadBalancing;
 import io.triplerpc.spi.Connection;
 import io.triplerpc.spi.Connector;
@@ -32,12 +33,14 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public boolean isReady() {
-    return directory.isReady();
+    TagRouter tags = directory.tagRouter;
+    return directory.isReady() && (tags == null || tags.rulesKnown());
   }
 
   @Override
   public void whenReady(Runnable task) {
-    directory.whenReady(task);
+    TagRouter tags = directory.tagRouter;
+    directory.whenReady(tags == null ? task : () -> tags.whenRulesKnown(task));
   }
 
   @Override
@@ -52,7 +55,7 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried) {
-    return pick(method, tried, null);
+    return pick(method, tried, null, null);
   }
 
   @Override
@@ -64,10 +67,17 @@ final class DirectoryPicker implements Picker {
         key = headers.get(settings.hashHeader());
       }
     }
-    return pick(method, tried, key);
+    String tag = null;
+    if (directory.tagRouter != null) {   // Without rules, a call pays nothing for tags.
+      tag = options.tag();
+      if (tag == null && headers != null) {
+        tag = headers.get(ServiceExports.TAG_HEADER);
+      }
+    }
+    return pick(method, tried, key, tag);
   }
 
-  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey) {
+  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey, String tag) {
     Endpoint[] endpoints = NONE_TRIED;
     if (!tried.isEmpty()) {
       endpoints = new Endpoint[tried.size()];
@@ -75,7 +85,7 @@ final class DirectoryPicker implements Picker {
         endpoints[i] = ((EndpointPick) tried.get(i)).endpoint;
       }
     }
-    Endpoint endpoint = directory.pick(endpoints, endpoints.length, hashKey);
+    Endpoint endpoint = directory.pick(endpoints, endpoints.length, hashKey, tag);
     if (endpoint == null) {
       return null;
     }
@@ -104,6 +114,11 @@ final class DirectoryPicker implements Picker {
       return reason;
     }
     int instances = directory.size();
+    if (instances > 0 && directory.tagRouter != null && directory.anyInRotation()) {
+      return "No instance of " + directory.describe() + " that the call's tag may reach is in rotation: the "
+          + "provider application's tag rule gives the tag to none of the " + instances + " registered (and "
+          + "says force: true), or tags them all and the call has no tag";
+    }
     if (instances > 0) {
       return "No instance of " + directory.describe() + " is in rotation: all " + instances
           + " are ejected as outliers (or removed)";

@@ -6,6 +6,7 @@ import io.triplerpc.WriteStats;
 import io.triplerpc.registry.DiscoveryObserver;
 import io.triplerpc.registry.OutlierDetection;
 import io.triplerpc.registry.Registry;
+import io.triplerpc.registry.RuleSource;
 import io.triplerpc.registry.Subscription;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.Connection;
@@ -44,6 +45,8 @@ public final class RegistryCluster implements Cluster {
   private final Map<String, ApplicationDirectory> applications = new ConcurrentHashMap<>();
   private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
   private volatile boolean closed;
+  /** Tag routing by the rules of a config center, or null when the consumer obeys none. */
+  private final TagRouter tagRouter;
   /** The periodic evaluation of outlier detection, or null when it is off. */
   private final ScheduledFuture<?> outlierTask;
 
@@ -75,6 +78,21 @@ public final class RegistryCluster implements Cluster {
       Map<String, String> pinnedApplications,
       ScheduledExecutorService outlierScheduler,
       LongSupplier outlierClock) {
+    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
+        null);
+  }
+
+  /** As above, obeying the governance rules of {@code rules} (none if null). */
+  public RegistryCluster(
+      Registry registry,
+      boolean ownsRegistry,
+      Connector connector,
+      DirectorySettings settings,
+      Snapshots snapshots,
+      Map<String, String> pinnedApplications,
+      ScheduledExecutorService outlierScheduler,
+      LongSupplier outlierClock,
+      RuleSource rules) {
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
     // A connection that goes away, or cannot be opened, may mean the registry's list is stale: a registry
@@ -92,6 +110,7 @@ public final class RegistryCluster implements Cluster {
     this.snapshots = snapshots;
     this.pinnedApplications = Map.copyOf(pinnedApplications);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
+    this.tagRouter = rules == null ? null : new TagRouter(rules, scheduler, settings.initialWaitNanos());
     OutlierDetection outliers = settings.outlierDetection();
     if (outliers == null) {
       this.outlierTask = null;
@@ -144,6 +163,7 @@ public final class RegistryCluster implements Cluster {
     ServiceDirectory created =
         new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma(),
             settings.hashNodes());
+    created.tagRouter = tagRouter;
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
@@ -244,6 +264,9 @@ public final class RegistryCluster implements Cluster {
       if (existing != null) {
         return existing;
       }
+      if (tagRouter != null && !closed) {
+        tagRouter.watch(application);
+      }
       ApplicationDirectory created = new ApplicationDirectory(application, registry, scheduler, settings, snapshots);
       created.restoreSnapshot();
       applications.put(application, created);
@@ -296,6 +319,9 @@ public final class RegistryCluster implements Cluster {
       open = List.copyOf(subscriptions);
     }
     open.forEach(Subscription::close);
+    if (tagRouter != null) {
+      tagRouter.close();
+    }
     applications.values().forEach(ApplicationDirectory::flushSnapshot);
     applications.values().forEach(ApplicationDirectory::closeConnections);
     if (outlierTask != null) {

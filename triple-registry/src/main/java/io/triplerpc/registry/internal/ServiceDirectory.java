@@ -41,6 +41,10 @@ public final class ServiceDirectory {
   private volatile Endpoint first;
   private final java.util.concurrent.CompletableFuture<Void> ready = new java.util.concurrent.CompletableFuture<>();
   private volatile String unavailableReason;
+  /** Tag routing, or null when the consumer obeys no rules; set before the directory's first call. */
+  volatile TagRouter tagRouter;
+  /** The routes of each request tag, for the rules and instances they were worked out from; null before the first. */
+  private volatile Routes routes;
   /** The applications attached so far; copy on write, rarely changed. */
   private volatile java.util.Set<String> applications = java.util.Set.of();
 
@@ -298,6 +302,148 @@ public final class ServiceDirectory {
       }
     }
     return failing != null ? failing : fallback;
+  }
+
+  /**
+   * As {@link #pick(Endpoint[], int, String)}, for a request with the routing tag {@code tag} (null for
+   * none): among the instances tag routing allows, if a tag rule applies to this service's instances.
+   */
+  Endpoint pick(Endpoint[] tried, int triedCount, String hashKey, String tag) {
+    Endpoint[] allowed = routed(tag);
+    if (allowed == null) {
+      return pick(tried, triedCount, hashKey);
+    }
+    return pickAmong(allowed, tried, triedCount);
+  }
+
+  /**
+   * The instances a request with {@code tag} may go to, or null if no tag rule applies here (then any).
+   * Worked out once per rule generation and change of the instances, and per tag the rules name: a call
+   * reads a few volatile fields and looks its tag up in a map.
+   */
+  Endpoint[] routed(String tag) {
+    TagRouter router = tagRouter;
+    if (router == null) {
+      return null;
+    }
+    long generation = router.generation();
+    RevisionGroup[] g = groups;
+    Routes r = routes;
+    if (r == null || !r.isCurrent(generation, g)) {
+      r = new Routes(generation, g, router);
+      routes = r;
+    }
+    if (r.tagNames.isEmpty()) {
+      return null;
+    }
+    String key = tag == null || tag.isEmpty() ? TagRouter.NO_TAG
+        : r.tagNames.contains(tag) ? tag : TagRouter.UNKNOWN_TAG;
+    Endpoint[] allowed = r.byKey.get(key);
+    if (allowed == null) {
+      Routes current = r;
+      allowed = r.byKey.computeIfAbsent(key, k -> router.route(current.groups, k));
+    }
+    return allowed;
+  }
+
+  /**
+   * One of {@code allowed}: at random (in proportion to weight with {@link LoadBalancing#WEIGHTED_RANDOM})
+   * among those in rotation and not tried; failing that one that failed lately, then one tried. Two
+   * passes over the allowed, no allocation.
+   */
+  private Endpoint pickAmong(Endpoint[] allowed, Endpoint[] tried, int triedCount) {
+    boolean weighted = balancing == LoadBalancing.WEIGHTED_RANDOM;
+    long total = 0;
+    Endpoint zeroWeight = null;
+    for (Endpoint e : allowed) {
+      if (inRotation(e) && !isTried(e, tried, triedCount)) {
+        int w = weighted ? e.weight : 1;
+        if (w > 0) {
+          total += w;
+        } else {
+          zeroWeight = e;
+        }
+      }
+    }
+    if (total > 0) {
+      long point = ThreadLocalRandom.current().nextLong(total);
+      for (Endpoint e : allowed) {
+        if (inRotation(e) && !isTried(e, tried, triedCount)) {
+          int w = weighted ? e.weight : 1;
+          if (w > 0 && (point -= w) < 0) {
+            return e;
+          }
+        }
+      }
+    }
+    if (zeroWeight != null) {
+      return zeroWeight;
+    }
+    Endpoint failing = null;
+    Endpoint fallback = null;
+    for (Endpoint e : allowed) {
+      if (e.isRemoved() || e.isEjected()) {
+        continue;
+      }
+      if (isTried(e, tried, triedCount)) {
+        fallback = e;
+      } else {
+        failing = e;
+      }
+    }
+    return failing != null ? failing : fallback;
+  }
+
+  /** Whether some instance is in rotation (not removed, ejected or failing lately); a pass over all. */
+  boolean anyInRotation() {
+    for (RevisionGroup group : groups) {
+      for (int i = 0, n = group.size(); i < n; i++) {
+        Endpoint e = group.at(i);
+        if (e != null && inRotation(e)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean inRotation(Endpoint e) {
+    return !e.isRemoved() && !e.isEjected() && !e.failedRecently();
+  }
+
+  /** Where each request tag may go, worked out from one rule generation and one state of the instances. */
+  private static final class Routes {
+    final long generation;
+    final RevisionGroup[] groups;
+    /** Each group's change count, read before its instances: a change made meanwhile leaves this stale. */
+    final int[] changes;
+    /** The tags the rules name; empty if no rule applies (then nothing is routed). */
+    final java.util.Set<String> tagNames;
+    /** By tag, {@link TagRouter#NO_TAG} or {@link TagRouter#UNKNOWN_TAG}: bounded by the rules' tags. */
+    final java.util.concurrent.ConcurrentHashMap<String, Endpoint[]> byKey =
+        new java.util.concurrent.ConcurrentHashMap<>();
+
+    Routes(long generation, RevisionGroup[] groups, TagRouter router) {
+      this.generation = generation;
+      this.groups = groups;
+      this.changes = new int[groups.length];
+      for (int i = 0; i < groups.length; i++) {
+        changes[i] = groups[i].changes();
+      }
+      this.tagNames = router.tagNames(groups);
+    }
+
+    boolean isCurrent(long currentGeneration, RevisionGroup[] current) {
+      if (currentGeneration != generation || current != groups) {
+        return false;
+      }
+      for (int i = 0; i < groups.length; i++) {
+        if (groups[i].changes() != changes[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /**

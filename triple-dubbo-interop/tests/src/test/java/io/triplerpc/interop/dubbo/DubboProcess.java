@@ -193,6 +193,24 @@ final class DubboProcess implements AutoCloseable {
     return send(id, command);
   }
 
+  /**
+   * Writes a governance rule through Dubbo's own config center API ({@code DynamicConfiguration
+   * .publishConfig(key, "dubbo", content)}, as Dubbo Admin does); a consumer started with a registry only.
+   */
+  void publishRule(String key, String content) throws IOException, InterruptedException {
+    int id = ++nextId;
+    ObjectNode command = JSON.createObjectNode().put("id", id).put("publishRule", key).put("content", content);
+    JsonNode answer = send(id, command);
+    assertTrue(answer.path("ok").asBoolean(), () -> "Dubbo did not publish " + key + ": " + answer);
+  }
+
+  /** Removes a governance rule through Dubbo's config center API. */
+  void removeRule(String key) throws IOException, InterruptedException {
+    int id = ++nextId;
+    JsonNode answer = send(id, JSON.createObjectNode().put("id", id).put("removeRule", key));
+    assertTrue(answer.path("ok").asBoolean(), () -> "Dubbo did not remove " + key + ": " + answer);
+  }
+
   private JsonNode send(int id, ObjectNode command) throws IOException, InterruptedException {
     input.write(JSON.writeValueAsString(command));
     input.write('\n');

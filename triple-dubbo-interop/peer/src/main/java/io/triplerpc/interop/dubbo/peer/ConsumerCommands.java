@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.dubbo.common.config.configcenter.DynamicConfiguration;
 import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.rpc.RpcContext;
 import org.apache.dubbo.rpc.RpcException;
@@ -46,6 +47,11 @@ import org.apache.dubbo.rpc.service.GenericService;
  * its own getters' values, the gRPC status of the {@link StatusRpcException} in its causes if any
  * (Dubbo wraps it in an {@link RpcException}), Dubbo's {@link RpcException} code, its cause, and the
  * messages a stream delivered before it failed.
+ *
+ * <p>With a registry, a command may instead write a governance rule through Dubbo's own
+ * {@code DynamicConfiguration} on that ZooKeeper, as Dubbo Admin does:
+ * {@code {"id":1,"publishRule":"<key>","content":"<yaml>"}} (in Dubbo's group {@code dubbo}), or remove
+ * one: {@code {"id":1,"removeRule":"<key>"}}; the answer is {@code {"id":1,"ok":<what Dubbo returned>}}.
  */
 final class ConsumerCommands {
 
@@ -56,9 +62,31 @@ final class ConsumerCommands {
   /** Dubbo's generic reference to each interface, by name. */
   private final Map<String, GenericService> generic;
 
-  ConsumerCommands(Map<Class<?>, Object> proxies, Map<String, GenericService> generic) {
+  /** Dubbo's config center on the registry's ZooKeeper, or null without a registry. */
+  private final DynamicConfiguration rules;
+
+  ConsumerCommands(Map<Class<?>, Object> proxies, Map<String, GenericService> generic, DynamicConfiguration rules) {
     this.proxies = proxies;
     this.generic = generic;
+    this.rules = rules;
+  }
+
+  private String writeRule(Object id, JSONObject command) {
+    try {
+      if (rules == null) {
+        throw new IllegalStateException("no config center: start the consumer with --registry");
+      }
+      boolean ok = command.containsKey("publishRule")
+          ? rules.publishConfig(command.getString("publishRule"), DynamicConfiguration.DEFAULT_GROUP,
+              command.getString("content"))
+          : rules.removeConfig(command.getString("removeRule"), DynamicConfiguration.DEFAULT_GROUP);
+      Map<String, Object> answer = new LinkedHashMap<>();
+      answer.put("id", id);
+      answer.put("ok", ok);
+      return JSON.toJSONString(answer, WRITE);
+    } catch (RuntimeException e) {
+      return JSON.toJSONString(failure(id, e, List.of()), WRITE);
+    }
   }
 
   String execute(String line) {
@@ -72,6 +100,9 @@ final class ConsumerCommands {
     List<Object> received = new ArrayList<>();
     if (command.getBooleanValue("generic")) {
       return invokeGeneric(id, command);
+    }
+    if (command.containsKey("publishRule") || command.containsKey("removeRule")) {
+      return writeRule(id, command);
     }
     try {
       Class<?> service = proxies.keySet().stream()

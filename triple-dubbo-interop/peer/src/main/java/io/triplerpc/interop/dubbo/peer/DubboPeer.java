@@ -33,6 +33,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.dubbo.common.URL;
+import org.apache.dubbo.common.config.configcenter.DynamicConfiguration;
+import org.apache.dubbo.common.config.configcenter.DynamicConfigurationFactory;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.ReferenceConfig;
@@ -41,6 +44,7 @@ import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.TracingConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.config.nested.SamplingConfig;
+import org.apache.dubbo.rpc.model.ApplicationModel;
 import org.apache.dubbo.rpc.service.GenericService;
 
 /**
@@ -115,7 +119,7 @@ public final class DubboPeer {
       ProtocolConfig tri = new ProtocolConfig("tri", port);
       if (options.registry() != null) {
         // The address it registers; it still binds every interface.
-        tri.setHost("127.0.0.1");
+        tri.setHost(options.host() != null ? options.host() : "127.0.0.1");
       }
       if (options.serialization() != null) {
         tri.setSerialization(options.serialization());
@@ -151,7 +155,7 @@ public final class DubboPeer {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));
       }
       bootstrap.start();
-      waitUntilAccepting(port);
+      waitUntilAccepting(options.host() != null ? options.host() : "127.0.0.1", port);
       protocol.println("READY " + port);
       while (commands.readLine() != null) {
         // A provider takes no commands; it lives until its input ends.
@@ -163,7 +167,8 @@ public final class DubboPeer {
       bootstrap.reference(plain).reference(proto).reference(generic).start();
       ConsumerCommands consumer = new ConsumerCommands(
           Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()),
-          Map.of(PlainService.class.getName(), generic.get()));
+          Map.of(PlainService.class.getName(), generic.get()),
+          options.registry() == null ? null : configCenter(options.registry()));
       protocol.println("READY");
       for (String line = commands.readLine(); line != null; line = commands.readLine()) {
         if (!line.isBlank()) {
@@ -173,6 +178,15 @@ public final class DubboPeer {
     }
     bootstrap.stop();
     System.exit(0);
+  }
+
+  /**
+   * Dubbo's config center on the ZooKeeper at {@code address}, made as Dubbo Admin makes it: the
+   * {@code zookeeper} {@link DynamicConfigurationFactory} given the ensemble's URL.
+   */
+  private static DynamicConfiguration configCenter(String address) {
+    return ApplicationModel.defaultModel().getExtensionLoader(DynamicConfigurationFactory.class)
+        .getExtension("zookeeper").getDynamicConfiguration(URL.valueOf("zookeeper://" + address));
   }
 
   /**
@@ -246,11 +260,11 @@ public final class DubboPeer {
     }
   }
 
-  private static void waitUntilAccepting(int port) throws InterruptedException {
+  private static void waitUntilAccepting(String host, int port) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        socket.connect(new InetSocketAddress(host, port), 1000);
         return;
       } catch (IOException e) {
         TimeUnit.MILLISECONDS.sleep(50);

@@ -20,6 +20,7 @@ import java.util.List;
  *   <li>{@code --registry=host:port}: application-level service discovery on that ZooKeeper
  *       ({@code zookeeper://host:port?registry-type=service}) instead of a direct URL: a provider
  *       registers (binding 127.0.0.1), a consumer finds its providers there (no {@code --address});
+ *   <li>{@code --host=ip}: provider with a registry, the address it registers (default 127.0.0.1);
  *   <li>{@code --application=name}: the application's name (default {@code triple-dubbo-interop-<mode>});
  *   <li>{@code --metadata-type=local|remote}: provider, where its metadata goes (Dubbo's default: local,
  *       served by its MetadataService);
@@ -53,7 +54,8 @@ record PeerOptions(
     boolean tracing,
     String relay,
     boolean rest,
-    String loadbalance) {
+    String loadbalance,
+    String host) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -74,6 +76,7 @@ record PeerOptions(
     String relay = null;
     boolean rest = false;
     String loadbalance = null;
+    String host = null;
     List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
@@ -97,6 +100,7 @@ record PeerOptions(
         case "--relay" -> relay = value;
         case "--rest" -> rest = true;
         case "--loadbalance" -> loadbalance = value;
+        case "--host" -> host = value;
         case "--also-export" -> {
           for (String export : value.split(",")) {
             String[] parts = export.split(":", -1);
@@ -116,6 +120,6 @@ record PeerOptions(
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy, tracing, relay, rest, loadbalance);
+        application, metadataType, providedBy, tracing, relay, rest, loadbalance, host);
   }
 }
