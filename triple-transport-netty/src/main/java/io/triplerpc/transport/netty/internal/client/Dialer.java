@@ -13,7 +13,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
@@ -42,7 +42,7 @@ final class Dialer {
     this.target = address.getHostString() + ':' + address.getPort();
     this.options = options;
     this.alloc = alloc;
-    this.channelFactory = new ReflectiveChannelFactory<>(EventLoops.socketChannel());
+    this.channelFactory = new ReflectiveChannelFactory<>(IoTransport.resolve(options.transport()).socketChannel());
     this.sslContext = sslContext;
     this.connections = connections;
     this.resolver = resolver;

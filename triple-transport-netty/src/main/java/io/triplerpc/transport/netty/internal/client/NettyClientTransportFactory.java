@@ -10,7 +10,7 @@ import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
 import java.util.IdentityHashMap;
@@ -53,14 +53,20 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   }
 
   @Override
+  public void check(ClientTransportOptions options) {
+    IoTransport.resolve(options.transport());
+  }
+
+  @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
     if (group == null) {
       if (closed) {
         // Taking loops now would hold them for ever: nothing closes this factory again.
         throw new IllegalStateException("The client is closed");
       }
+      IoTransport transport = IoTransport.resolve(options.transport());
       sharedGroup = options.ioThreads() <= 0;
-      group = sharedGroup ? SharedEventLoops.acquire() : EventLoops.newGroup(options.ioThreads(), "triple-client-io");
+      group = sharedGroup ? SharedEventLoops.acquire(transport) : transport.newGroup(options.ioThreads(), "triple-client-io");
       keepAliveTime = new KeepAliveTime(options.keepAlive().timeNanos());
     }
     // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
