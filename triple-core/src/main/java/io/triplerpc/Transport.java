@@ -13,8 +13,8 @@ public enum Transport {
 
   /**
    * Linux's io_uring: system calls submitted and completed through rings shared with the kernel. Missing
-   * on kernels before 5.x, where a container's seccomp profile refuses its system calls (Docker's
-   * default does), and where {@code kernel.io_uring_disabled} is set.
+   * on older kernels, where {@code kernel.io_uring_disabled} is set, and in containers whose seccomp
+   * profile refuses its system calls (Docker's default does).
    */
   IO_URING,
 

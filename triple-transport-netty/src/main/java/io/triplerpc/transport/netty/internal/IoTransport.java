@@ -1,5 +1,6 @@
 package io.triplerpc.transport.netty.internal;
 
+import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -43,7 +44,7 @@ public enum IoTransport {
     }
 
     @Override
-    IoHandlerFactory ioHandlerFactory() {
+    public IoHandlerFactory ioHandlerFactory() {
       return IoUringIoHandler.newFactory();
     }
 
@@ -70,7 +71,7 @@ public enum IoTransport {
     }
 
     @Override
-    IoHandlerFactory ioHandlerFactory() {
+    public IoHandlerFactory ioHandlerFactory() {
       return EpollIoHandler.newFactory();
     }
 
@@ -97,7 +98,7 @@ public enum IoTransport {
     }
 
     @Override
-    IoHandlerFactory ioHandlerFactory() {
+    public IoHandlerFactory ioHandlerFactory() {
       return NioIoHandler.newFactory();
     }
 
@@ -189,7 +190,8 @@ public enum IoTransport {
     return unavailabilityCause() == null;
   }
 
-  abstract IoHandlerFactory ioHandlerFactory();
+  /** The I/O handlers of this transport's event loops. */
+  public abstract IoHandlerFactory ioHandlerFactory();
 
   /** The client sockets of this transport's groups. */
   public abstract Class<? extends SocketChannel> socketChannel();
@@ -204,6 +206,15 @@ public enum IoTransport {
   public EventLoopGroup newGroup(int threads, String name) {
     int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
     return new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory(name, true), ioHandlerFactory());
+  }
+
+  /**
+   * Whether {@code channel}'s writes reach its socket after {@code flush()} has returned (io_uring submits
+   * them to the kernel, which completes them later), rather than during the flush (epoll, NIO): a close
+   * right after a flush drops them ({@link CloseAfterWrites}).
+   */
+  public static boolean writesLater(Channel channel) {
+    return channel instanceof IoUringSocketChannel;
   }
 
   /** {@code io_uring}, {@code epoll} or {@code nio}. */

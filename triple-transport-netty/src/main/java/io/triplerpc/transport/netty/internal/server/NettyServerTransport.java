@@ -34,6 +34,7 @@ import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
+import io.triplerpc.transport.netty.internal.CloseAfterWrites;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.IoTransport;
 import io.triplerpc.transport.netty.internal.Tls;
@@ -148,6 +149,9 @@ final class NettyServerTransport implements ServerTransport {
    * connection is cleartext, see {@link #initCleartext}.
    */
   void initConnection(Channel channel, ServerTransportListener listener, ServerTransportOptions options) {
+    if (IoTransport.writesLater(channel)) {
+      channel.pipeline().addFirst(new CloseAfterWrites(options.drainGraceMillis()));
+    }
     if (KeepAlive.on(options.timers().handshakeTimeoutNanos())) {
       HandshakeTimeout.start(channel, options.timers().handshakeTimeoutNanos());
     }
