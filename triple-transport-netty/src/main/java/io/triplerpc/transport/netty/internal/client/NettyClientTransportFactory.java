@@ -30,6 +30,8 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private static final long CLOSE_GRACE_SECONDS = 5;
 
   private EventLoopGroup group;
+  /** The transport of {@link #group}, resolved once: every connection's socket is of its classes. */
+  private IoTransport io;
   /** Whether {@link #group} is the shared one (released at close) rather than this client's own. */
   private boolean sharedGroup;
   private boolean closed;
@@ -64,9 +66,9 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
         // Taking loops now would hold them for ever: nothing closes this factory again.
         throw new IllegalStateException("The client is closed");
       }
-      IoTransport transport = IoTransport.resolve(options.transport());
+      io = IoTransport.resolve(options.transport());
       sharedGroup = options.ioThreads() <= 0;
-      group = sharedGroup ? SharedEventLoops.acquire(transport) : transport.newGroup(options.ioThreads(), "triple-client-io");
+      group = sharedGroup ? SharedEventLoops.acquire(io) : io.newGroup(options.ioThreads(), "triple-client-io");
       keepAliveTime = new KeepAliveTime(options.keepAlive().timeNanos());
     }
     // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
@@ -76,7 +78,7 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
       sslContext = sslContexts.computeIfAbsent(options.tls(),
           options.http1() ? Tls::http1ClientContext : Tls::clientContext);
     }
-    Dialer dialer = new Dialer(address, options, ByteBufAllocator.DEFAULT, sslContext, connections, resolver);
+    Dialer dialer = new Dialer(address, options, io, ByteBufAllocator.DEFAULT, sslContext, connections, resolver);
     return options.http1()
         ? new Http1ClientTransport(dialer, group)
         : new NettyClientTransport(dialer, group, keepAliveTime);
