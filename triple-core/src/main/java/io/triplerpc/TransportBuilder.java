@@ -110,6 +110,18 @@ public interface TransportBuilder<B extends TransportBuilder<B>> {
   B ioThreads(int threads);
 
   /**
+   * The I/O of this client's or server's event loops. Not set, it is what {@code -Dio.triplerpc.transport}
+   * names for the whole JVM ({@code auto}, {@code io_uring}, {@code epoll} or {@code nio}), or without
+   * that property epoll where available, then NIO. {@link Transport#AUTO} prefers io_uring, then epoll,
+   * then NIO. A client that shares the process's event loops ({@link #ioThreads} 0) shares those of its
+   * transport.
+   *
+   * <p>Asking for a transport the machine cannot run fails the client's {@code build()} or the server's
+   * {@code start()} with an {@link IllegalStateException} that gives Netty's reason.
+   */
+  B transport(Transport transport);
+
+  /**
    * TLS (ALPN {@code h2}, and {@code http/1.1} on a server for curl and browsers). A client verifies
    * the server's certificate against {@link TlsConfig#trustCertificates()} (the JDK's trust store when
    * not set) and its host name, and presents a {@link TlsConfig#certificateChain()} for mutual TLS. A

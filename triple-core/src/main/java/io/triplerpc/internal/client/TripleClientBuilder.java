@@ -275,6 +275,7 @@ public final class TripleClientBuilder extends AbstractTransportBuilder<TripleCl
         initialBackoff.toMillis(),
         maxBackoff.toMillis(),
         ioThreads(),
+        transport(),
         tls(),
         protocol,
         codec,

@@ -60,6 +60,7 @@ final class TripleClientImpl extends TripleClient {
       CallCredentials credentials, DeserializationAllowList deserializationAllowList, MethodSettings methods,
       CallObservers observers) {
     this.transportFactory = loadTransportFactory();
+    transportFactory.check(options);
     this.deserializationAllowList = deserializationAllowList;
     Executor callbacks = callbackExecutor != null ? callbackExecutor : ClientCallFactories.newCallbackExecutor();
     int maxInbound = options.limits().maxInboundMessageSize();

@@ -385,6 +385,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
             httpBodyIdleTimeoutNanos),
         drainGrace.toMillis(),
         ioThreads(),
+        transport(),
         tls(),
         plaintextAlongsideTls,
         cors,

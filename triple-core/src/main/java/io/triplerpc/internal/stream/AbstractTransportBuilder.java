@@ -2,6 +2,7 @@ package io.triplerpc.internal.stream;
 
 import io.triplerpc.CallObserver;
 import io.triplerpc.TlsConfig;
+import io.triplerpc.Transport;
 import io.triplerpc.TransportBuilder;
 import io.triplerpc.internal.VirtualThreads;
 import io.triplerpc.internal.observe.CallObservers;
@@ -32,6 +33,8 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   private long keepAliveTimeNanos;
   private long keepAliveTimeoutNanos;
   private int ioThreads;
+  /** The transport asked for, or null for the JVM's default. */
+  private Transport transport;
   private TlsConfig tls;
   /** Whether HTTP/3 is on; each side's builder reads it with its own HTTP/3 settings. */
   private boolean http3;
@@ -128,6 +131,12 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
   }
 
   @Override
+  public B transport(Transport transport) {
+    this.transport = Objects.requireNonNull(transport, "transport");
+    return self();
+  }
+
+  @Override
   public B tls(TlsConfig tls) {
     this.tls = Objects.requireNonNull(tls, "tls");
     return self();
@@ -177,6 +186,11 @@ public abstract class AbstractTransportBuilder<B extends TransportBuilder<B>> im
 
   protected final int ioThreads() {
     return ioThreads;
+  }
+
+  /** The transport set, or null for the JVM's default. */
+  protected final Transport transport() {
+    return transport;
   }
 
   /** The TLS set, or null for cleartext. */

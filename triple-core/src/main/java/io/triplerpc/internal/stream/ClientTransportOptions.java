@@ -2,6 +2,7 @@ package io.triplerpc.internal.stream;
 
 import io.triplerpc.ClientProtocol;
 import io.triplerpc.TlsConfig;
+import io.triplerpc.Transport;
 import java.time.Duration;
 
 /**
@@ -15,6 +16,7 @@ import java.time.Duration;
  * @param initialBackoffMillis first delay before reconnecting after a failed attempt
  * @param maxBackoffMillis longest delay between attempts
  * @param ioThreads event loop threads of the client's own; 0 to share the process's client event loops
+ * @param transport the I/O of the event loops, or null for the JVM's default
  * @param tls transport security, or null for cleartext
  * @param protocol the wire protocol of the client's calls
  * @param codec the codec of the messages, {@code "proto"} or {@code "json"} (protobuf's JSON mapping)
@@ -30,6 +32,7 @@ public record ClientTransportOptions(
     long initialBackoffMillis,
     long maxBackoffMillis,
     int ioThreads,
+    Transport transport,
     TlsConfig tls,
     ClientProtocol protocol,
     String codec,
@@ -45,7 +48,8 @@ public record ClientTransportOptions(
   /** One connection, 10 s to connect, reconnecting after 1 s doubling up to 2 min, as grpc-java. */
   public static final ClientTransportOptions DEFAULTS = new ClientTransportOptions(
       Http2Limits.CLIENT_DEFAULTS, KeepAlive.CLIENT_DEFAULTS, 1, 10_000,
-      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, ClientProtocol.GRPC, PROTO, false, false, null);
+      Duration.ofSeconds(1).toMillis(), Duration.ofMinutes(2).toMillis(), 0, null, null, ClientProtocol.GRPC, PROTO, false, false,
+      null);
 
   public ClientTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -73,29 +77,32 @@ public record ClientTransportOptions(
     }
   }
 
-  /** Options of a client of protobuf's binary codec over HTTP/2, Connect unary calls as POST. */
+  /**
+   * Options of a client of protobuf's binary codec over HTTP/2 on the JVM's default transport, Connect
+   * unary calls as POST.
+   */
   public ClientTransportOptions(Http2Limits limits, KeepAlive keepAlive, int connectionsPerAddress,
       int connectTimeoutMillis, long initialBackoffMillis, long maxBackoffMillis, int ioThreads, TlsConfig tls,
       ClientProtocol protocol) {
     this(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis, initialBackoffMillis, maxBackoffMillis,
-        ioThreads, tls, protocol, PROTO, false, false, null);
+        ioThreads, null, tls, protocol, PROTO, false, false, null);
   }
 
   /** These options with {@code limits} instead. */
   public ClientTransportOptions withLimits(Http2Limits limits) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet, http3);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, transport, tls, protocol, codec, http1, httpGet, http3);
   }
 
   /** These options over HTTP/2 on TCP instead of HTTP/3: the transport a client falls back to. */
   public ClientTransportOptions withoutHttp3() {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet, null);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, transport, tls, protocol, codec, http1, httpGet, null);
   }
 
   /** These options with {@code keepAlive} instead. */
   public ClientTransportOptions withKeepAlive(KeepAlive keepAlive) {
     return new ClientTransportOptions(limits, keepAlive, connectionsPerAddress, connectTimeoutMillis,
-        initialBackoffMillis, maxBackoffMillis, ioThreads, tls, protocol, codec, http1, httpGet, http3);
+        initialBackoffMillis, maxBackoffMillis, ioThreads, transport, tls, protocol, codec, http1, httpGet, http3);
   }
 }

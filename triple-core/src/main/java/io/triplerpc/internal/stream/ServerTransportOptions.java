@@ -2,6 +2,7 @@ package io.triplerpc.internal.stream;
 
 import io.triplerpc.CorsPolicy;
 import io.triplerpc.TlsConfig;
+import io.triplerpc.Transport;
 
 /**
  * Everything a server's transport is configured with, resolved once when the server is built.
@@ -14,6 +15,7 @@ import io.triplerpc.TlsConfig;
  * @param timers how the server judges its clients' pings, and how long a connection may live and read
  * @param drainGraceMillis how long a graceful shutdown waits for the PING ACK before its second GOAWAY
  * @param ioThreads event loop threads; 0 for one per core
+ * @param transport the I/O of the event loops, or null for the JVM's default
  * @param tls transport security, or null for cleartext
  * @param plaintextAlongsideTls whether a server with {@code tls} also serves cleartext connections
  *     on its port
@@ -30,6 +32,7 @@ public record ServerTransportOptions(
     ServerConnectionTimers timers,
     long drainGraceMillis,
     int ioThreads,
+    Transport transport,
     TlsConfig tls,
     boolean plaintextAlongsideTls,
     CorsPolicy cors,
@@ -43,7 +46,7 @@ public record ServerTransportOptions(
    */
   public static final ServerTransportOptions DEFAULTS = new ServerTransportOptions(
       Http2Limits.SERVER_DEFAULTS, 1000, KeepAlive.SERVER_DEFAULTS, ServerConnectionTimers.DEFAULTS, 1000, 0,
-      null, false, null, 256L << 20, null);
+      null, null, false, null, 256L << 20, null);
 
   public ServerTransportOptions {
     java.util.Objects.requireNonNull(limits, "limits");
@@ -58,24 +61,24 @@ public record ServerTransportOptions(
   /** These options with {@code limits} instead. */
   public ServerTransportOptions withLimits(Http2Limits limits) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
+        transport, tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
   }
 
   /** These options with {@code keepAlive} and {@code timers} instead. */
   public ServerTransportOptions withTimers(KeepAlive keepAlive, ServerConnectionTimers timers) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
+        transport, tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
   }
 
   /** These options with {@code http3} instead (null: no HTTP/3). */
   public ServerTransportOptions withHttp3(Http3Options http3) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
+        transport, tls, plaintextAlongsideTls, cors, maxTotalPendingOutboundBytes, http3);
   }
 
   /** These options with {@code maxTotalPendingOutboundBytes} instead. */
   public ServerTransportOptions withMaxTotalPendingOutboundBytes(long bytes) {
     return new ServerTransportOptions(limits, maxConcurrentStreams, keepAlive, timers, drainGraceMillis, ioThreads,
-        tls, plaintextAlongsideTls, cors, bytes, http3);
+        transport, tls, plaintextAlongsideTls, cors, bytes, http3);
   }
 }

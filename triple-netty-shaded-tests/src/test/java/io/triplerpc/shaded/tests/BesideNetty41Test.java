@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.util.Version;
+import io.triplerpc.Transport;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.testing.ReachableChannels;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,6 +44,7 @@ class BesideNetty41Test {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
   private static final String SHADED = "io.triplerpc.shaded.io.netty.channel.epoll.";
+  private static final String SHADED_CHANNEL = "io.triplerpc.shaded.io.netty.channel.Channel";
 
   private static TripleServer server;
   private static TripleClient client;
@@ -83,8 +86,29 @@ class BesideNetty41Test {
     assertEquals("Hello, Ada", client.proxy(Greeter.class).greet("Ada"));
 
     assertEquals(Set.of(SHADED + "EpollServerSocketChannel", SHADED + "EpollSocketChannel"),
-        ReachableChannels.of(server), "the server's listening and accepted channels");
-    assertEquals(Set.of(SHADED + "EpollSocketChannel"), ReachableChannels.of(client), "the client's connection");
+        ReachableChannels.of(server, SHADED_CHANNEL), "the server's listening and accepted channels");
+    assertEquals(Set.of(SHADED + "EpollSocketChannel"), ReachableChannels.of(client, SHADED_CHANNEL), "the client's connection");
+  }
+
+  /** io_uring's native library is inside too, renamed as epoll's: the relocated classes find it. */
+  @Test
+  void tripleServesAndCallsOnIoUringChannelsOfItsRelocatedNettyWhenAsked() throws Exception {
+    String uring = "io.triplerpc.shaded.io.netty.channel.uring.";
+    TripleServer onUring = TripleServer.builder().host("127.0.0.1").port(0).transport(Transport.IO_URING)
+        .addService(Greeter.class, name -> "Hello, " + name)
+        .build()
+        .start();
+    try (TripleClient toUring = TripleClient.builder().address("127.0.0.1", onUring.port())
+        .transport(Transport.IO_URING).build()) {
+      assertEquals("Hello, Ada", toUring.proxy(Greeter.class).greet("Ada"));
+
+      assertEquals(Set.of(uring + "IoUringServerSocketChannel", uring + "IoUringSocketChannel"),
+          ReachableChannels.of(onUring, SHADED_CHANNEL), "the server's listening and accepted channels");
+      assertEquals(Set.of(uring + "IoUringSocketChannel"), ReachableChannels.of(toUring, SHADED_CHANNEL));
+    } finally {
+      onUring.shutdownNow();
+      assertTrue(onUring.awaitTermination(TIMEOUT), "the io_uring server stopped");
+    }
   }
 
   @Test

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What triple-netty-shaded's jar and published pom hold: Triple's classes with Netty relocated, no
- * class of the application's Netty named anywhere, the native epoll libraries renamed, and
+ * class of the application's Netty named anywhere, the native epoll and io_uring libraries renamed, and
  * dependencies that bring neither Netty nor the artifacts the jar replaces.
  */
 class ShadedJarTest {
@@ -49,6 +49,7 @@ class ShadedJarTest {
     assertTrue(entries.contains("io/triplerpc/transport/netty/internal/EventLoops.class"), "the transport is inside");
     assertTrue(entries.contains(RELOCATED + "handler/codec/http2/Http2FrameCodec.class"), "Netty is inside, relocated");
     assertTrue(entries.contains(RELOCATED + "channel/epoll/EpollSocketChannel.class"), "epoll is inside, relocated");
+    assertTrue(entries.contains(RELOCATED + "channel/uring/IoUringSocketChannel.class"), "io_uring is inside, relocated");
     List<String> unrelocated = entries.stream().filter(name -> name.startsWith("io/netty/")).toList();
     assertEquals(List.of(), unrelocated);
   }
@@ -62,7 +63,9 @@ class ShadedJarTest {
     // NativeLibraryLoader looks for "lib" + the relocated package prefix, '.' as '_', + the library's name.
     assertEquals(List.of(
         "META-INF/native/libio_triplerpc_shaded_netty_transport_native_epoll_aarch_64.so",
-        "META-INF/native/libio_triplerpc_shaded_netty_transport_native_epoll_x86_64.so"), natives);
+        "META-INF/native/libio_triplerpc_shaded_netty_transport_native_epoll_x86_64.so",
+        "META-INF/native/libio_triplerpc_shaded_netty_transport_native_io_uring42_aarch_64.so",
+        "META-INF/native/libio_triplerpc_shaded_netty_transport_native_io_uring42_x86_64.so"), natives);
   }
 
   @Test

@@ -9,12 +9,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -26,13 +21,15 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.AsciiString;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.proto.User;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import java.net.InetSocketAddress;
 
 /**
  * The practical ceiling of this machine and Netty for the h2load test: a bare HTTP/2 server that
  * answers every request, on the event loop, with the same fixed gRPC-shaped response (headers, one
  * framed {@code User}, trailers with {@code grpc-status: 0}) and does nothing else: no routing, no
- * decoding, no executor. {@code --port=N}; prints {@code LISTENING <port>}.
+ * decoding, no executor. {@code --port=N}; prints {@code LISTENING <port>}. On the transport Triple's
+ * server would take ({@code -Dio.triplerpc.transport}).
  */
 public final class MinimalGrpcServer {
 
@@ -60,11 +57,12 @@ public final class MinimalGrpcServer {
       }
     }
     ByteBuf response = framedUser();
-    boolean epoll = Epoll.isAvailable();
-    EventLoopGroup group = new MultiThreadIoEventLoopGroup(epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+    // The I/O Triple's server would run on in this JVM: epoll (else NIO), or what -Dio.triplerpc.transport names.
+    IoTransport io = IoTransport.resolve(null);
+    EventLoopGroup group = new MultiThreadIoEventLoopGroup(io.ioHandlerFactory());
     Channel server = new ServerBootstrap()
         .group(group)
-        .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+        .channel(io.serverSocketChannel())
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override

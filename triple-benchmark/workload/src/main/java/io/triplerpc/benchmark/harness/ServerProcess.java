@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,16 +26,27 @@ public final class ServerProcess implements AutoCloseable {
 
   private static volatile ServerProcess current;
 
+  /** Triple's system property that picks the I/O of every client and server of a JVM (io_uring, epoll, nio). */
+  static final String TRANSPORT_PROPERTY = "io.triplerpc.transport";
+
   /**
    * Starts {@code mainClass} with this JVM's class path and waits for its {@code LISTENING <port>} line.
-   * {@code jvmArgs} go before the class name (system properties for an ablation, say), followed by
-   * those in the system property {@code bench.server.jvmArgs} (space-separated).
+   * {@code jvmArgs} go before the class name (system properties for an ablation, say), followed by this
+   * JVM's {@code -Dio.triplerpc.transport} unless {@code jvmArgs} set it, and by those in the system
+   * property {@code bench.server.jvmArgs} (space-separated).
    */
   public static ServerProcess start(String mainClass, String... jvmArgs) throws Exception {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m"));
     command.addAll(List.of(jvmArgs));
+    String transport = System.getProperty(TRANSPORT_PROPERTY);
+    String setTransport = "-D" + TRANSPORT_PROPERTY + "=";
+    if (transport != null && Arrays.stream(jvmArgs).noneMatch(arg -> arg.startsWith(setTransport))) {
+      // The server on the transport the client runs on (-jvmArgsAppend -Dio.triplerpc.transport=io_uring):
+      // a row of io_uring against epoll measures both JVMs on it.
+      command.add(setTransport + transport);
+    }
     String extra = System.getProperty("bench.server.jvmArgs", "").trim();
     if (!extra.isEmpty()) {
       // Set by scripts/bench.sh, to run the server under a profiler, for example.

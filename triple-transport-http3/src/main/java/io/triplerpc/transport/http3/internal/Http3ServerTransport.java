@@ -23,6 +23,7 @@ import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -71,7 +72,8 @@ final class Http3ServerTransport implements ServerTransport {
   static Http3ServerTransport start(InetSocketAddress address, ServerTransportOptions options,
       ServerTransportListener listener) throws IOException {
     QuicSslContext tls = QuicTls.serverContext(options.tls());
-    EventLoopGroup group = EventLoops.newGroup(1, "triple-http3");
+    IoTransport io = IoTransport.resolve(options.transport());
+    EventLoopGroup group = io.newGroup(1, "triple-http3");
     Http3ServerTransport transport = new Http3ServerTransport(group, options.drainGraceMillis());
     long idleNanos = options.timers().maxConnectionIdleNanos();
     long idleMillis = KeepAlive.on(idleNanos)
@@ -113,11 +115,11 @@ final class Http3ServerTransport implements ServerTransport {
         .build();
     ChannelFuture bind = new Bootstrap()
         .group(group)
-        .channel(EventLoops.datagramChannel())
+        .channel(io.datagramChannel())
         .handler(codec)
         .bind(address);
     transport.socket = EventLoops.awaitBind(bind, "UDP " + address, () -> group.shutdownGracefully(0, 5, TimeUnit.SECONDS));
-    log.info("Triple server serving HTTP/3 on UDP {}", transport.localAddress());
+    log.info("Triple server serving HTTP/3 on UDP {} ({})", transport.localAddress(), io);
     return transport;
   }
 

@@ -3,58 +3,38 @@ package io.triplerpc.transport.netty.internal;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoHandlerFactory;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.ServerChannel;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollDatagramChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Epoll where the platform has it, NIO otherwise; decided once. Netty's own
- * {@code -Dio.netty.transport.noNative=true} makes epoll unavailable, so that is the switch to NIO.
+ * Event loops and channel classes of the JVM's default transport ({@link IoTransport#resolve} of nothing),
+ * for code that takes no transport option, and the one blocking wait of a server's start.
  */
 public final class EventLoops {
 
-  private static final boolean EPOLL = Epoll.isAvailable();
-
   private EventLoops() {}
 
-  /** Whether the native epoll transport is in use. */
-  public static boolean epoll() {
-    return EPOLL;
-  }
-
-  /** A new event loop group of {@code threads} threads (0: one per core) named {@code name}. */
+  /**
+   * A new event loop group of the JVM's default transport, {@code threads} threads (0: one per core)
+   * named {@code name}.
+   *
+   * @throws IllegalStateException if {@code -Dio.triplerpc.transport} names a transport that cannot run
+   */
   public static EventLoopGroup newGroup(int threads, String name) {
-    int n = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
-    IoHandlerFactory factory = EPOLL ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-    return new MultiThreadIoEventLoopGroup(n, new DefaultThreadFactory(name, true), factory);
+    return IoTransport.resolve(null).newGroup(threads, name);
   }
 
+  /** The client sockets of {@link #newGroup}'s groups. */
   public static Class<? extends SocketChannel> socketChannel() {
-    return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
+    return IoTransport.resolve(null).socketChannel();
   }
 
-  /** The UDP channel of the groups {@link #newGroup} makes (HTTP/3's QUIC). */
+  /** The UDP sockets of {@link #newGroup}'s groups (HTTP/3's QUIC). */
   public static Class<? extends DatagramChannel> datagramChannel() {
-    return EPOLL ? EpollDatagramChannel.class : NioDatagramChannel.class;
-  }
-
-  public static Class<? extends ServerChannel> serverSocketChannel() {
-    return EPOLL ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    return IoTransport.resolve(null).datagramChannel();
   }
 
   /**

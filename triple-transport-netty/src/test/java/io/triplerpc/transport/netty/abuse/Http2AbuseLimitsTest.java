@@ -3,13 +3,16 @@ package io.triplerpc.transport.netty.abuse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.triplerpc.Transport;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.transport.netty.EchoService;
 import io.triplerpc.transport.netty.EchoServiceImpl;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import io.triplerpc.transport.netty.testing.EchoRequest;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
@@ -158,6 +161,21 @@ class Http2AbuseLimitsTest {
   @Test
   void provokingTheServerToResetStreamsPastTheDefaultRateEndsWithEnhanceYourCalm() throws Exception {
     start(b -> b);
+    assertResetsPastTheDefaultRateEndWithEnhanceYourCalm();
+  }
+
+  /**
+   * On io_uring too, whatever transport the suite runs on: Netty closes the connection as soon as it has
+   * queued the GOAWAY, before io_uring has written the resets and the GOAWAY (CloseAfterWrites).
+   */
+  @Test
+  void onIoUringTheResetsAndTheGoAwayStillLeaveBeforeTheClose() throws Exception {
+    assumeTrue(IoTransport.IO_URING.isAvailable(), "io_uring");
+    start(b -> b.transport(Transport.IO_URING));
+    assertResetsPastTheDefaultRateEndWithEnhanceYourCalm();
+  }
+
+  private void assertResetsPastTheDefaultRateEndWithEnhanceYourCalm() throws Exception {
     try (RawFramePeer peer = RawFramePeer.client(server.port())) {
       // MadeYouReset (CVE-2025-55163): the peer sends no RST_STREAM itself, but a WINDOW_UPDATE of 0 on
       // each stream, a stream error the server answers with RST_STREAM; the 201st is one too many.
@@ -169,7 +187,7 @@ class Http2AbuseLimitsTest {
       peer.flush();
       RawFramePeer.Transcript transcript = peer.readToEnd();
       // Netty counts a reset as it writes it: the 201st still leaves, the GOAWAY follows it.
-      assertEquals(201, transcript.count(RawFramePeer.RST_STREAM), "the server's resets");
+      assertEquals(201, transcript.count(RawFramePeer.RST_STREAM), () -> "the server's resets: " + transcript);
       assertEnhanceYourCalm(transcript, "Maximum number 200 of RST frames frames reached within 30 seconds");
     }
     assertServes("after");
@@ -205,7 +223,7 @@ class Http2AbuseLimitsTest {
       }
       peer.flush();
       RawFramePeer.Transcript transcript = peer.readToEnd();
-      assertTrue(transcript.count(RawFramePeer.RST_STREAM) >= 1, "the call past the limit is reset first");
+      assertTrue(transcript.count(RawFramePeer.RST_STREAM) >= 1, () -> "the call past the limit is reset first: " + transcript);
       assertEnhanceYourCalm(transcript, "client does not read");
     }
     assertServes("after");

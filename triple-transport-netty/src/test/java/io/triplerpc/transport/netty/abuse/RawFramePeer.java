@@ -70,6 +70,19 @@ final class RawFramePeer implements AutoCloseable {
     long goAwayError() {
       return goAways.isEmpty() ? -1 : goAways.get(goAways.size() - 1).errorCode();
     }
+
+    /** The frames by type that came, and how the connection ended: for a failing assertion's message. */
+    @Override
+    public String toString() {
+      StringBuilder text = new StringBuilder("frames by type {");
+      for (int type = 0; type < countByType.length; type++) {
+        if (countByType[type] > 0) {
+          text.append(' ').append(type).append(": ").append(countByType[type]);
+        }
+      }
+      return text.append(" }, ").append(goAways.size()).append(" GOAWAY, ended by ")
+          .append(reset ? "a reset" : timedOut ? "the read timeout" : "end of stream").toString();
+    }
   }
 
   private final Socket socket;

@@ -13,7 +13,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import io.triplerpc.Status;
 import io.triplerpc.internal.stream.ClientTransportOptions;
-import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import java.net.InetSocketAddress;
 import java.util.function.Consumer;
 
@@ -38,11 +38,17 @@ final class Dialer {
 
   Dialer(InetSocketAddress address, ClientTransportOptions options, ByteBufAllocator alloc, SslContext sslContext,
       ChannelGroup connections, HostResolver resolver) {
+    this(address, options, IoTransport.resolve(options.transport()), alloc, sslContext, connections, resolver);
+  }
+
+  /** A dialer of {@code io}'s sockets, the transport of the event loops they will be registered with. */
+  Dialer(InetSocketAddress address, ClientTransportOptions options, IoTransport io, ByteBufAllocator alloc,
+      SslContext sslContext, ChannelGroup connections, HostResolver resolver) {
     this.address = address;
     this.target = address.getHostString() + ':' + address.getPort();
     this.options = options;
     this.alloc = alloc;
-    this.channelFactory = new ReflectiveChannelFactory<>(EventLoops.socketChannel());
+    this.channelFactory = new ReflectiveChannelFactory<>(io.socketChannel());
     this.sslContext = sslContext;
     this.connections = connections;
     this.resolver = resolver;

@@ -11,7 +11,7 @@ import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.stream.Http3ClientTransportFactory;
-import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import io.triplerpc.transport.netty.internal.Tls;
 import java.net.InetSocketAddress;
 import java.util.IdentityHashMap;
@@ -31,6 +31,8 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   private static final long CLOSE_GRACE_SECONDS = 5;
 
   private EventLoopGroup group;
+  /** The transport of {@link #group}, resolved once: every connection's socket is of its classes. */
+  private IoTransport io;
   /** Whether {@link #group} is the shared one (released at close) rather than this client's own. */
   private boolean sharedGroup;
   private boolean closed;
@@ -56,6 +58,11 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
   }
 
   @Override
+  public void check(ClientTransportOptions options) {
+    IoTransport.resolve(options.transport());
+  }
+
+  @Override
   public synchronized ClientTransport newTransport(InetSocketAddress address, ClientTransportOptions options) {
     if (options.http3() != null) {
       return newHttp3Transport(address, options);
@@ -65,8 +72,9 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
         // Taking loops now would hold them for ever: nothing closes this factory again.
         throw new IllegalStateException("The client is closed");
       }
+      io = IoTransport.resolve(options.transport());
       sharedGroup = options.ioThreads() <= 0;
-      group = sharedGroup ? SharedEventLoops.acquire() : EventLoops.newGroup(options.ioThreads(), "triple-client-io");
+      group = sharedGroup ? SharedEventLoops.acquire(io) : io.newGroup(options.ioThreads(), "triple-client-io");
       keepAliveTime = new KeepAliveTime(options.keepAlive().timeNanos());
     }
     // One TLS context per client, not per address: a cluster's transports share it (reading the PEM
@@ -76,7 +84,7 @@ public final class NettyClientTransportFactory implements ClientTransportFactory
       sslContext = sslContexts.computeIfAbsent(options.tls(),
           options.http1() ? Tls::http1ClientContext : Tls::clientContext);
     }
-    Dialer dialer = new Dialer(address, options, ByteBufAllocator.DEFAULT, sslContext, connections, resolver);
+    Dialer dialer = new Dialer(address, options, io, ByteBufAllocator.DEFAULT, sslContext, connections, resolver);
     return options.http1()
         ? new Http1ClientTransport(dialer, group)
         : new NettyClientTransport(dialer, group, keepAliveTime);

@@ -1,7 +1,9 @@
 package io.triplerpc.transport.netty.internal.client;
 
 import io.netty.channel.EventLoopGroup;
-import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,33 +15,38 @@ import java.util.concurrent.TimeUnit;
  */
 final class SharedEventLoops {
 
-  private static EventLoopGroup group;
-  private static int users;
+  /** The shared loops of each transport some client runs on; guarded by the class. */
+  private static final Map<IoTransport, EventLoopGroup> groups = new EnumMap<>(IoTransport.class);
+  /** Clients holding each transport's loops; guarded by the class. */
+  private static final Map<IoTransport, Integer> users = new EnumMap<>(IoTransport.class);
 
   private SharedEventLoops() {}
 
-  /** The shared loops, made if no client holds them; each call needs one {@link #release}. */
-  static synchronized EventLoopGroup acquire() {
-    if (group == null) {
-      group = EventLoops.newGroup(0, "triple-client-io");
-    }
-    users++;
+  /** The shared loops of {@code transport}, made if no client holds them; each call needs one {@link #release}. */
+  static synchronized EventLoopGroup acquire(IoTransport transport) {
+    EventLoopGroup group = groups.computeIfAbsent(transport, t -> t.newGroup(0, "triple-client-io"));
+    users.merge(transport, 1, Integer::sum);
     return group;
   }
 
   /** One client is done with {@code loops}: the last to be done shuts them down. */
   static synchronized void release(EventLoopGroup loops) {
-    if (loops != group) {
-      throw new IllegalStateException("Released event loops that are not the shared ones");
+    for (Map.Entry<IoTransport, EventLoopGroup> shared : groups.entrySet()) {
+      if (shared.getValue() == loops) {
+        IoTransport transport = shared.getKey();
+        if (users.merge(transport, -1, Integer::sum) == 0) {
+          users.remove(transport);
+          groups.remove(transport);
+          loops.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        }
+        return;
+      }
     }
-    if (--users == 0) {
-      group = null;
-      loops.shutdownGracefully(0, 5, TimeUnit.SECONDS);
-    }
+    throw new IllegalStateException("Released event loops that are not the shared ones");
   }
 
-  /** Clients holding the shared loops now. */
+  /** Clients holding shared loops now, of every transport. */
   static synchronized int users() {
-    return users;
+    return users.values().stream().mapToInt(Integer::intValue).sum();
   }
 }

@@ -34,7 +34,9 @@ import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
+import io.triplerpc.transport.netty.internal.CloseAfterWrites;
 import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import io.triplerpc.transport.netty.internal.Tls;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.GracefulCloseCommand;
@@ -102,14 +104,15 @@ final class NettyServerTransport implements ServerTransport {
    */
   static NettyServerTransport start(
       InetSocketAddress address, ServerTransportOptions options, ServerTransportListener listener) throws IOException {
-    EventLoopGroup boss = EventLoops.newGroup(1, "triple-server-boss");
-    EventLoopGroup workers = EventLoops.newGroup(options.ioThreads(), "triple-server-io");
+    IoTransport io = IoTransport.resolve(options.transport());
+    EventLoopGroup boss = io.newGroup(1, "triple-server-boss");
+    EventLoopGroup workers = io.newGroup(options.ioThreads(), "triple-server-io");
     SslContext sslContext = options.tls() == null ? null : Tls.serverContext(options.tls());
     NettyServerTransport transport =
         new NettyServerTransport(boss, workers, sslContext, options.maxTotalPendingOutboundBytes());
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(boss, workers)
-        .channel(EventLoops.serverSocketChannel())
+        .channel(io.serverSocketChannel())
         .option(ChannelOption.SO_REUSEADDR, true)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
@@ -136,7 +139,7 @@ final class NettyServerTransport implements ServerTransport {
       String value = options.http3().altSvc(transport.localAddress().getPort());
       transport.altSvc = value == null ? null : AsciiString.of(value);
     }
-    log.info("Triple server listening on {} ({})", transport.localAddress(), EventLoops.epoll() ? "epoll" : "nio");
+    log.info("Triple server listening on {} ({})", transport.localAddress(), io);
     return transport;
   }
 
@@ -146,6 +149,9 @@ final class NettyServerTransport implements ServerTransport {
    * connection is cleartext, see {@link #initCleartext}.
    */
   void initConnection(Channel channel, ServerTransportListener listener, ServerTransportOptions options) {
+    if (IoTransport.writesLater(channel)) {
+      channel.pipeline().addFirst(new CloseAfterWrites(options.drainGraceMillis()));
+    }
     if (KeepAlive.on(options.timers().handshakeTimeoutNanos())) {
       HandshakeTimeout.start(channel, options.timers().handshakeTimeoutNanos());
     }

@@ -1,4 +1,4 @@
-package io.triplerpc.shaded.tests;
+package io.triplerpc.testing;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
@@ -17,22 +17,27 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The class names of the shaded Netty channels a Triple server or client holds, found by following its
+ * The class names of the Netty channels a Triple server or client holds, found by following its
  * fields: neither has (nor should have) an API that names its channels, and the test must see the
  * channels the transport really opened, not the class it would pick. Follows the instance fields of
  * Triple's classes (the relocated Netty's included) and the contents of arrays, collections, maps and
  * atomic references; looks into no other class of the JDK.
  */
-final class ReachableChannels {
+public final class ReachableChannels {
 
-  private static final String CHANNEL = "io.triplerpc.shaded.io.netty.channel.Channel";
+  /** The channel interface of an unshaded Netty. */
+  public static final String NETTY_CHANNEL = "io.netty.channel.Channel";
   /** Far more than a server or client with a few connections holds; a guard against a runaway walk. */
   private static final int MAX_OBJECTS = 500_000;
 
   private ReachableChannels() {}
 
-  static Set<String> of(Object root) throws ClassNotFoundException {
-    Class<?> channel = Class.forName(CHANNEL, false, root.getClass().getClassLoader());
+  /**
+   * The classes of the channels reachable from {@code root} that implement {@code channelInterface}
+   * ({@link #NETTY_CHANNEL}, or a relocated Netty's), by name.
+   */
+  public static Set<String> of(Object root, String channelInterface) throws ClassNotFoundException {
+    Class<?> channel = Class.forName(channelInterface, false, root.getClass().getClassLoader());
     Set<String> found = new TreeSet<>();
     Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     Deque<Object> pending = new ArrayDeque<>();
