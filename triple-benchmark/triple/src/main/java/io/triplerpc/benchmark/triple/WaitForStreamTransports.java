@@ -1,6 +1,5 @@
 package io.triplerpc.benchmark.triple;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.internal.ThreadExecutorMap;
 import io.triplerpc.Metadata;
@@ -13,6 +12,8 @@ import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportFactory;
 import io.triplerpc.internal.stream.ClientTransportOptions;
+import io.triplerpc.internal.stream.ForwardingClientStream;
+import io.triplerpc.internal.stream.ForwardingClientStreamListener;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.client.NettyClientTransportFactory;
 import java.net.InetSocketAddress;
@@ -113,41 +114,24 @@ public final class WaitForStreamTransports implements ClientTransportFactory {
    * the socket), or its end, delivered to the caller's listener before start returns. Never on an event
    * loop, which would wait for itself.
    */
-  private static final class WaitingStream implements ClientStream {
-
-    private final ClientStream stream;
+  private static final class WaitingStream extends ForwardingClientStream {
 
     WaitingStream(ClientStream stream) {
-      this.stream = stream;
+      super(stream);
     }
 
     @Override
     public void start(ClientStreamListener listener, boolean headersNow) {
       if (ThreadExecutorMap.currentExecutor() != null) {
-        stream.start(listener, headersNow);
+        delegate().start(listener, headersNow);
         return;
       }
       CompletableFuture<Void> created = new CompletableFuture<>();
-      stream.start(new ClientStreamListener() {
-        @Override
-        public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {
-          listener.onHeaders(headers, responseEncoding);
-        }
-
-        @Override
-        public void onMessage(ByteBuf payload, boolean compressed) {
-          listener.onMessage(payload, compressed);
-        }
-
-        @Override
-        public void onMessagesDelivered() {
-          listener.onMessagesDelivered();
-        }
-
+      delegate().start(new ForwardingClientStreamListener(listener) {
         @Override
         public void onClose(Status status, Metadata trailers) {
           try {
-            listener.onClose(status, trailers);
+            super.onClose(status, trailers);
           } finally {
             created.complete(null);
           }
@@ -156,7 +140,7 @@ public final class WaitForStreamTransports implements ClientTransportFactory {
         @Override
         public void onUnprocessed(Status status) {
           try {
-            listener.onUnprocessed(status);
+            super.onUnprocessed(status);
           } finally {
             created.complete(null);
           }
@@ -165,38 +149,13 @@ public final class WaitForStreamTransports implements ClientTransportFactory {
         @Override
         public void onReady() {
           try {
-            listener.onReady();
+            super.onReady();
           } finally {
             created.complete(null);
           }
         }
       }, true);
       created.join();
-    }
-
-    @Override
-    public void request(int count) {
-      stream.request(count);
-    }
-
-    @Override
-    public void writeMessage(ByteBuf framed, boolean endOfStream) {
-      stream.writeMessage(framed, endOfStream);
-    }
-
-    @Override
-    public void halfClose() {
-      stream.halfClose();
-    }
-
-    @Override
-    public void cancel(Status status) {
-      stream.cancel(status);
-    }
-
-    @Override
-    public boolean isReady() {
-      return stream.isReady();
     }
   }
 }

@@ -1,14 +1,14 @@
 package io.triplerpc.transport.netty.internal.client;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.triplerpc.Metadata;
 import io.triplerpc.MethodDescriptor;
-import io.triplerpc.Status;
 import io.triplerpc.WriteStats;
 import io.triplerpc.internal.stream.ClientStream;
 import io.triplerpc.internal.stream.ClientStreamListener;
 import io.triplerpc.internal.stream.ClientTransport;
+import io.triplerpc.internal.stream.ForwardingClientStream;
+import io.triplerpc.internal.stream.ForwardingClientStreamListener;
 import io.triplerpc.internal.wire.MessageEncoding;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.IntFunction;
@@ -124,76 +124,24 @@ final class AltSvcClientTransport implements ClientTransport {
   }
 
   /** A stream over TCP whose response head is read for {@code Alt-Svc}. */
-  private final class Watched implements ClientStream {
-
-    private final ClientStream stream;
+  private final class Watched extends ForwardingClientStream {
 
     Watched(ClientStream stream) {
-      this.stream = stream;
+      super(stream);
     }
 
     @Override
     public void start(ClientStreamListener listener, boolean headersNow) {
-      stream.start(new ClientStreamListener() {
+      delegate().start(new ForwardingClientStreamListener(listener) {
         @Override
         public void onHeaders(Metadata headers, MessageEncoding responseEncoding) {
           String altSvc = headers.get(ALT_SVC);
           if (altSvc != null) {
             advertised(altSvc);
           }
-          listener.onHeaders(headers, responseEncoding);
-        }
-
-        @Override
-        public void onMessage(ByteBuf payload, boolean compressed) {
-          listener.onMessage(payload, compressed);
-        }
-
-        @Override
-        public void onMessagesDelivered() {
-          listener.onMessagesDelivered();
-        }
-
-        @Override
-        public void onClose(Status status, Metadata trailers) {
-          listener.onClose(status, trailers);
-        }
-
-        @Override
-        public void onUnprocessed(Status status) {
-          listener.onUnprocessed(status);
-        }
-
-        @Override
-        public void onReady() {
-          listener.onReady();
+          super.onHeaders(headers, responseEncoding);
         }
       }, headersNow);
-    }
-
-    @Override
-    public void request(int count) {
-      stream.request(count);
-    }
-
-    @Override
-    public void writeMessage(ByteBuf framed, boolean endOfStream) {
-      stream.writeMessage(framed, endOfStream);
-    }
-
-    @Override
-    public void halfClose() {
-      stream.halfClose();
-    }
-
-    @Override
-    public void cancel(Status status) {
-      stream.cancel(status);
-    }
-
-    @Override
-    public boolean isReady() {
-      return stream.isReady();
     }
   }
 }
