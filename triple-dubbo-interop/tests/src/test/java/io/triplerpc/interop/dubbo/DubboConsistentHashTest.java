@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,29 +32,17 @@ class DubboConsistentHashTest {
   private static final Duration PEERS = Duration.ofSeconds(60);
   private static final int KEYS = 30;
 
-  private TestingServer zooKeeper;
-  private final List<AutoCloseable> closeables = new ArrayList<>();
-  private final List<TripleServer> servers = new ArrayList<>();
+  private ZooKeeperEstate estate;
 
   @AfterEach
   void stop() throws Exception {
-    for (TripleServer server : servers) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
-    if (zooKeeper != null) {
-      zooKeeper.close();
+    if (estate != null) {
+      estate.close();
     }
   }
 
   private ZooKeeperRegistry registry() {
-    ZooKeeperRegistry registry = ZooKeeperRegistry.builder(zooKeeper.getConnectString()).dubboLayout()
-        .sessionTimeout(Duration.ofSeconds(5)).build();
-    closeables.add(registry);
-    return registry;
+    return estate.dubboRegistry();
   }
 
   /** Whether every provider has recorded an event that starts with {@code prefix}. */
@@ -74,19 +61,19 @@ class DubboConsistentHashTest {
 
   @Test
   void tripleAndDubboConsumersSendEachKeyToTheSameProvider() throws Exception {
-    zooKeeper = new TestingServer(true);
+    estate = new ZooKeeperEstate();
     List<TriplePlainService> providers = new ArrayList<>();
     for (String label : List.of("a", "b", "c")) {
       TriplePlainService provider = new TriplePlainService(label);
       providers.add(provider);
-      servers.add(TripleServer.builder().host("127.0.0.1").port(0)
+      estate.serve(TripleServer.builder().host("127.0.0.1").port(0)
           .addService(PlainService.class, provider)
           .registration(Registration.to(registry()).application("hash-app").required(true).build())
           .build().start());
     }
 
-    DubboProcess dubbo = DubboProcess.discoveringConsumer(zooKeeper.getConnectString(), "--loadbalance=consistenthash");
-    closeables.add(dubbo);
+    DubboProcess dubbo = DubboProcess.discoveringConsumer(estate.connectString(), "--loadbalance=consistenthash");
+    estate.add(dubbo);
     // Until Dubbo knows all three, its ring is another: probe with distinct keys until each provider was hit.
     int[] probe = {0};
     AwaitPeers.until(() -> {
@@ -101,7 +88,7 @@ class DubboConsistentHashTest {
 
     TripleClient client = TripleClient.builder().cluster(Discovery.using(registry())
         .loadBalancing(LoadBalancing.CONSISTENT_HASH).build()).build();
-    closeables.add(client);
+    estate.add(client);
     PlainService plain = client.proxy(PlainService.class,
         CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)).withHashArguments(0));
     int[] tripleProbe = {0};

@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,29 +43,17 @@ class DubboTagRoutingTest {
   private static final String APP = "tag-app";
   private static final int CALLS = 30;
 
-  private TestingServer zooKeeper;
-  private final List<AutoCloseable> closeables = new ArrayList<>();
-  private final List<TripleServer> servers = new ArrayList<>();
+  private ZooKeeperEstate estate;
 
   @AfterEach
   void stop() throws Exception {
-    for (TripleServer server : servers) {
-      server.shutdownNow();
-      server.awaitTermination(Duration.ofSeconds(10));
-    }
-    for (int i = closeables.size() - 1; i >= 0; i--) {
-      closeables.get(i).close();
-    }
-    if (zooKeeper != null) {
-      zooKeeper.close();
+    if (estate != null) {
+      estate.close();
     }
   }
 
   private ZooKeeperRegistry registry() {
-    ZooKeeperRegistry registry = ZooKeeperRegistry.builder(zooKeeper.getConnectString()).dubboLayout()
-        .sessionTimeout(Duration.ofSeconds(5)).build();
-    closeables.add(registry);
-    return registry;
+    return estate.dubboRegistry();
   }
 
   private static String whoamiFromDubbo(DubboProcess dubbo, String tag) {
@@ -106,24 +93,24 @@ class DubboTagRoutingTest {
   void aTagRuleWrittenByDubboSteersTripleAndDubboConsumersAlike() throws Exception {
     String host = siteAddress();
     org.junit.jupiter.api.Assumptions.assumeTrue(host != null, "no non-loopback IPv4 address to register");
-    zooKeeper = new TestingServer(true);
+    estate = new ZooKeeperEstate();
     for (String label : List.of("t1", "t2")) {
-      servers.add(TripleServer.builder().host(host).port(0)
+      estate.serve(TripleServer.builder().host(host).port(0)
           .addService(PlainService.class, new TriplePlainService(label))
           .registration(Registration.to(registry()).application(APP).required(true).build())
           .build().start());
     }
-    DubboProcess dubboProvider = DubboProcess.provider("--registry=" + zooKeeper.getConnectString(),
+    DubboProcess dubboProvider = DubboProcess.provider("--registry=" + estate.connectString(),
         "--application=" + APP, "--host=" + host);
-    closeables.add(dubboProvider);
-    DubboProcess dubbo = DubboProcess.discoveringConsumer(zooKeeper.getConnectString(), "--application=tag-consumer");
-    closeables.add(dubbo);
+    estate.add(dubboProvider);
+    DubboProcess dubbo = DubboProcess.discoveringConsumer(estate.connectString(), "--application=tag-consumer");
+    estate.add(dubbo);
 
     ZooKeeperRegistry consumerRegistry = registry();
     RuleSource rules = consumerRegistry.ruleSource();
     TripleClient client = TripleClient.builder().cluster(Discovery.using(consumerRegistry).rules(rules).build())
         .build();
-    closeables.add(client);
+    estate.add(client);
     PlainService untagged = client.proxy(PlainService.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
     PlainService gray = client.proxy(PlainService.class,
         CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)).withTag("gray"));
@@ -135,7 +122,7 @@ class DubboTagRoutingTest {
         "the Dubbo consumer calls all three providers");
 
     String rule = "configVersion: v3.0\nforce: false\nenabled: true\nruntime: true\nkey: " + APP + "\ntags:\n"
-        + "  - name: gray\n    addresses: [ \"" + host + ":" + servers.get(0).localAddress().getPort()
+        + "  - name: gray\n    addresses: [ \"" + host + ":" + estate.servers().get(0).localAddress().getPort()
         + "\", \"" + host + ":" + dubboProvider.port() + "\" ]\n";
     dubbo.publishRule(RuleKeys.tagRouter(APP), rule);
 
