@@ -1,5 +1,10 @@
 package io.triplerpc.internal;
 
+import io.netty.buffer.AdaptiveByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.concurrent.Executor;
@@ -15,7 +20,45 @@ public final class VirtualThreads {
   /** The first Java version whose virtual threads are not a preview feature (JEP 444). */
   static final int MIN_JAVA = 21;
 
+  /** {@code Thread.isVirtual()} where the JDK has it (21 on), else null: there is no virtual thread then. */
+  private static final MethodHandle IS_VIRTUAL = isVirtualHandle();
+
+  /**
+   * What a virtual thread allocates buffers from instead of a server's pooled allocator. A pooled allocator
+   * makes each thread that allocates a cache, under its lock, the first time: a service on virtual threads has
+   * a new thread per call, so every call would make one, and calls that meet at the lock pin their carrier
+   * (the JDK cannot unmount a virtual thread there; VirtualThreadsTest saw it). Netty's adaptive allocator
+   * keeps no cache per plain thread and takes no monitor.
+   */
+  private static final ByteBufAllocator FOR_VIRTUAL_THREADS =
+      ByteBufAllocator.DEFAULT instanceof AdaptiveByteBufAllocator ? ByteBufAllocator.DEFAULT : new AdaptiveByteBufAllocator();
+
   private VirtualThreads() {}
+
+  private static MethodHandle isVirtualHandle() {
+    try {
+      return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual", MethodType.methodType(boolean.class));
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      return null;
+    }
+  }
+
+  /** Whether the calling thread is a virtual one. */
+  public static boolean onVirtualThread() {
+    if (IS_VIRTUAL == null) {
+      return false;
+    }
+    try {
+      return (boolean) IS_VIRTUAL.invokeExact(Thread.currentThread());
+    } catch (Throwable e) {
+      throw new IllegalStateException("Thread.isVirtual() failed", e);
+    }
+  }
+
+  /** {@code allocator}, or on a virtual thread one that takes no lock per new thread (see above). */
+  public static ByteBufAllocator allocatorFor(ByteBufAllocator allocator) {
+    return onVirtualThread() ? FOR_VIRTUAL_THREADS : allocator;
+  }
 
   /**
    * An executor that runs each task on a new virtual thread named {@code name}. It owns no thread, so

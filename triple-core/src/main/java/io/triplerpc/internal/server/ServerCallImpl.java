@@ -11,6 +11,7 @@ import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.internal.SerializingExecutor;
+import io.triplerpc.internal.VirtualThreads;
 import io.triplerpc.internal.rest.RestErrors;
 import io.triplerpc.internal.stream.InboundRequest;
 import io.triplerpc.internal.stream.ServerStream;
@@ -319,7 +320,8 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     }
     ByteBuf framed;
     try {
-      framed = MessageFramer.frame(stream.alloc(), method.responseCodec(), message, encoding, size);
+      framed = MessageFramer.frame(VirtualThreads.allocatorFor(stream.alloc()), method.responseCodec(), message,
+          encoding, size);
     } catch (RuntimeException | Error e) {
       if (admitted != 0) {
         stream.withdraw(admitted);
