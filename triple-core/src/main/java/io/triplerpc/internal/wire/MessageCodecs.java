@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
+import io.triplerpc.internal.VirtualThreads;
 import io.triplerpc.serialization.MalformedMessageException;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.object.ClassNotAllowedException;
@@ -102,7 +103,7 @@ public final class MessageCodecs {
       // protobuf's in place.
       return codec.read(payload.nioBuffers());
     }
-    ByteBuf flat = payload.alloc().heapBuffer(payload.readableBytes());
+    ByteBuf flat = VirtualThreads.allocatorFor(payload.alloc()).heapBuffer(payload.readableBytes());
     try {
       // Piece by piece from the payload's side: flat.writeBytes(payload) would have the adaptive
       // allocator's buffer ask the composite for one NIO buffer, a merged copy in a fresh array.
