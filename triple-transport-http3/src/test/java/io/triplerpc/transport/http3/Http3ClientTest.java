@@ -3,6 +3,7 @@ package io.triplerpc.transport.http3;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.BytesValue;
@@ -19,17 +20,21 @@ import io.triplerpc.Status;
 import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.TlsConfig;
+import io.triplerpc.Transport;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleMethod;
 import io.triplerpc.TripleServer;
 import io.triplerpc.TripleService;
+import io.triplerpc.testing.ReachableChannels;
 import io.triplerpc.testing.TestCertificates;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -455,6 +460,22 @@ class Http3ClientTest {
       assertEquals(Status.Code.UNAVAILABLE, e.status().code());
     } finally {
       first.shutdownNow();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Transport.class, names = {"IO_URING", "EPOLL", "NIO"})
+  void theClientsUdpSocketIsOfTheTransportItAsksFor(Transport transport) throws Exception {
+    IoTransport asked = IoTransport.valueOf(transport.name());
+    assumeTrue(asked.isAvailable(), () -> asked + " cannot run here");
+    try (TripleClient client = TripleClient.builder().address("localhost", server.port()).tls(clientTls())
+        .transport(transport).http3().build()) {
+      assertEquals("echo udp", client.proxy(Calls.class).unary(StringValue.of("udp")).getValue());
+      String udp = asked.datagramChannel().getName();
+      Set<String> channels = ReachableChannels.of(client, ReachableChannels.NETTY_CHANNEL);
+      assertTrue(channels.contains(udp), channels::toString);
+      assertTrue(channels.stream().noneMatch(name -> name.endsWith("DatagramChannel") && !name.equals(udp)),
+          channels::toString);
     }
   }
 }

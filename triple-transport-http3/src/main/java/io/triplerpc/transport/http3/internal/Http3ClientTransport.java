@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.DatagramChannel;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http3.DefaultHttp3SettingsFrame;
 import io.netty.handler.codec.http3.Http3;
@@ -26,7 +27,6 @@ import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
-import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.client.ClientFraming;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.Inet4Address;
@@ -57,13 +57,16 @@ final class Http3ClientTransport implements ClientTransport {
   /** Told when a connection could not be made, before its waiting calls fail. */
   private final Runnable connectFailed;
 
+  /** The UDP sockets of {@code group}'s transport. */
+  private final Class<? extends DatagramChannel> udpChannel;
   /** Guarded by this. */
   private Http3ClientConnection current;
   /** Guarded by this. */
   private boolean shutdown;
 
   Http3ClientTransport(InetSocketAddress address, ClientTransportOptions options, EventLoopGroup group,
-      QuicSslContext tls, Runnable connectFailed) {
+      Class<? extends DatagramChannel> udpChannel, QuicSslContext tls, Runnable connectFailed) {
+    this.udpChannel = udpChannel;
     this.address = address;
     this.options = options;
     this.group = group;
@@ -123,7 +126,7 @@ final class Http3ClientTransport implements ClientTransport {
         .build();
     Bootstrap bootstrap = new Bootstrap()
         .group(scheduler)
-        .channel(EventLoops.datagramChannel())
+        .channel(udpChannel)
         .handler(codec);
     Channel udp = bootstrap.register().channel();
     Http3ClientConnection connection = new Http3ClientConnection(udp, this);

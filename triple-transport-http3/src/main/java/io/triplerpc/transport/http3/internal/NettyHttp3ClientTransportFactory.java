@@ -6,7 +6,7 @@ import io.triplerpc.TlsConfig;
 import io.triplerpc.internal.stream.ClientTransport;
 import io.triplerpc.internal.stream.ClientTransportOptions;
 import io.triplerpc.internal.stream.Http3ClientTransportFactory;
-import io.triplerpc.transport.netty.internal.EventLoops;
+import io.triplerpc.transport.netty.internal.IoTransport;
 import java.net.InetSocketAddress;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -20,6 +20,8 @@ public final class NettyHttp3ClientTransportFactory implements Http3ClientTransp
 
   /** Guarded by this. */
   private EventLoopGroup group;
+  /** The I/O of {@link #group}; guarded by this. */
+  private IoTransport io;
   /** Guarded by this; keyed by identity: a client hands every transport the same TlsConfig. */
   private final Map<TlsConfig, QuicSslContext> tlsContexts = new IdentityHashMap<>();
   private boolean closed;
@@ -31,10 +33,12 @@ public final class NettyHttp3ClientTransportFactory implements Http3ClientTransp
       throw new IllegalStateException("The client is closed");
     }
     if (group == null) {
-      group = EventLoops.newGroup(1, "triple-http3-client");
+      // The client's transport(...), else the JVM's default: one client, one choice, as over TCP.
+      io = IoTransport.resolve(options.transport());
+      group = io.newGroup(1, "triple-http3-client");
     }
     QuicSslContext tls = tlsContexts.computeIfAbsent(options.tls(), QuicTls::clientContext);
-    return new Http3ClientTransport(address, options, group, tls, connectFailed);
+    return new Http3ClientTransport(address, options, group, io.datagramChannel(), tls, connectFailed);
   }
 
   /** Stops the event loop once the connections had a moment to close (their transports were shut down first). */
