@@ -24,6 +24,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -77,7 +78,7 @@ class ClusterFaultsTest {
     final FaultProxy proxy;
     final AtomicInteger calls = new AtomicInteger();
     final List<String> previousAttempts = Collections.synchronizedList(new ArrayList<>());
-    final List<ServerContext> held = Collections.synchronizedList(new ArrayList<>());
+    final List<ServerContext> held = new CopyOnWriteArrayList<>();
     volatile boolean holding;
 
     Instance(String name) {
