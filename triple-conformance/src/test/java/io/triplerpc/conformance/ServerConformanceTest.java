@@ -71,10 +71,10 @@ class ServerConformanceTest {
     List<String> failed = failedCases(report);
     if (!failed.isEmpty() && failed.size() <= RERUN_LIMIT
         && failed.stream().allMatch(testCase -> mayRerun(testCase, report))) {
-      // A call that should succeed sometimes stalls until its deadline on a loaded machine, on the commit
-      // before issue 34 too (see the issue's note), over HTTP/2 and HTTP/3 alike; until that is found, such
-      // cases get one more run, alone, and must pass it. Both reports stay in the log, and the re-run is
-      // printed.
+      // A call sometimes stalls until the client's deadline: over HTTP/2 on a loaded machine, on the commit
+      // before issue 34 too (see the issue's note), and over HTTP/3, where several calls of one server's
+      // connection can stall at once (Connect with gzip, issue 39's note). Until that is found, such cases
+      // get one more run, alone, and must pass it. Both reports stay in the log, and the re-run is printed.
       org.slf4j.LoggerFactory.getLogger(ServerConformanceTest.class).warn(
           "connectconformance {}: {} case(s) failed, run again alone: {}", mode, failed.size(), failed);
       String again = runOnce(runner, mode, config, program, output.resolve(name + "-again.log"), flags, failed);
@@ -93,20 +93,17 @@ class ServerConformanceTest {
   private static final int RERUN_LIMIT = 24;
 
   /**
-   * Whether a failed case may run again: one whose call should have succeeded and instead ran into its
-   * deadline, as the report tells.
+   * Whether a failed case may run again: one whose call stalled until the client's deadline ("context deadline
+   * exceeded", the runner's client giving up), instead of the answer the case expects, as the report tells.
    */
   private static boolean mayRerun(String testCase, String report) {
-    if (!testCase.endsWith("/success")) {
-      return false;
-    }
     int at = report.indexOf("FAILED: " + testCase);
     if (at < 0) {
       return false;
     }
     int end = report.indexOf("\nFAILED: ", at + 1);
     String reasons = report.substring(at, end < 0 ? report.length() : end);
-    return reasons.contains("deadline exceeded") || reasons.contains("CODE_DEADLINE_EXCEEDED");
+    return reasons.contains("context deadline exceeded");
   }
 
   /** Runs the suite (only {@code only}'s cases if there are any); returns its report, which has no leak. */
