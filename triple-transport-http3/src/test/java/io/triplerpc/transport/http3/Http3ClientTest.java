@@ -373,6 +373,25 @@ class Http3ClientTest {
     assertEquals(Status.Code.DEADLINE_EXCEEDED, codeOf(e));
   }
 
+  /**
+   * The connection is the client's, not the first call's: a call whose deadline passes while the handshake it
+   * started is still under way fails alone, and the call queued behind it goes on the connection once it is up.
+   * (quic-go's http3.Transport dials under the first request's context and fails every request waiting for the
+   * dial with that request's deadline.)
+   */
+  @Test
+  void aDeadlineThatPassesDuringTheHandshakeFailsOnlyItsOwnCall() throws Exception {
+    try (TripleClient client = TripleClient.builder().address("localhost", server.port()).tls(clientTls())
+        .http3().build()) {
+      CompletableFuture<StringValue> hurried = client
+          .proxy(Calls.class, CallOptions.DEFAULT.withTimeout(Duration.ofMillis(1)))
+          .hold(StringValue.of("hurried"));
+      assertEquals("echo patient", client.proxy(Calls.class).unary(StringValue.of("patient")).getValue());
+      ExecutionException e = assertThrows(ExecutionException.class, () -> hurried.get(20, TimeUnit.SECONDS));
+      assertEquals(Status.Code.DEADLINE_EXCEEDED, codeOf(e));
+    }
+  }
+
   @Test
   void aCancelledCallEndsCancelled() throws Exception {
     CompletableFuture<ClientCallStreamObserver<StringValue>> requestStream = new CompletableFuture<>();
