@@ -482,6 +482,37 @@ class Http3ClientTest {
     }
   }
 
+  /**
+   * A server that lets a client open two request streams at a time: the calls beyond wait for a stream (QUIC's
+   * MAX_STREAMS credit, which the server gives back as streams end) instead of failing, and each runs once.
+   */
+  @Test
+  void callsBeyondTheServersStreamLimitWaitForAStream() throws Exception {
+    CallsImpl own = new CallsImpl();
+    TripleServer limited = http3Server().maxConcurrentStreams(2).addService(Calls.class, own).build().start();
+    try (TripleClient client = TripleClient.builder().address("localhost", limited.port()).tls(clientTls())
+        .http3().build()) {
+      Calls proxy = client.proxy(Calls.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(30)));
+      List<CompletableFuture<StringValue>> answers = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        answers.add(proxy.hold(StringValue.of("call " + i)));
+      }
+      for (int served = 0; served < 5; served++) {
+        CompletableFuture<StringValue> held = own.held.poll(20, TimeUnit.SECONDS);
+        assertTrue(held != null, "call " + served + " reached the server");
+        // Never more than the limit in the service at once: the others wait at the client.
+        assertTrue(own.held.size() <= 1, () -> own.held.size() + 1 + " calls held at once");
+        held.complete(StringValue.of("answered " + served));
+      }
+      for (CompletableFuture<StringValue> answer : answers) {
+        assertTrue(answer.get(20, TimeUnit.SECONDS).getValue().startsWith("answered "));
+      }
+      assertTrue(own.held.isEmpty(), "each call ran once");
+    } finally {
+      limited.shutdownNow();
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(value = Transport.class, names = {"IO_URING", "EPOLL", "NIO"})
   void theClientsUdpSocketIsOfTheTransportItAsksFor(Transport transport) throws Exception {

@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
@@ -159,7 +160,14 @@ final class Http3ClientTransport implements ClientTransport {
         return;
       }
       QuicChannel.newBootstrap(udp)
-          .handler(new Http3ClientConnectionHandler(connection.controlStreamReader(), null, null, settings, true))
+          .handler(new ChannelInitializer<QuicChannel>() {
+            @Override
+            protected void initChannel(QuicChannel quic) {
+              quic.pipeline().addLast(
+                  new Http3ClientConnectionHandler(connection.controlStreamReader(), null, null, settings, true),
+                  connection.streamLimitWatcher());
+            }
+          })
           .remoteAddress(remote)
           .connect()
           .addListener((Future<QuicChannel> handshake) -> {
