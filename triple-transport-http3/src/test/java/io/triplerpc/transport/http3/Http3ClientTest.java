@@ -482,6 +482,19 @@ class Http3ClientTest {
     }
   }
 
+  /** A name the system cannot resolve fails the call with UNAVAILABLE naming it (looked up off the caller's thread). */
+  @Test
+  void aHostNameThatDoesNotResolveFailsTheCallUnavailable() {
+    try (TripleClient client = TripleClient.builder().address("no-such-host.invalid", server.port()).tls(clientTls())
+        .http3().build()) {
+      StatusException e = assertThrows(StatusException.class,
+          () -> client.proxy(Calls.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(20)))
+              .unary(StringValue.of("nowhere")));
+      assertEquals(Status.Code.UNAVAILABLE, e.status().code(), e::toString);
+      assertTrue(e.status().description().contains("no-such-host.invalid"), e::toString);
+    }
+  }
+
   /**
    * A server that lets a client open two request streams at a time: the calls beyond wait for a stream (QUIC's
    * MAX_STREAMS credit, which the server gives back as streams end) instead of failing, and each runs once.
