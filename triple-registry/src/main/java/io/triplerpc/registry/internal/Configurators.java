@@ -238,7 +238,7 @@ final class Configurators {
    * Whether a rule's service ({@code [group/]service[:version]}, as Dubbo Admin writes it) is the one
    * called; a version or group of {@code *} names any.
    */
-  private static boolean sameService(String named, String serviceKey) {
+  static boolean sameService(String named, String serviceKey) {
     if (named.equals(serviceKey)) {
       return true;
     }
