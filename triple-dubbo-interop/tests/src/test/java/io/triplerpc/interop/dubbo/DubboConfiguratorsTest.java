@@ -102,9 +102,11 @@ class DubboConfiguratorsTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(host != null, "no non-loopback IPv4 address to register");
     estate = new ZooKeeperEstate();
     for (String label : List.of("t1", "t2")) {
+      ZooKeeperRegistry providerRegistry = estate.dubboRegistry();
       estate.serve(TripleServer.builder().host(host).port(0)
           .addService(PlainService.class, new TriplePlainService(label))
-          .registration(Registration.to(estate.dubboRegistry()).application(APP).required(true).build())
+          .registration(Registration.to(providerRegistry).application(APP).required(true)
+              .rules(providerRegistry.ruleSource()).build())
           .build().start());
     }
     DubboProcess dubboProvider = DubboProcess.provider("--registry=" + estate.connectString(),
@@ -184,6 +186,32 @@ class DubboConfiguratorsTest {
       assertTrue(malformedSeen.await(30, TimeUnit.SECONDS), "the malformed rule reached Triple");
     }
     assertWeighed(dubbo, triple);
+
+    // Rules for providers: the Triple providers obey them, and both consumers see what they publish.
+    dubbo.publishRule(KEY, "configVersion: v3.0\nscope: service\nkey: " + PlainService.class.getName()
+        + "\nenabled: true\nconfigs:\n  - side: consumer\n    parameters: { warmup: 0 }\n");
+    String providerRule = "configVersion: v3.0\nscope: application\nkey: " + APP + "\nenabled: true\nconfigs:\n"
+        + "  - side: provider\n    addresses: [ \"" + t2 + "\" ]\n    parameters: { weight: 2000 }\n";
+    dubbo.publishRule(RuleKeys.applicationConfigurators(APP), providerRule);
+    AwaitPeers.until(() -> counts(triple::whoami).getOrDefault("t2", 0) >= 45, PEERS,
+        "the Triple consumer gives t2 the weight its provider rule gives");
+    AwaitPeers.until(() -> counts(() -> whoamiFromDubbo(dubbo)).getOrDefault("t2", 0) >= 45, PEERS,
+        "the Dubbo consumer gives t2 the weight its provider rule gives");
+
+    dubbo.publishRule(RuleKeys.applicationConfigurators(APP), providerRule
+        + "  - side: provider\n    addresses: [ \"" + t1 + "\" ]\n    parameters: { disabled: true }\n");
+    AwaitPeers.until(() -> !counts(triple::whoami).containsKey("t1"), PEERS, "the Triple consumer drops t1");
+    AwaitPeers.until(() -> !counts(() -> whoamiFromDubbo(dubbo)).containsKey("t1"), PEERS,
+        "the Dubbo consumer drops t1");
+    Map<String, Integer> tripleCounts = counts(triple::whoami);
+    Map<String, Integer> dubboCounts = counts(() -> whoamiFromDubbo(dubbo));
+    assertEquals(Set.of("t2", "default"), tripleCounts.keySet(), "Triple's calls: " + tripleCounts);
+    assertEquals(Set.of("t2", "default"), dubboCounts.keySet(), "Dubbo's calls: " + dubboCounts);
+
+    dubbo.removeRule(RuleKeys.applicationConfigurators(APP));
+    AwaitPeers.until(() -> counts(triple::whoami).containsKey("t1"), PEERS, "t1 back for the Triple consumer");
+    AwaitPeers.until(() -> counts(() -> whoamiFromDubbo(dubbo)).containsKey("t1"), PEERS,
+        "t1 back for the Dubbo consumer");
   }
 
   /**
