@@ -1,17 +1,14 @@
 package io.triplerpc.registry;
 
+import io.triplerpc.registry.internal.LocalHost;
 import io.triplerpc.registry.internal.ProviderConfigurators;
 import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.spi.ServerRegistration;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -382,26 +379,7 @@ public final class Registration implements ServerRegistration {
     if (address != null && !address.isAnyLocalAddress()) {
       return address.getHostAddress();
     }
-    return firstSiteAddress();
-  }
-
-  /** For a server bound to every interface: the first non-loopback IPv4 address, else loopback. */
-  private static String firstSiteAddress() {
-    try {
-      for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-        if (!nic.isUp() || nic.isLoopback() || nic.isVirtual()) {
-          continue;
-        }
-        for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-          if (address instanceof Inet4Address && !address.isLinkLocalAddress()) {
-            return address.getHostAddress();
-          }
-        }
-      }
-    } catch (SocketException e) {
-      log.warn("Could not list network interfaces ({}); advertising 127.0.0.1", e.toString());
-    }
-    return "127.0.0.1";
+    return LocalHost.address();
   }
 
   /** Builds a {@link Registration}. Not thread-safe. */

@@ -30,8 +30,8 @@ import java.util.function.LongSupplier;
  * The application's rule applies first, then the service's, each item in order, a later value winning.
  * Items with {@code side: provider} are for providers ({@code ProviderConfigurators}).
  *
- * <p>Nothing here runs per call: a {@link ServiceDirectory} asks for its overrides again when a rule or its
- * instances changed ({@link #generation}). Thread-safe.
+ * <p>Nothing here runs per call: a rule's change works out the overrides of every watched directory at once,
+ * and a {@link ServiceDirectory} whose instances changed asks for its own again ({@link #generation}). Thread-safe.
  */
 final class Configurators {
 
@@ -47,6 +47,8 @@ final class Configurators {
   private final List<RuleSource.Watch> watches = new CopyOnWriteArrayList<>();
   /** Counts the changes of any rule in force here. */
   private final AtomicLong generation = new AtomicLong();
+  /** The directories watched, whose overrides are worked out again as soon as a rule changes. */
+  private final List<ServiceDirectory> directories = new CopyOnWriteArrayList<>();
 
   /**
    * Overrides read from {@code source} for a consumer of {@code application} (null: none, so that only
@@ -62,19 +64,31 @@ final class Configurators {
       applicationRule = null;
     } else {
       String key = RuleKeys.applicationConfigurators(application);
-      applicationRule = new LiveRule<>(key, RuleParser::parseOverrideRule, generation::incrementAndGet);
+      applicationRule = new LiveRule<>(key, RuleParser::parseOverrideRule, this::changed);
       watches.add(source.watch(key, applicationRule));
+    }
+  }
+
+  /**
+   * A rule in force changed: the directories' overrides are worked out now, on the source's thread, so that
+   * calls find them ready (a change of the instances is worked out by the first call after it).
+   */
+  private void changed() {
+    generation.incrementAndGet();
+    for (ServiceDirectory directory : directories) {
+      directory.overrides();
     }
   }
 
   /** Starts watching the rule of {@code directory}'s service, if not yet. */
   void watch(ServiceDirectory directory) {
+    directories.add(directory);
     String key = RuleKeys.serviceConfigurators(directory.serviceName, directory.version, directory.group);
-    serviceRules.computeIfAbsent(key, k -> {
-      LiveRule<OverrideRule> rule = new LiveRule<>(k, RuleParser::parseOverrideRule, generation::incrementAndGet);
-      watches.add(source.watch(k, rule));
-      return rule;
-    });
+    LiveRule<OverrideRule> rule = new LiveRule<>(key, RuleParser::parseOverrideRule, this::changed);
+    // In the map before the watch: a source may tell the rule at once, and the overrides then read it there.
+    if (serviceRules.putIfAbsent(key, rule) == null) {
+      watches.add(source.watch(key, rule));
+    }
   }
 
   /** How many times a rule in force here has changed. */
@@ -262,5 +276,6 @@ final class Configurators {
   void close() {
     watches.forEach(RuleSource.Watch::close);
     watches.clear();
+    directories.clear();
   }
 }

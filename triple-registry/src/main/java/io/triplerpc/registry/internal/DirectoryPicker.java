@@ -123,7 +123,8 @@ final class DirectoryPicker implements Picker {
     }
     if (instances > 0) {
       return "No instance of " + directory.describe() + " is in rotation: all " + instances
-          + " are ejected as outliers (or removed)";
+          + " are ejected as outliers (or removed)"
+          + (directory.configurators != null ? ", or disabled by the dynamic configuration" : "");
     }
     return directory.isReady()
         ? "No instance of " + directory.describe() + " is registered"

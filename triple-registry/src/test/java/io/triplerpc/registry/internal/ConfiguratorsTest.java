@@ -140,6 +140,22 @@ class ConfiguratorsTest {
   }
 
   @Test
+  void withEveryInstanceDisabledNoneIsPickedAndTheCallerIsToldWhy() {
+    ServiceDirectory directory = directory(LoadBalancing.WEIGHTED_RANDOM, null);
+    rules.put(SERVICE_KEY, rule("service", SERVICE, """
+          - side: consumer
+            providerAddresses: [ "10.0.0.0/24:*" ]
+            parameters: { disabled: true }
+        """));
+
+    assertNull(directory.pick(new Endpoint[0], 0, null, null));
+    assertNull(directory.pick(new Endpoint[] {a, b}, 2, null, null), "not even one tried before");
+    DirectoryPicker picker = new DirectoryPicker(directory, null, new DirectorySettings(LoadBalancing.WEIGHTED_RANDOM,
+        0, 0, 0, true, 0, (d, changes) -> {}));
+    assertTrue(picker.noServerReason().endsWith("or disabled by the dynamic configuration"), picker.noServerReason());
+  }
+
+  @Test
   void aWeightOfZeroKeepsTheInstanceOffWhileOthersServe() {
     ServiceDirectory directory = directory(LoadBalancing.WEIGHTED_RANDOM, null);
     rules.put(SERVICE_KEY, rule("service", SERVICE, """

@@ -176,7 +176,7 @@ class RuleParserTest {
       "configs:\n  - parameters: {timeout: 0}\n",
       "configs:\n  - parameters: {timeout: 1.5}\n",
       "configs:\n  - parameters: {retries: 1001}\n",
-      "configs:\n  - parameters: {disabled: yes}\n",
+      "configs:\n  - parameters: {disabled: maybe}\n",
       "configs:\n  - parameters: {timeout: 99999999999}\n",
   })
   void aMalformedDynamicConfigurationIsRejectedWhole(String text) {
