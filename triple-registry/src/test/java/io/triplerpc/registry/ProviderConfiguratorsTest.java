@@ -185,6 +185,19 @@ class ProviderConfiguratorsTest {
   }
 
   @Test
+  void aRuleChangedWhileOfflineIsWhatComesBackOnline() throws InterruptedException {
+    String a = address("a");
+    servers.get("a").offline();
+    instances.await(m -> !m.containsKey(a), "a offline");
+    rules.put(APP_KEY, rule("application", APP,
+        "  - side: provider\n    addresses: [ \"" + a + "\" ]\n    parameters: { weight: 42 }\n"));
+
+    servers.get("a").online();
+
+    instances.await(m -> m.containsKey(a) && m.get(a).weight() == 42, "a back online, weighing 42");
+  }
+
+  @Test
   void itemsForConsumersOtherProvidersOrOtherApplicationsChangeNothing() throws InterruptedException {
     String a = address("a");
     rules.put(WHOAMI_KEY, rule("service", "triple.test.Whoami",
