@@ -1,7 +1,9 @@
 package io.triplerpc.registry;
 
+import io.triplerpc.registry.internal.ConsumerIdentity;
 import io.triplerpc.registry.internal.DirectorySettings;
 import io.triplerpc.registry.internal.Durations;
+import io.triplerpc.registry.internal.LocalHost;
 import io.triplerpc.registry.internal.PeakEwma;
 import io.triplerpc.registry.internal.RegistryCluster;
 import io.triplerpc.registry.internal.Snapshots;
@@ -39,6 +41,8 @@ public final class Discovery implements ClusterFactory {
   private final Map<String, String> applications;
   /** The governance rules obeyed, or null for none. */
   private final RuleSource rules;
+  /** Who this consumer is to the rules' dynamic configuration. */
+  private final ConsumerIdentity consumer;
   private final ScheduledExecutorService outlierScheduler;
   private final LongSupplier outlierClock;
 
@@ -68,6 +72,8 @@ public final class Discovery implements ClusterFactory {
     this.snapshotDirectory = builder.snapshotDirectory;
     this.applications = Map.copyOf(builder.applications);
     this.rules = builder.rules;
+    this.consumer = new ConsumerIdentity(builder.consumerApplication,
+        builder.consumerHost != null ? builder.consumerHost : LocalHost.address());
   }
 
   /** A builder of discovery through {@code registry}, shared by every client made with it. */
@@ -90,7 +96,7 @@ public final class Discovery implements ClusterFactory {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
     return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
-        outlierScheduler, outlierClock, rules);
+        outlierScheduler, outlierClock, rules, consumer);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */
@@ -108,6 +114,8 @@ public final class Discovery implements ClusterFactory {
     private boolean closeRegistry;
     private final Map<String, String> applications = new HashMap<>();
     private RuleSource rules;
+    private String consumerApplication;
+    private String consumerHost;
     private OutlierDetection outlierDetection;
     private ScheduledExecutorService outlierScheduler;
     private LongSupplier outlierClock = System::nanoTime;
@@ -288,12 +296,42 @@ public final class Discovery implements ClusterFactory {
     }
 
     /**
-     * Obeys the governance rules in {@code rules} (Apache Dubbo's, as Dubbo Admin writes them): each
-     * provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
-     * {@code dubbo.tag} header), read live. None by default. The source is not closed with the client.
+     * Obeys the governance rules in {@code rules} (Apache Dubbo's, as Dubbo Admin writes them), read live:
+     * each provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
+     * {@code dubbo.tag} header); the dynamic configuration of each service called and of the consumer's
+     * application ({@link #consumerApplication}) overrides the instances' timeout, weight and
+     * {@code disabled}, and the failover retries. None by default. The source is not closed with the client.
      */
     public Builder rules(RuleSource rules) {
       this.rules = Objects.requireNonNull(rules, "rules");
+      return this;
+    }
+
+    /**
+     * The application this consumer is part of, as Dubbo's rules name consumers: with {@link #rules}, its
+     * dynamic configuration ({@code <application>.configurators}) is obeyed, and a service's items that list
+     * {@code applications} apply when they list it. None by default: only service rules apply, and of
+     * those only items that list no application.
+     */
+    public Builder consumerApplication(String application) {
+      Objects.requireNonNull(application, "application");
+      if (application.isBlank()) {
+        throw new IllegalArgumentException("consumerApplication is blank");
+      }
+      this.consumerApplication = application;
+      return this;
+    }
+
+    /**
+     * This consumer's host as the dynamic configuration's {@code addresses} name consumers; by default the
+     * machine's first non-loopback IPv4 address, the one a Dubbo consumer on the machine takes.
+     */
+    public Builder consumerHost(String host) {
+      Objects.requireNonNull(host, "host");
+      if (host.isBlank()) {
+        throw new IllegalArgumentException("consumerHost is blank");
+      }
+      this.consumerHost = host;
       return this;
     }
 

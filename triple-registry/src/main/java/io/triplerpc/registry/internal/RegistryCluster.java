@@ -47,6 +47,8 @@ public final class RegistryCluster implements Cluster {
   private volatile boolean closed;
   /** Tag routing by the rules of a config center, or null when the consumer obeys none. */
   private final TagRouter tagRouter;
+  /** The dynamic configuration of a config center, or null when the consumer obeys none. */
+  private final Configurators configurators;
   /** The periodic evaluation of outlier detection, or null when it is off. */
   private final ScheduledFuture<?> outlierTask;
 
@@ -93,6 +95,25 @@ public final class RegistryCluster implements Cluster {
       ScheduledExecutorService outlierScheduler,
       LongSupplier outlierClock,
       RuleSource rules) {
+    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
+        rules, null);
+  }
+
+  /**
+   * As above; the dynamic configuration of {@code rules} is read for the consumer {@code consumer} (a
+   * consumer of no application on the machine's address if null).
+   */
+  public RegistryCluster(
+      Registry registry,
+      boolean ownsRegistry,
+      Connector connector,
+      DirectorySettings settings,
+      Snapshots snapshots,
+      Map<String, String> pinnedApplications,
+      ScheduledExecutorService outlierScheduler,
+      LongSupplier outlierClock,
+      RuleSource rules,
+      ConsumerIdentity consumer) {
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
     // A connection that goes away, or cannot be opened, may mean the registry's list is stale: a registry
@@ -111,6 +132,9 @@ public final class RegistryCluster implements Cluster {
     this.pinnedApplications = Map.copyOf(pinnedApplications);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
     this.tagRouter = rules == null ? null : new TagRouter(rules, scheduler, settings.initialWaitNanos());
+    ConsumerIdentity identity = consumer != null ? consumer : new ConsumerIdentity(null, LocalHost.address());
+    this.configurators = rules == null ? null : new Configurators(rules, identity.application(), identity.host(),
+        settings.warmupMillis(), settings.wallClock());
     OutlierDetection outliers = settings.outlierDetection();
     if (outliers == null) {
       this.outlierTask = null;
@@ -164,9 +188,13 @@ public final class RegistryCluster implements Cluster {
         new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma(),
             settings.hashNodes());
     created.tagRouter = tagRouter;
+    created.configurators = configurators;
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
+    }
+    if (configurators != null && !closed) {
+      configurators.watch(created);
     }
     DiscoveryObserver observer = settings.observer();
     if (observer != null) {
@@ -321,6 +349,9 @@ public final class RegistryCluster implements Cluster {
     open.forEach(Subscription::close);
     if (tagRouter != null) {
       tagRouter.close();
+    }
+    if (configurators != null) {
+      configurators.close();
     }
     applications.values().forEach(ApplicationDirectory::flushSnapshot);
     applications.values().forEach(ApplicationDirectory::closeConnections);
