@@ -366,6 +366,11 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     closeForUnreadResponses(ctx, reason);
   }
 
+  /** How long the connection has had no stream open, or 0 while it has one (-1 before it started). Event loop. */
+  long idleMillis() {
+    return lifetime == null ? -1 : lifetime.idleMillis();
+  }
+
   /** Response bytes the client has not taken yet. Event loop. */
   long backlogBytes() {
     return backlog.bytes();
