@@ -13,6 +13,7 @@ import io.triplerpc.Authenticator;
 import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
+import io.triplerpc.TripleAdmin;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.spi.AdminView;
@@ -49,10 +50,14 @@ class AdminViewTest {
   private final List<TripleServer> servers = new ArrayList<>();
   private final List<TripleClient> clients = new ArrayList<>();
   private InProcessRegistry registry;
+  private TripleAdmin admin;
 
   @AfterEach
   void stop() throws InterruptedException {
     clients.forEach(TripleClient::close);
+    if (admin != null) {
+      admin.close();
+    }
     for (TripleServer server : servers) {
       server.shutdownNow();
       server.awaitTermination(Duration.ofSeconds(5));
@@ -215,14 +220,14 @@ class AdminViewTest {
     RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
     Discovery discovery = Discovery.using(registry).rules(rules).observer(seen).warmup(Duration.ofMinutes(10))
         .warmupClock(wallClock::get).build();
-    TripleServer consumer = started(TripleServer.builder().host("127.0.0.1").port(0)
-        .addService(Whoami.class, Whoami.named("consumer")).admin(0).adminView(discovery));
+    // A process that only calls: an endpoint of its own.
+    admin = TripleAdmin.builder().port(0).view(discovery).start();
     TripleClient client = TripleClient.builder().cluster(discovery).build();
     clients.add(client);
     client.proxy(Whoami.class).who("me");
     seen.awaitInstances("triple.test.Whoami", 2);
 
-    JsonNode clientsSeen = json(consumer, "/directories").get("clients");
+    JsonNode clientsSeen = json(admin.port(), "/directories").get("clients");
     assertEquals(1, clientsSeen.size());
     JsonNode seenByClient = clientsSeen.get(0);
     assertEquals("WEIGHTED_RANDOM", seenByClient.get("balancing").asText());
@@ -246,11 +251,17 @@ class AdminViewTest {
       assertEquals((double) effective / endpoint.get("weight").asInt(), share, 1e-9);
       assertFalse(endpoint.get("ejected").asBoolean());
     }
-    String page = get(consumer.adminPort(), "/", null).body();
+    String page = get(admin.port(), "/", null).body();
     assertTrue(page.contains("<a href=\"/directories\">JSON</a>") && page.contains("whoami-app"), page);
+    assertFalse(page.contains("/calls"), "no server, no calls");
+    for (String path : List.of("/state", "/offline", "/calls")) {
+      int status = get(admin.port(), path, null).statusCode();
+      assertTrue(status >= 400 && status < 500, path + " is not served without a server: " + status);
+    }
 
     client.close();
-    assertEquals(0, json(consumer, "/directories").get("clients").size(), "a closed client is gone");
+    assertEquals(0, json(admin.port(), "/directories").get("clients").size(), "a closed client is gone");
+    assertThrows(IllegalStateException.class, () -> TripleAdmin.builder().start(), "nothing to show");
   }
 
   @Test
@@ -311,7 +322,11 @@ class AdminViewTest {
   }
 
   private static JsonNode json(TripleServer server, String path) throws Exception {
-    HttpResponse<String> response = get(server.adminPort(), path, null);
+    return json(server.adminPort(), path);
+  }
+
+  private static JsonNode json(int port, String path) throws Exception {
+    HttpResponse<String> response = get(port, path, null);
     assertEquals(200, response.statusCode(), response.body());
     assertEquals("application/json", response.headers().firstValue("content-type").orElse(null));
     return JSON.readTree(response.body());

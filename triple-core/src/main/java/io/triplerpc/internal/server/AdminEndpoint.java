@@ -44,7 +44,10 @@ final class AdminEndpoint {
     this.admin = admin;
   }
 
-  /** Serves {@code server}'s admin endpoint at {@code address}, with {@code views} beside its own. */
+  /**
+   * Serves {@code server}'s admin endpoint at {@code address}, with {@code views} beside its own; with a null
+   * {@code server} (and {@code info}), an endpoint of {@code views} alone ({@link io.triplerpc.TripleAdmin}).
+   */
   static AdminEndpoint start(TripleServerImpl server, InetSocketAddress address, ServerInfo info,
       List<AdminView> views, AdminGuard guard) {
     Sections sections = new Sections(server, info, views);
@@ -52,14 +55,16 @@ final class AdminEndpoint {
     builder.host(address.getHostString()).port(address.getPort());
     builder.ioThreads(1);
     builder.directExecutor();
-    builder.httpGet("/offline", guard.guard("/offline", request -> {
-      server.offline();
-      return text("OK\n");
-    }));
-    builder.httpGet("/online", guard.guard("/online", request -> {
-      server.online();
-      return text("OK\n");
-    }));
+    if (server != null) {
+      builder.httpGet("/offline", guard.guard("/offline", request -> {
+        server.offline();
+        return text("OK\n");
+      }));
+      builder.httpGet("/online", guard.guard("/online", request -> {
+        server.online();
+        return text("OK\n");
+      }));
+    }
     builder.rootPage(guard.guard("/", request -> html(AdminPage.render(sections.all()))));
     for (String name : sections.names()) {
       builder.httpGet("/" + name, guard.guard("/" + name, request -> json(sections.one(name))));
@@ -69,6 +74,25 @@ final class AdminEndpoint {
 
   int port() {
     return admin.port();
+  }
+
+  /**
+   * Checks {@code view}'s name against the endpoint's own paths and {@code others}' names.
+   *
+   * @throws IllegalArgumentException if malformed or taken
+   */
+  static void checkView(AdminView view, List<AdminView> others) {
+    String name = java.util.Objects.requireNonNull(view.name(), "view.name()");
+    if (!name.matches("[a-z0-9][a-z0-9-]*") || List.of("state", "connections", "calls", "offline", "online")
+        .contains(name)) {
+      throw new IllegalArgumentException("An admin view's name is lower-case letters, digits and -, and not one"
+          + " of the endpoint's own (state, connections, calls, offline, online): " + name);
+    }
+    for (AdminView other : others) {
+      if (other.name().equals(name)) {
+        throw new IllegalArgumentException("Two admin views named " + name);
+      }
+    }
   }
 
   void shutdown() {
@@ -106,7 +130,7 @@ final class AdminEndpoint {
     }
 
     List<String> names() {
-      List<String> names = new ArrayList<>(List.of("state", "connections", "calls"));
+      List<String> names = new ArrayList<>(server == null ? List.of() : List.of("state", "connections", "calls"));
       views.forEach(view -> names.add(view.name()));
       return names;
     }

@@ -266,17 +266,7 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   @Override
   public TripleServerBuilder adminView(AdminView view) {
     Objects.requireNonNull(view, "view");
-    String name = Objects.requireNonNull(view.name(), "view.name()");
-    if (!name.matches("[a-z0-9][a-z0-9-]*") || List.of("state", "connections", "calls", "offline", "online")
-        .contains(name)) {
-      throw new IllegalArgumentException("An admin view's name is lower-case letters, digits and -, and not one"
-          + " of the endpoint's own (state, connections, calls, offline, online): " + name);
-    }
-    for (AdminView other : adminViews) {
-      if (other.name().equals(name)) {
-        throw new IllegalArgumentException("Two admin views named " + name);
-      }
-    }
+    AdminEndpoint.checkView(view, adminViews);
     adminViews.add(view);
     return this;
   }
