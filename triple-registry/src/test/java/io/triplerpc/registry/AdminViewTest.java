@@ -134,6 +134,8 @@ class AdminViewTest {
     assertEquals(1, http2.get("streams").asInt());
     assertTrue(http2.get("peer").asText().startsWith("127.0.0.1:"), http2.toString());
     assertFalse(http2.get("tls").asBoolean());
+    assertFalse(java.time.Instant.parse(http2.get("openedAt").asText()).isAfter(java.time.Instant.now()));
+    assertTrue(http2.get("openForMillis").asLong() >= 0, http2.toString());
     assertTrue(http2.get("bytesIn").asLong() > 0 && http2.get("bytesOut").asLong() > 0, http2.toString());
     assertTrue(http2.get("flowControl").get("inboundWindow").asInt() > 0, http2.toString());
     assertTrue(http2.get("flowControl").get("outboundWindow").asInt() > 0, http2.toString());

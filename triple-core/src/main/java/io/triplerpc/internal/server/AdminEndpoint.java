@@ -214,11 +214,13 @@ final class AdminEndpoint {
           .put("peer", view.peer())
           .put("protocol", view.protocol())
           .put("tls", view.tls())
-          .put("openedAt", Instant.ofEpochMilli(view.openedAtMillis()).toString())
-          .put("openForMillis", Math.max(0, now - view.openedAtMillis()))
           .put("streams", view.streams())
           .put("bytesIn", view.bytesIn())
           .put("bytesOut", view.bytesOut());
+      if (view.openedAtMillis() > 0) {
+        connection.put("openedAt", Instant.ofEpochMilli(view.openedAtMillis()).toString())
+            .put("openForMillis", Math.max(0, now - view.openedAtMillis()));
+      }
       if (view.idleMillis() >= 0) {
         connection.put("idleMillis", view.idleMillis());
       }

@@ -55,7 +55,7 @@ public final class ServerDispatcher implements ServerTransportListener {
   /** The plain HTTP endpoints, each of its own path; usually none, at most a few. */
   private final HttpEndpoint[] endpoints;
   private final RestRoutes restRoutes;
-  /** Whether calls are counted per method ({@link #countCalls()}); set before the transport starts. */
+  /** Whether calls (and bytes) are counted ({@link #countCalls()}); set before the transport starts. */
   private boolean counting;
 
   /**
@@ -269,10 +269,16 @@ public final class ServerDispatcher implements ServerTransportListener {
 
   /**
    * Counts every call per method from now on (one add as a call starts, one as it ends), for
-   * {@link #callCounts()}. Before the transport starts.
+   * {@link #callCounts()}, and has the transport count each connection's bytes ({@link #countsTraffic()}): what
+   * the admin endpoint shows. Before the transport starts.
    */
   public void countCalls() {
     counting = true;
+  }
+
+  @Override
+  public boolean countsTraffic() {
+    return counting;
   }
 
   /** Each served method's calls, by path; empty unless {@link #countCalls()}. Thread-safe. */

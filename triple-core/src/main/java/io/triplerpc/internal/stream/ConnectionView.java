@@ -7,9 +7,11 @@ package io.triplerpc.internal.stream;
  * @param peer the client's address, such as {@code 127.0.0.1:51234}
  * @param protocol {@code HTTP/2}, {@code HTTP/1.1}, {@code HTTP/3}, or {@code undetected} before the first request
  * @param tls whether the connection is TLS
- * @param openedAtMillis when the connection was accepted, in milliseconds since the epoch
+ * @param openedAtMillis when the connection was accepted, in milliseconds since the epoch; 0 when not noted
+ *     (as bytes, only a server with an admin endpoint notes it)
  * @param streams requests in flight now (HTTP/2 streams open; 0 or 1 over HTTP/1.1)
- * @param bytesIn bytes read from the socket since it opened (TLS records included), or -1 when not counted
+ * @param bytesIn bytes read from the socket since it opened (TLS records included), or -1 when not counted (a
+ *     server without an admin endpoint does not count them)
  * @param bytesOut bytes written to the socket since it opened, or -1 when not counted
  * @param flowControl the HTTP/2 connection's flow-control windows, or null for other protocols
  * @param keepAlive the state of the server's keepalive PINGs on it, or null when keepalive is off

@@ -8,9 +8,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 
 /**
- * First in a server connection's pipeline: counts the bytes it reads from and writes to the socket (TLS
- * records as they are), for the admin endpoint's view of the connection, and notes when it opened. Two adds
- * of a plain field per socket read and per buffer written; no allocation. Event loop only.
+ * First in a server connection's pipeline when the server has an admin endpoint: counts the bytes it reads
+ * from and writes to the socket (TLS records as they are), for the admin endpoint's view of the connection, and
+ * notes when it opened. One add of a plain field per socket read and per buffer written; no allocation. Event
+ * loop only.
  */
 final class ConnectionTraffic extends ChannelDuplexHandler {
 
@@ -18,6 +19,7 @@ final class ConnectionTraffic extends ChannelDuplexHandler {
 
   /** When the connection was accepted, in milliseconds since the epoch. */
   final long openedAtMillis = System.currentTimeMillis();
+
   private long bytesIn;
   private long bytesOut;
 

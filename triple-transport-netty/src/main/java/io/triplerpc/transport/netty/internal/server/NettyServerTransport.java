@@ -154,8 +154,10 @@ final class NettyServerTransport implements ServerTransport {
     if (IoTransport.writesLater(channel)) {
       channel.pipeline().addFirst(new CloseAfterWrites(options.drainGraceMillis()));
     }
-    // Nearest the socket, so that it counts the bytes as they are sent and received.
-    channel.pipeline().addFirst(ConnectionTraffic.NAME, new ConnectionTraffic());
+    if (listener.countsTraffic()) {
+      // Nearest the socket, so that it counts the bytes as they are sent and received.
+      channel.pipeline().addFirst(ConnectionTraffic.NAME, new ConnectionTraffic());
+    }
     if (KeepAlive.on(options.timers().handshakeTimeoutNanos())) {
       HandshakeTimeout.start(channel, options.timers().handshakeTimeoutNanos());
     }
