@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.triplerpc.AccessPolicy;
 import io.triplerpc.Authenticator;
+import io.triplerpc.ClientProtocol;
 import io.triplerpc.ServerContext;
 import io.triplerpc.Status;
 import io.triplerpc.StatusException;
@@ -72,7 +73,7 @@ class AdminViewTest {
    * status (an exception of its own would travel as Dubbo sends it: the response, under grpc-status OK).
    */
   private static final class Held implements Whoami {
-    final CountDownLatch entered = new CountDownLatch(2);
+    final CountDownLatch entered = new CountDownLatch(3);
     final CountDownLatch release = new CountDownLatch(1);
     /** Released as each call ends on the server, after the admin endpoint's counters moved. */
     final Semaphore ended = new Semaphore(0);
@@ -113,25 +114,33 @@ class AdminViewTest {
     TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build();
     clients.add(client);
     CompletableFuture<String> overHttp2 = client.proxy(WhoamiAsync.class).who("hold");
+    TripleClient web = TripleClient.builder().address("127.0.0.1", server.port()).protocol(ClientProtocol.GRPC_WEB)
+        .build();
+    clients.add(web);
+    CompletableFuture<String> overGrpcWeb = web.proxy(WhoamiAsync.class).who("hold");
     HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(WAIT).build();
     CompletableFuture<HttpResponse<String>> overHttp1 = http1.sendAsync(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + server.port() + "/triple.test.Whoami/who"))
         .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString("\"hold\""))
         .timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
-    assertTrue(held.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS), "both calls reached the service");
+    assertTrue(held.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the three calls reached the service");
 
     JsonNode who = method(json(server, "/calls"), "triple.test.Whoami/who");
-    assertEquals(2, who.get("inFlight").asInt());
-    assertEquals(2, who.get("started").asInt());
+    assertEquals(3, who.get("inFlight").asInt());
+    assertEquals(3, who.get("started").asInt());
     assertEquals(0, who.get("succeeded").asInt());
     assertEquals("UNARY", who.get("type").asText());
     assertEquals(0, method(json(server, "/calls"), "triple.test.Whoami/whoIdempotent").get("started").asInt());
 
     JsonNode connections = json(server, "/connections");
     assertEquals(0, connections.get("unanswered").asInt());
-    assertEquals(2, connections.get("connections").size(), connections.toString());
-    JsonNode http2 = connection(connections, "HTTP/2");
+    assertEquals(3, connections.get("connections").size(), connections.toString());
+    JsonNode http2 = connection(connections, "grpc");
+    assertEquals("HTTP/2", http2.get("protocol").asText());
     assertEquals(1, http2.get("streams").asInt());
+    JsonNode grpcWeb = connection(connections, "grpc-web");
+    assertEquals("HTTP/2", grpcWeb.get("protocol").asText());
+    assertEquals("{\"grpc-web\":1}", grpcWeb.get("streamsByProtocol").toString());
     assertTrue(http2.get("peer").asText().startsWith("127.0.0.1:"), http2.toString());
     assertFalse(http2.get("tls").asBoolean());
     assertFalse(java.time.Instant.parse(http2.get("openedAt").asText()).isAfter(java.time.Instant.now()));
@@ -149,22 +158,24 @@ class AdminViewTest {
 
     held.release.countDown();
     assertEquals("held", overHttp2.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+    assertEquals("held", overGrpcWeb.get(WAIT.toSeconds(), TimeUnit.SECONDS));
     HttpResponse<String> response = overHttp1.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertEquals(200, response.statusCode(), response.body());
     assertEquals("\"held\"", response.body());
     ExecutionException failed = assertThrows(ExecutionException.class,
         () -> client.proxy(WhoamiAsync.class).who("boom").get(WAIT.toSeconds(), TimeUnit.SECONDS));
     assertEquals(Status.Code.PERMISSION_DENIED, ((StatusException) failed.getCause()).status().code());
-    assertTrue(held.ended.tryAcquire(3, WAIT.toSeconds(), TimeUnit.SECONDS), "the three calls ended");
+    assertTrue(held.ended.tryAcquire(4, WAIT.toSeconds(), TimeUnit.SECONDS), "the four calls ended");
 
     who = method(json(server, "/calls"), "triple.test.Whoami/who");
     assertEquals(0, who.get("inFlight").asInt());
-    assertEquals(3, who.get("started").asInt());
-    assertEquals(2, who.get("succeeded").asInt(), who.toString());
+    assertEquals(4, who.get("started").asInt());
+    assertEquals(3, who.get("succeeded").asInt(), who.toString());
     assertEquals(Map.of("PERMISSION_DENIED", 1), JSON.convertValue(who.get("failed"), Map.class), who.toString());
-    JsonNode after = connection(json(server, "/connections"), "HTTP/2");
+    JsonNode after = peer(json(server, "/connections"), http2.get("peer").asText());
     assertEquals(0, after.get("streams").asInt());
     assertTrue(after.get("bytesOut").asLong() > http2.get("bytesOut").asLong(), "the responses went out");
+    assertTrue(after.get("bytesIn").asLong() > http2.get("bytesIn").asLong(), "the failing call came in");
 
     HttpResponse<String> page = get(server.adminPort(), "/", null);
     assertEquals(200, page.statusCode());
@@ -314,13 +325,24 @@ class AdminViewTest {
     throw new AssertionError(name + " not in " + calls);
   }
 
+  /** The connection of {@code protocol} (HTTP/1.1), or of an HTTP/2 stream of call protocol {@code protocol}. */
   private static JsonNode connection(JsonNode connections, String protocol) {
     for (JsonNode connection : connections.get("connections")) {
-      if (connection.get("protocol").asText().equals(protocol)) {
+      JsonNode streams = connection.get("streamsByProtocol");
+      if (connection.get("protocol").asText().equals(protocol) || streams != null && streams.has(protocol)) {
         return connection;
       }
     }
     throw new AssertionError("No " + protocol + " connection in " + connections);
+  }
+
+  private static JsonNode peer(JsonNode connections, String peer) {
+    for (JsonNode connection : connections.get("connections")) {
+      if (connection.get("peer").asText().equals(peer)) {
+        return connection;
+      }
+    }
+    throw new AssertionError("No connection from " + peer + " in " + connections);
   }
 
   private static JsonNode json(TripleServer server, String path) throws Exception {

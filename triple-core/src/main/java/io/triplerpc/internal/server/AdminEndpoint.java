@@ -217,6 +217,10 @@ final class AdminEndpoint {
           .put("streams", view.streams())
           .put("bytesIn", view.bytesIn())
           .put("bytesOut", view.bytesOut());
+      if (!view.streamsByProtocol().isEmpty()) {
+        ObjectNode byProtocol = connection.putObject("streamsByProtocol");
+        new java.util.TreeMap<>(view.streamsByProtocol()).forEach(byProtocol::put);
+      }
       if (view.openedAtMillis() > 0) {
         connection.put("openedAt", Instant.ofEpochMilli(view.openedAtMillis()).toString())
             .put("openForMillis", Math.max(0, now - view.openedAtMillis()));

@@ -10,6 +10,8 @@ package io.triplerpc.internal.stream;
  * @param openedAtMillis when the connection was accepted, in milliseconds since the epoch; 0 when not noted
  *     (as bytes, only a server with an admin endpoint notes it)
  * @param streams requests in flight now (HTTP/2 streams open; 0 or 1 over HTTP/1.1)
+ * @param streamsByProtocol of an HTTP/2 connection's streams, how many each call protocol has ({@code grpc},
+ *     {@code grpc-web}, {@code connect}...); empty for others
  * @param bytesIn bytes read from the socket since it opened (TLS records included), or -1 when not counted (a
  *     server without an admin endpoint does not count them)
  * @param bytesOut bytes written to the socket since it opened, or -1 when not counted
@@ -23,11 +25,16 @@ public record ConnectionView(
     boolean tls,
     long openedAtMillis,
     int streams,
+    java.util.Map<String, Integer> streamsByProtocol,
     long bytesIn,
     long bytesOut,
     FlowControl flowControl,
     KeepAliveState keepAlive,
     long idleMillis) {
+
+  public ConnectionView {
+    streamsByProtocol = java.util.Map.copyOf(streamsByProtocol);
+  }
 
   /**
    * An HTTP/2 connection's windows, in bytes.

@@ -458,6 +458,7 @@ final class NettyServerTransport implements ServerTransport {
         pipeline.get(SslHandler.class) != null,
         traffic == null ? 0 : traffic.openedAtMillis,
         streams,
+        isHttp2 ? http2.streamsByProtocol() : java.util.Map.of(),
         traffic == null ? -1 : traffic.bytesIn(),
         traffic == null ? -1 : traffic.bytesOut(),
         isHttp2 ? http2.flowControl() : null,
