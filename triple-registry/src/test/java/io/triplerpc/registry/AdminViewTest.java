@@ -73,10 +73,15 @@ class AdminViewTest {
    * status (an exception of its own would travel as Dubbo sends it: the response, under grpc-status OK).
    */
   private static final class Held implements Whoami {
-    final CountDownLatch entered = new CountDownLatch(3);
+    final CountDownLatch entered;
     final CountDownLatch release = new CountDownLatch(1);
     /** Released as each call ends on the server, after the admin endpoint's counters moved. */
     final Semaphore ended = new Semaphore(0);
+
+    /** {@code held}: how many calls {@link #entered} awaits. */
+    Held(int held) {
+      this.entered = new CountDownLatch(held);
+    }
 
     @Override
     public String who(String caller) {
@@ -108,7 +113,7 @@ class AdminViewTest {
 
   @Test
   void callsHeldOpenShowInConnectionsAndCallsAndTheCountersMoveAsTheyEnd() throws Exception {
-    Held held = new Held();
+    Held held = new Held(3);
     TripleServer server = started(TripleServer.builder().host("127.0.0.1").port(0)
         .addService(Whoami.class, held).admin(0));
     TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build();
@@ -184,6 +189,29 @@ class AdminViewTest {
         "<a href=\"/connections\">JSON</a>", "HTTP/2", "HTTP/1.1")) {
       assertTrue(page.body().contains(expected), expected + " in " + page.body());
     }
+  }
+
+  @Test
+  void aConnectionWhoseEventLoopIsStuckIsCountedUnansweredAfterABoundedWait() throws Exception {
+    Held held = new Held(1);
+    // A service run on the event loop (directExecutor) that blocks it: the loop cannot describe its connection.
+    TripleServer server = started(TripleServer.builder().host("127.0.0.1").port(0).ioThreads(1).directExecutor()
+        .addService(Whoami.class, held).admin(0));
+    TripleClient client = TripleClient.builder().address("127.0.0.1", server.port()).build();
+    clients.add(client);
+    CompletableFuture<String> stuck = client.proxy(WhoamiAsync.class).who("hold");
+    assertTrue(held.entered.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+    JsonNode connections = json(server, "/connections");
+    assertEquals(1, connections.get("unanswered").asInt(), connections.toString());
+    assertEquals(0, connections.get("connections").size());
+    assertEquals(1, method(json(server, "/calls"), "triple.test.Whoami/who").get("inFlight").asInt(),
+        "the counters are read off the loop");
+
+    held.release.countDown();
+    assertEquals("held", stuck.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+    connections = json(server, "/connections");
+    assertEquals(0, connections.get("unanswered").asInt(), connections.toString());
+    assertEquals(1, connections.get("connections").size());
   }
 
   @Test
