@@ -1,6 +1,7 @@
 package io.triplerpc;
 
 import io.triplerpc.internal.server.TripleServerBuilder;
+import io.triplerpc.spi.AdminView;
 import io.triplerpc.spi.ServerRegistration;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -226,13 +227,40 @@ public abstract class TripleServer {
      * {@code GET /offline} and {@code GET /online} take the server out of rotation and back
      * ({@link TripleServer#offline()}, {@link TripleServer#online()}) and answer {@code OK}; {@code GET /state}
      * answers JSON: {@code state} ({@code online}, {@code offline} or {@code shutting down}), {@code address},
-     * {@code port}, {@code connections} open now and the {@code services} served. Whoever can reach the port
-     * can take the server out of rotation: it is bound to loopback only, for the machine's operators and
-     * its sidecars. It starts after the server and stops with it. Off by default.
+     * {@code port}, {@code connections} open now and the {@code services} served; {@code GET /connections} each
+     * open connection (peer, protocol, streams, bytes, HTTP/2 flow-control windows, keepalive);
+     * {@code GET /calls} each method's calls in flight and counts by status since the start; each
+     * {@link #adminView} its own JSON; and {@code GET /} all of it as an HTML page. Counting calls costs two
+     * uncontended adds per call, paid only by a server with an admin endpoint.
+     *
+     * <p>Whoever can reach the port can take the server out of rotation: it is bound to loopback only, for the
+     * machine's operators and its sidecars; {@link #admin(InetSocketAddress, AccessPolicy)} binds it elsewhere.
+     * It starts after the server and stops with it. Off by default.
      *
      * @throws IllegalArgumentException if {@code port} is out of range
      */
     Builder admin(int port);
+
+    /**
+     * Serves the {@link #admin(int) admin endpoint} at {@code address} (such as a pod's own address, for a
+     * sidecar or an operator's tooling) instead of loopback, every request of it authenticated by
+     * {@code policy}'s {@link Authenticator} as a call of {@code triple.admin.Admin/<path>} would be
+     * ({@code triple.admin.Admin/offline}, {@code .../connections}; {@code .../page} for {@code /}), and then
+     * authorized by the policy's rule for that name, so read-only access can be told from the right to take
+     * the server out of rotation. Unauthenticated: 401; refused by the rule: 403. The policy is the endpoint's
+     * own: pass the server's {@link #accessPolicy} to share it.
+     */
+    Builder admin(InetSocketAddress address, AccessPolicy policy);
+
+    /**
+     * Adds {@code view} to the {@link #admin(int) admin endpoint}: its JSON at {@code GET /<view.name()>} and a
+     * section of the page, such as triple-registry's {@code Discovery} ({@code /directories}: the registry
+     * subscriptions and endpoints of the clients built with it, in a process that also serves).
+     * {@link #build()} fails if no admin endpoint is set.
+     *
+     * @throws IllegalArgumentException if its name is malformed or taken
+     */
+    Builder adminView(AdminView view);
 
     /**
      * Serves the OpenAPI 3.1 document of the server's REST routes ({@code google.api.http} rules and

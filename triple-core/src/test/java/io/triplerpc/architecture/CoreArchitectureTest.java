@@ -13,12 +13,14 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+import io.triplerpc.TripleAdmin;
 import io.triplerpc.TripleClient;
 import io.triplerpc.TripleServer;
 import io.triplerpc.architecture.fixture.CleanApi;
 import io.triplerpc.architecture.fixture.LeakyApi;
 import io.triplerpc.architecture.fixture.internal.Implementation;
 import io.triplerpc.internal.client.TripleClientBuilder;
+import io.triplerpc.internal.server.TripleAdminBuilder;
 import io.triplerpc.internal.server.TripleServerBuilder;
 import io.triplerpc.testing.ArchitectureRules;
 import java.util.Map;
@@ -36,7 +38,8 @@ class CoreArchitectureTest {
   @Test
   void theApiReachesTheImplementationOnlyThroughItsBuilders() {
     ArchitectureRules.apiDependsOnInternalOnlyThroughEntryPoints("io.triplerpc",
-        Map.of(TripleClient.class, TripleClientBuilder.class, TripleServer.class, TripleServerBuilder.class),
+        Map.of(TripleClient.class, TripleClientBuilder.class, TripleServer.class, TripleServerBuilder.class,
+            TripleAdmin.class, TripleAdminBuilder.class),
         "io.triplerpc", "io.triplerpc.spi").check(CORE);
   }
 

@@ -7,14 +7,19 @@ import io.triplerpc.registry.internal.LocalHost;
 import io.triplerpc.registry.internal.PeakEwma;
 import io.triplerpc.registry.internal.RegistryCluster;
 import io.triplerpc.registry.internal.Snapshots;
+import io.triplerpc.spi.AdminView;
 import io.triplerpc.spi.Cluster;
 import io.triplerpc.spi.ClusterFactory;
 import io.triplerpc.spi.Connector;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -26,13 +31,18 @@ import java.util.function.Supplier;
  * failing ejected for a while ({@link Builder#outlierDetection}), and what it sees told to a
  * {@link DiscoveryObserver} ({@link Builder#observer}).
  *
+ * <p>It is also an {@link AdminView} named {@code directories}: add it to an admin endpoint
+ * ({@code TripleServer.Builder.adminView}) to see, for each client built with it, the services it calls, the
+ * applications it subscribed to, and each endpoint's weight, warm-up share, outlier state and the tag rule
+ * in force.
+ *
  * <pre>{@code
  * TripleClient client = TripleClient.builder()
  *     .cluster(Discovery.using(registry).loadBalancing(LoadBalancing.POWER_OF_TWO_CHOICES).build())
  *     .build();
  * }</pre>
  */
-public final class Discovery implements ClusterFactory {
+public final class Discovery implements ClusterFactory, AdminView {
 
   private final Supplier<Registry> registries;
   private final boolean closeRegistry;
@@ -45,6 +55,8 @@ public final class Discovery implements ClusterFactory {
   private final ConsumerIdentity consumer;
   private final ScheduledExecutorService outlierScheduler;
   private final LongSupplier outlierClock;
+  /** The clusters made and not yet seen closed, for {@link #snapshot()}. */
+  private final Set<RegistryCluster> clusters = ConcurrentHashMap.newKeySet();
 
   private Discovery(Builder builder) {
     this.registries = builder.registries;
@@ -95,8 +107,34 @@ public final class Discovery implements ClusterFactory {
   public Cluster newCluster(Connector connector) {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
-    return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
-        outlierScheduler, outlierClock, rules, consumer);
+    RegistryCluster cluster = new RegistryCluster(registry, closeRegistry, connector, settings, snapshots,
+        applications, outlierScheduler, outlierClock, rules, consumer);
+    clusters.removeIf(RegistryCluster::isClosed);
+    clusters.add(cluster);
+    return cluster;
+  }
+
+  /** {@code directories}. */
+  @Override
+  public String name() {
+    return "directories";
+  }
+
+  /**
+   * {@code {"clients": [...]}}: for each open client built with this discovery, its {@code services} called
+   * (applications serving each, endpoints), and its {@code subscriptions}: each application's endpoints
+   * ({@code address}, {@code weight}, {@code effectiveWeight} and {@code warmupShare} while it warms up,
+   * {@code ejected} by outlier detection, {@code failedRecently}, {@code connected}, {@code activeCalls}) and the
+   * {@code tagRule} in force when rules are obeyed. Thread-safe; takes each application's lock briefly.
+   */
+  @Override
+  public Object snapshot() {
+    clusters.removeIf(RegistryCluster::isClosed);
+    List<Map<String, Object>> clients = new ArrayList<>();
+    for (RegistryCluster cluster : clusters) {
+      clients.add(cluster.describe());
+    }
+    return Map.of("clients", clients);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */

@@ -44,6 +44,8 @@ public final class ServerCallContext extends ServerContext {
   private boolean ended;
   /** Set before the call starts, on the event loop that also ends it; see {@link #onEnd}. */
   private Runnable onEnd;
+  /** The method's counters, told how the call ended; null when calls are not counted. Set as {@link #onEnd}. */
+  private MethodCounters counters;
 
   ServerCallContext(ServerCallImpl<?, ?> call, Metadata requestHeaders, long timeoutNanos, LongSupplier clock) {
     this.call = call;
@@ -103,6 +105,11 @@ public final class ServerCallContext extends ServerContext {
     this.onEnd = task;
   }
 
+  /** Tells {@code counters} how the call ends; set before the call starts. */
+  void countIn(MethodCounters counters) {
+    this.counters = counters;
+  }
+
   /**
    * The call ended with {@code status}: runs {@link #onEnd}, tells the calls made for it and the
    * listeners of its status, once.
@@ -120,6 +127,9 @@ public final class ServerCallContext extends ServerContext {
       endListeners = null;
       toTell = statusListeners;
       statusListeners = null;
+    }
+    if (counters != null) {
+      counters.ended(status.code());
     }
     if (onEnd != null) {
       onEnd.run();

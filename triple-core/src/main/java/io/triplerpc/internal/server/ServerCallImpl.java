@@ -496,6 +496,11 @@ final class ServerCallImpl<Q, R> extends ServerCall<Q, R> implements ServerStrea
     }
   }
 
+  /** Counts the call's end in {@code counters}, its method's (which counted its start). Before it starts. */
+  void countIn(MethodCounters counters) {
+    context.countIn(counters);
+  }
+
   /** Runs {@code onEnd} once when the call ends (cancelled or completed): a concurrency limit's release. */
   void whenEnded(Runnable onEnd) {
     context.onEnd(onEnd);

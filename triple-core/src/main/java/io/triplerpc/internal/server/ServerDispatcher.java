@@ -55,6 +55,8 @@ public final class ServerDispatcher implements ServerTransportListener {
   /** The plain HTTP endpoints, each of its own path; usually none, at most a few. */
   private final HttpEndpoint[] endpoints;
   private final RestRoutes restRoutes;
+  /** Whether calls (and bytes) are counted ({@link #countCalls()}); set before the transport starts. */
+  private boolean counting;
 
   /**
    * @param policy who may call what, or null to let anyone call anything
@@ -119,7 +121,8 @@ public final class ServerDispatcher implements ServerTransportListener {
       if (limit == null) {
         limit = concurrencyLimits.get(method.serviceName());
       }
-      map.put(path, new Route(exports, limit == null ? null : new CallLimit(method.fullMethodName(), limit)));
+      map.put(path, new Route(exports, limit == null ? null : new CallLimit(method.fullMethodName(), limit),
+          new MethodCounters(method)));
     });
     this.routes = map;
     this.access = accessByPath;
@@ -191,9 +194,12 @@ public final class ServerDispatcher implements ServerTransportListener {
     final Map<ExportKey, Served> named;
     /** The method's concurrency limit, or null for none. */
     final CallLimit limit;
+    /** The method's calls, every export's. */
+    final MethodCounters counters;
 
-    Route(Map<ExportKey, Served> exports, CallLimit limit) {
+    Route(Map<ExportKey, Served> exports, CallLimit limit, MethodCounters counters) {
       this.limit = limit;
+      this.counters = counters;
       Served unnamed = exports.get(new ExportKey("", ""));
       this.defaultExport = unnamed != null ? unnamed : exports.values().iterator().next();
       this.named = unnamed != null && exports.size() == 1 ? null : Map.copyOf(exports);
@@ -261,6 +267,30 @@ public final class ServerDispatcher implements ServerTransportListener {
     return definition.with(swapped, definition.handler());
   }
 
+  /**
+   * Counts every call per method from now on (one add as a call starts, one as it ends), for
+   * {@link #callCounts()}, and has the transport count each connection's bytes ({@link #countsTraffic()}): what
+   * the admin endpoint shows. Before the transport starts.
+   */
+  public void countCalls() {
+    counting = true;
+  }
+
+  @Override
+  public boolean countsTraffic() {
+    return counting;
+  }
+
+  /** Each served method's calls, by path; empty unless {@link #countCalls()}. Thread-safe. */
+  List<MethodCounters.Snapshot> callCounts() {
+    List<MethodCounters.Snapshot> counts = new ArrayList<>();
+    if (counting) {
+      routes.values().forEach(route -> counts.add(route.counters.snapshot()));
+      counts.sort(java.util.Comparator.comparing(count -> count.method().fullMethodName()));
+    }
+    return counts;
+  }
+
   @Override
   public ServerStreamListener streamCreated(ServerStream stream, InboundRequest request) {
     AsciiString path = AsciiString.of(request.path());
@@ -319,13 +349,14 @@ public final class ServerDispatcher implements ServerTransportListener {
       return IgnoringListener.INSTANCE;
     }
     MethodAccess methodAccess = access.isEmpty() ? null : access.get(path);
+    MethodCounters counters = counting ? route.counters : null;
     if (request.rest() != null) {
-      return start(withRestCodecs(definition, request.rest()), methodAccess, route.limit, stream, request);
+      return start(withRestCodecs(definition, request.rest()), methodAccess, route.limit, counters, stream, request);
     }
     if (request.unframed() || request.codec() != null) {
-      return startInCodec(served, methodAccess, route.limit, stream, request);
+      return startInCodec(served, methodAccess, route.limit, counters, stream, request);
     }
-    return start(definition, methodAccess, route.limit, stream, request);
+    return start(definition, methodAccess, route.limit, counters, stream, request);
   }
 
   private static String unknownExport(Route route, InboundRequest request) {
@@ -341,7 +372,8 @@ public final class ServerDispatcher implements ServerTransportListener {
    * chain and executor, with that codec's descriptor.
    */
   private ServerStreamListener startInCodec(
-      Served served, MethodAccess methodAccess, CallLimit limit, ServerStream stream, InboundRequest request) {
+      Served served, MethodAccess methodAccess, CallLimit limit, MethodCounters counters, ServerStream stream,
+      InboundRequest request) {
     ServerMethodDefinition<?, ?> ownDefinition = served.definition;
     MethodType type = ownDefinition.method().type();
     if (request.unframed() && (!type.clientSendsOneMessage() || !type.serverSendsOneMessage())) {
@@ -351,14 +383,14 @@ public final class ServerDispatcher implements ServerTransportListener {
               + "application/connect+json or application/connect+proto)"));
     }
     if (request.codec() == null) {
-      return start(ownDefinition, methodAccess, limit, stream, request);
+      return start(ownDefinition, methodAccess, limit, counters, stream, request);
     }
     ServerMethodDefinition<?, ?> definition = served.inCodec(request.codec());
     if (definition == null) {
       return reject(stream, Status.INVALID_ARGUMENT.withDescription(
           ownDefinition.method().fullMethodName() + " does not take " + request.codec() + " messages"));
     }
-    return start(definition, methodAccess, limit, stream, request);
+    return start(definition, methodAccess, limit, counters, stream, request);
   }
 
   private static ServerStreamListener reject(ServerStream stream, Status status) {
@@ -371,21 +403,25 @@ public final class ServerDispatcher implements ServerTransportListener {
   }
 
   private <Q, R> ServerStreamListener start(ServerMethodDefinition<Q, R> definition, MethodAccess methodAccess,
-      CallLimit limit, ServerStream stream, InboundRequest request) {
+      CallLimit limit, MethodCounters counters, ServerStream stream, InboundRequest request) {
+    if (counters != null) {
+      counters.started();
+    }
     VegasLimiter adaptiveLimit = adaptive != null && definition.method().type() == MethodType.UNARY ? adaptive : null;
     if (adaptiveLimit != null && !adaptiveLimit.tryAcquire()) {
-      stream.closeRefused(adaptiveLimit.refusal(), 429);
-      return IgnoringListener.INSTANCE;
+      return refuse(stream, adaptiveLimit.refusal(), counters);
     }
     if (limit != null && !limit.tryAcquire()) {
       if (adaptiveLimit != null) {
         adaptiveLimit.release(0, false);
       }
-      stream.closeRefused(limit.refusal(), 429);
-      return IgnoringListener.INSTANCE;
+      return refuse(stream, limit.refusal(), counters);
     }
     ServerCallImpl<Q, R> call =
         new ServerCallImpl<>(stream, definition.method(), request, executor, maxInboundMessageSize);
+    if (counters != null) {
+      call.countIn(counters);
+    }
     if (adaptiveLimit != null) {
       long startNanos = stream.nanoTime();
       call.whenEnded(() -> {
@@ -399,6 +435,15 @@ public final class ServerDispatcher implements ServerTransportListener {
     }
     call.start(definition.handler(), methodAccess);
     return call;
+  }
+
+  /** Refuses a call over a concurrency limit: HTTP 429. */
+  private static ServerStreamListener refuse(ServerStream stream, Status status, MethodCounters counters) {
+    if (counters != null) {
+      counters.ended(status.code());
+    }
+    stream.closeRefused(status, 429);
+    return IgnoringListener.INSTANCE;
   }
 
   /** The listener of a stream that was closed at once: releases what still arrives. */

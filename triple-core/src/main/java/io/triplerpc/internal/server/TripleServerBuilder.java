@@ -22,6 +22,7 @@ import io.triplerpc.internal.stream.ServerTransportOptions;
 import io.triplerpc.internal.wire.ServiceExports;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.spi.ServerInfo;
+import io.triplerpc.spi.AdminView;
 import io.triplerpc.spi.ServerRegistration;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -63,6 +64,11 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
   private String openApiDocsPath;
   /** The admin endpoint's port on loopback; -1 for none. */
   private int adminPort = -1;
+  /** Where the admin endpoint is bound beyond loopback, or null; then {@link #adminPolicy} guards it. */
+  private InetSocketAddress adminAddress;
+  private AccessPolicy adminPolicy;
+  /** What the admin endpoint shows beside the server's own sections. */
+  private final List<AdminView> adminViews = new ArrayList<>();
   /** Each service's interface, whose REST annotations (JAX-RS, Spring Web) the server reads. */
   private final Map<String, Class<?>> interfaces = new LinkedHashMap<>();
   private final List<ServerRegistration> registrations = new ArrayList<>();
@@ -201,6 +207,12 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
     return this;
   }
 
+  /** Serves {@code handler} at {@code /}, which {@link #httpGet} keeps from other servers: the admin page. */
+  TripleServerBuilder rootPage(HttpGetHandler handler) {
+    httpGets.put("/", Objects.requireNonNull(handler, "handler"));
+    return this;
+  }
+
   /** A path a GET endpoint may have: absolute, not just /, nothing that would need percent-encoding. */
   private static void checkGetPath(String path) {
     if (path.length() < 2 || path.charAt(0) != '/') {
@@ -234,6 +246,28 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
       throw new IllegalArgumentException("admin port out of range 0-65535: " + port);
     }
     this.adminPort = port;
+    this.adminAddress = null;
+    this.adminPolicy = null;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder admin(InetSocketAddress address, AccessPolicy policy) {
+    Objects.requireNonNull(address, "address");
+    this.adminPolicy = Objects.requireNonNull(policy, "policy");
+    if (address.isUnresolved()) {
+      throw new IllegalArgumentException("admin address unresolved: " + address);
+    }
+    this.adminAddress = address;
+    this.adminPort = -1;
+    return this;
+  }
+
+  @Override
+  public TripleServerBuilder adminView(AdminView view) {
+    Objects.requireNonNull(view, "view");
+    AdminEndpoint.checkView(view, adminViews);
+    adminViews.add(view);
     return this;
   }
 
@@ -421,7 +455,11 @@ public final class TripleServerBuilder extends AbstractTransportBuilder<TripleSe
         List.copyOf(services.values()), registrations, Map.copyOf(protoFiles), Map.copyOf(interfaces),
         new LinkedHashMap<>(httpGets), openApiPath, openApiDocsPath);
     if (adminPort >= 0) {
-      server.adminAt(new InetSocketAddress("127.0.0.1", adminPort));
+      server.adminAt(new InetSocketAddress("127.0.0.1", adminPort), AdminGuard.OPEN, adminViews);
+    } else if (adminAddress != null) {
+      server.adminAt(adminAddress, new AdminGuard(adminPolicy), adminViews);
+    } else if (!adminViews.isEmpty()) {
+      throw new IllegalStateException("adminView(...) needs an admin endpoint: see admin(port)");
     }
     return server;
   }

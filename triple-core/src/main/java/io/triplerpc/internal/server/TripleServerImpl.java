@@ -88,11 +88,17 @@ final class TripleServerImpl extends TripleServer {
   private final Object rotation = new Object();
   /** Where the admin endpoint is served, or null for nowhere; set by the builder. */
   private InetSocketAddress adminAddress;
+  /** Who may use the admin endpoint; set with {@link #adminAddress}. */
+  private AdminGuard adminGuard;
+  /** What the admin endpoint shows beside the server's own; set with {@link #adminAddress}. */
+  private List<io.triplerpc.spi.AdminView> adminViews = List.of();
   private volatile AdminEndpoint admin;
   /** The services health reports on, beside the server's own {@code ""}. */
   private final List<String> healthNames;
   private volatile ServerTransport transport;
   private volatile ServerInfo info;
+  /** The calls' dispatcher, once started. */
+  private volatile ServerDispatcher dispatcher;
 
   /**
    * @param executor where services run, or null for a pool of the server's own
@@ -245,6 +251,10 @@ final class TripleServerImpl extends TripleServer {
         folderOwners.getOrDefault(folder, target -> true))));
     ServerDispatcher dispatcher = new ServerDispatcher(definitions, interceptors, accessPolicy, concurrencyLimits,
         adaptiveLimit, observers, executor, options.limits().maxInboundMessageSize(), endpoints, restRoutes);
+    if (adminAddress != null) {
+      dispatcher.countCalls();
+    }
+    this.dispatcher = dispatcher;
     try {
       transport = factory.start(bindAddress, options, dispatcher);
     } catch (IOException e) {
@@ -269,7 +279,7 @@ final class TripleServerImpl extends TripleServer {
     }
     if (adminAddress != null) {
       try {
-        admin = AdminEndpoint.start(this, adminAddress, info);
+        admin = AdminEndpoint.start(this, adminAddress, info, adminViews, adminGuard);
       } catch (RuntimeException e) {
         shutdownNow();
         throw e;
@@ -279,8 +289,10 @@ final class TripleServerImpl extends TripleServer {
   }
 
   /** Serves the admin endpoint at {@code address} once started. Before {@link #start()}: the builder's. */
-  void adminAt(InetSocketAddress address) {
+  void adminAt(InetSocketAddress address, AdminGuard guard, List<io.triplerpc.spi.AdminView> views) {
     this.adminAddress = address;
+    this.adminGuard = guard;
+    this.adminViews = List.copyOf(views);
   }
 
   @Override
@@ -390,6 +402,12 @@ final class TripleServerImpl extends TripleServer {
         log.warn("Could not withdraw {} from a registry: {}", started.localAddress(), e.toString());
       }
     }
+  }
+
+  /** Each method's calls since the server started; empty unless it serves an admin endpoint. */
+  List<MethodCounters.Snapshot> callCounts() {
+    ServerDispatcher d = dispatcher;
+    return d == null ? List.of() : d.callCounts();
   }
 
   /** The transport, once started; null before. See {@link ServerTransports#of}. */

@@ -2,6 +2,7 @@ package io.triplerpc.internal.stream;
 
 import io.triplerpc.WriteStats;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** A listening server socket and its connections. Thread-safe. */
@@ -12,6 +13,15 @@ public interface ServerTransport {
 
   /** Connections open now, accepted and not yet closed, whatever their protocol. Never blocks. */
   int openConnections();
+
+  /**
+   * Each open connection's {@link ConnectionView}, each future completed on that connection's event loop
+   * (exceptionally if the connection closed first), so that a loop that is stuck delays only its own. For the
+   * admin endpoint, which bounds its wait; never blocks. None by default (a transport that does not tell).
+   */
+  default List<CompletableFuture<ConnectionView>> describeConnections() {
+    return List.of();
+  }
 
   /**
    * Write-queue counters of every HTTP/2 connection since the transport started, closed ones included, so

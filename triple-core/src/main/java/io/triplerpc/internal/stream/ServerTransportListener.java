@@ -13,6 +13,15 @@ public interface ServerTransportListener {
   ServerStreamListener streamCreated(ServerStream stream, InboundRequest request);
 
   /**
+   * Whether each connection should count the bytes it reads and writes, for
+   * {@link ServerTransport#describeConnections()}: a server with an admin endpoint does; others pay nothing for
+   * it. Asked once per connection, on its event loop. No by default.
+   */
+  default boolean countsTraffic() {
+    return false;
+  }
+
+  /**
    * The plain HTTP endpoint that serves {@code target} (a request's path, and its query as it came), or
    * null when none does. The transport asks for each HTTP request that is not gRPC's, before it routes
    * the request to a call; an endpoint takes the request whatever its method. Called on the event loop;

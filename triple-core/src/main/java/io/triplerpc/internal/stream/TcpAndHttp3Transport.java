@@ -2,6 +2,8 @@ package io.triplerpc.internal.stream;
 
 import io.triplerpc.WriteStats;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -29,6 +31,13 @@ public final class TcpAndHttp3Transport implements ServerTransport {
   }
 
   /** The TCP transport's: HTTP/3 streams write to their QUIC channels directly, through no write queue. */
+  @Override
+  public List<CompletableFuture<ConnectionView>> describeConnections() {
+    List<CompletableFuture<ConnectionView>> all = new ArrayList<>(tcp.describeConnections());
+    all.addAll(http3.describeConnections());
+    return all;
+  }
+
   @Override
   public WriteStats writeStats() {
     return tcp.writeStats();

@@ -559,6 +559,21 @@ public final class ApplicationDirectory implements InstanceListener {
     });
   }
 
+  /**
+   * What the admin endpoint shows of this application: whether its first list arrived, and each endpoint
+   * ({@link DirectoryViews#endpoint}) with its instance's weight and whether it is warming up. Takes the lock.
+   */
+  public synchronized Map<String, Object> describe() {
+    Map<String, Object> described = new java.util.LinkedHashMap<>();
+    described.put("application", application);
+    described.put("synced", synced);
+    described.put("revisions", groups.size());
+    List<Map<String, Object>> endpoints = new ArrayList<>();
+    index.forEach(e -> endpoints.add(DirectoryViews.endpoint(e, instanceWeight(e), warming.containsKey(e))));
+    described.put("endpoints", endpoints);
+    return described;
+  }
+
   /** Calls {@code action} for each endpoint; for tests and the demo. */
   public synchronized void forEachEndpoint(java.util.function.Consumer<Endpoint> action) {
     index.forEach(action);

@@ -322,6 +322,37 @@ public final class RegistryCluster implements Cluster {
     return false;
   }
 
+  /** Whether {@link #close()} was called. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * What the admin endpoint shows of this client's discovery: the services it calls with the applications
+   * serving each, and each application subscribed to with its endpoints and the tag rule in force
+   * ({@link DirectoryViews}). Never blocks for long: each application's lock, briefly.
+   */
+  public Map<String, Object> describe() {
+    Map<String, Object> described = new java.util.LinkedHashMap<>();
+    described.put("registry", registry.toString());
+    described.put("balancing", settings.balancing().name());
+    described.put("closed", closed);
+    List<Map<String, Object>> called = new java.util.ArrayList<>();
+    services.values().forEach(directory -> called.add(DirectoryViews.service(directory)));
+    called.sort(java.util.Comparator.comparing(service -> String.valueOf(service.get("service"))));
+    described.put("services", called);
+    List<Map<String, Object>> subscribed = new java.util.ArrayList<>();
+    new java.util.TreeMap<>(applications).forEach((name, application) -> {
+      Map<String, Object> one = application.describe();
+      if (tagRouter != null) {
+        one.put("tagRule", DirectoryViews.tagRule(tagRouter.rule(name)));
+      }
+      subscribed.add(one);
+    });
+    described.put("subscriptions", subscribed);
+    return described;
+  }
+
   @Override
   public WriteStats writeStats() {
     long[] sums = new long[2];

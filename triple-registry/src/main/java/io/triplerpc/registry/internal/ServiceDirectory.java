@@ -188,6 +188,11 @@ public final class ServiceDirectory {
     return true;
   }
 
+  /** The applications attached so far. */
+  java.util.Set<String> applications() {
+    return applications;
+  }
+
   boolean hasApplications() {
     return !applications.isEmpty();
   }

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.UniformStreamByteDistributor;
 import io.netty.handler.codec.http2.Http2ConnectionAdapter;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.triplerpc.Status;
+import io.triplerpc.internal.stream.ConnectionView;
 import io.triplerpc.internal.stream.Http2Limits;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.transport.netty.internal.write.QueuedCommand;
@@ -111,6 +112,18 @@ public abstract class GrpcHttp2ConnectionHandler extends Http2ConnectionHandler 
   /** Keepalive PINGs this connection has sent. */
   public final long keepAlivePingsSent() {
     return keepAlive == null ? 0 : keepAlive.pingsSent();
+  }
+
+  /** The state of this connection's keepalive, or null when it is off. Event loop. */
+  public final ConnectionView.KeepAliveState keepAliveState() {
+    return keepAlive == null ? null : keepAlive.state();
+  }
+
+  /** The connection's flow-control windows now. Event loop. */
+  public final ConnectionView.FlowControl flowControl() {
+    Http2Stream connectionStream = connection().connectionStream();
+    return new ConnectionView.FlowControl(connection().local().flowController().windowSize(connectionStream),
+        connection().remote().flowController().windowSize(connectionStream));
   }
 
   /**

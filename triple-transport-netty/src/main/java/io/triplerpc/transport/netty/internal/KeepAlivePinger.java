@@ -2,6 +2,7 @@ package io.triplerpc.transport.netty.internal;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Ticker;
+import io.triplerpc.internal.stream.ConnectionView;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -51,6 +52,8 @@ public final class KeepAlivePinger {
   private boolean stopped;
   private ScheduledFuture<?> timer;
   private long pingsSent;
+  /** Whether a PING ever went out, so that {@link #pingSentNanos} means something. */
+  private boolean everPinged;
 
   /**
    * @param withoutCalls whether to ping a connection that has no calls
@@ -108,6 +111,14 @@ public final class KeepAlivePinger {
     return pingsSent;
   }
 
+  /** What the admin endpoint shows of this pinger, now. */
+  public ConnectionView.KeepAliveState state() {
+    long now = ticker.nanoTime();
+    return new ConnectionView.KeepAliveState(pingsSent, pingSent,
+        everPinged ? TimeUnit.NANOSECONDS.toMillis(now - pingSentNanos) : -1,
+        TimeUnit.NANOSECONDS.toMillis(now - lastReadNanos));
+  }
+
   private void schedule(long delayNanos) {
     timer = executor.schedule(check, delayNanos, TimeUnit.NANOSECONDS);
   }
@@ -140,6 +151,7 @@ public final class KeepAlivePinger {
     } else {
       pingSent = true;
       pingSentNanos = now;
+      everPinged = true;
       pingsSent++;
       connection.sendPing();
       schedule(timeoutNanos);

@@ -73,6 +73,11 @@ final class ConnectionLifetime {
     idleSinceNanos = ticker.nanoTime();
   }
 
+  /** How long the connection has had no call, or 0 while it has one. */
+  long idleMillis() {
+    return connection.hasCalls() ? 0 : TimeUnit.NANOSECONDS.toMillis(ticker.nanoTime() - idleSinceNanos);
+  }
+
   /** The connection closed or is closing for another reason. */
   void stop() {
     stopped = true;

@@ -178,6 +178,11 @@ final class Http1ServerHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** Requests in flight: 1 while a request is being answered, else 0. Event loop. */
+  int requestsInFlight() {
+    return current != null ? 1 : 0;
+  }
+
   /** Server shutdown: the call in flight finishes, then the connection closes. */
   void startGracefulShutdown() {
     shuttingDown = true;

@@ -366,6 +366,27 @@ final class NettyServerHandler extends GrpcHttp2ConnectionHandler {
     closeForUnreadResponses(ctx, reason);
   }
 
+  /** The streams open now by their call's protocol ({@code grpc}, {@code connect}...), in name order. Event loop. */
+  java.util.Map<String, Integer> streamsByProtocol() {
+    java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+    try {
+      connection().forEachActiveStream(http2Stream -> {
+        ServerExchange exchange = http2Stream.getProperty(exchangeKey);
+        counts.merge(exchange == null ? "opening" : exchange.protocol(), 1, Integer::sum);
+        return true;
+      });
+    } catch (Http2Exception e) {
+      // The visitor throws nothing.
+      throw new IllegalStateException(e);
+    }
+    return counts;
+  }
+
+  /** How long the connection has had no stream open, or 0 while it has one (-1 before it started). Event loop. */
+  long idleMillis() {
+    return lifetime == null ? -1 : lifetime.idleMillis();
+  }
+
   /** Response bytes the client has not taken yet. Event loop. */
   long backlogBytes() {
     return backlog.bytes();

@@ -29,6 +29,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.triplerpc.Status;
 import io.triplerpc.WriteStats;
+import io.triplerpc.internal.stream.ConnectionView;
 import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
@@ -50,6 +51,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -151,6 +153,10 @@ final class NettyServerTransport implements ServerTransport {
   void initConnection(Channel channel, ServerTransportListener listener, ServerTransportOptions options) {
     if (IoTransport.writesLater(channel)) {
       channel.pipeline().addFirst(new CloseAfterWrites(options.drainGraceMillis()));
+    }
+    if (listener.countsTraffic()) {
+      // Nearest the socket, so that it counts the bytes as they are sent and received.
+      channel.pipeline().addFirst(ConnectionTraffic.NAME, new ConnectionTraffic());
     }
     if (KeepAlive.on(options.timers().handshakeTimeoutNanos())) {
       HandshakeTimeout.start(channel, options.timers().handshakeTimeoutNanos());
@@ -400,6 +406,64 @@ final class NettyServerTransport implements ServerTransport {
   @Override
   public int openConnections() {
     return connections.size();
+  }
+
+  @Override
+  public List<CompletableFuture<ConnectionView>> describeConnections() {
+    List<CompletableFuture<ConnectionView>> views = new ArrayList<>();
+    for (Channel connection : connections) {
+      CompletableFuture<ConnectionView> view = new CompletableFuture<>();
+      try {
+        connection.eventLoop().execute(() -> {
+          try {
+            view.complete(describe(connection));
+          } catch (RuntimeException e) {
+            view.completeExceptionally(e);
+          }
+        });
+      } catch (RejectedExecutionException e) {
+        view.completeExceptionally(e);
+      }
+      views.add(view);
+    }
+    return views;
+  }
+
+  /** {@code connection} as it is now. On its event loop. */
+  private static ConnectionView describe(Channel connection) {
+    ChannelPipeline pipeline = connection.pipeline();
+    ConnectionTraffic traffic = ConnectionTraffic.of(connection);
+    NettyServerHandler http2 = pipeline.get(NettyServerHandler.class);
+    Http1ServerHandler http1 = pipeline.get(Http1ServerHandler.class);
+    String protocol;
+    int streams;
+    long idleMillis;
+    if (http2 != null) {
+      protocol = "HTTP/2";
+      streams = http2.connection().numActiveStreams();
+      idleMillis = http2.idleMillis();
+    } else if (http1 != null) {
+      protocol = "HTTP/1.1";
+      streams = http1.requestsInFlight();
+      idleMillis = -1;
+    } else {
+      protocol = "undetected";
+      streams = 0;
+      idleMillis = -1;
+    }
+    boolean isHttp2 = "HTTP/2".equals(protocol);
+    return new ConnectionView(
+        String.valueOf(connection.remoteAddress()).replaceFirst("^/", ""),
+        protocol,
+        pipeline.get(SslHandler.class) != null,
+        traffic == null ? 0 : traffic.openedAtMillis,
+        streams,
+        isHttp2 ? http2.streamsByProtocol() : java.util.Map.of(),
+        traffic == null ? -1 : traffic.bytesIn(),
+        traffic == null ? -1 : traffic.bytesOut(),
+        isHttp2 ? http2.flowControl() : null,
+        isHttp2 ? http2.keepAliveState() : null,
+        idleMillis);
   }
 
   @Override

@@ -31,6 +31,11 @@ interface ServerExchange {
   /** The HTTP/2 stream closed, for whatever reason: the exchange releases what it holds. */
   void onClosed();
 
+  /** The call's protocol for the admin view: {@code grpc}, {@code grpc-web}, {@code connect}, ... */
+  default String protocol() {
+    return "grpc";
+  }
+
   /**
    * The connection's or the server's backlog fell back after holding streams back: a call whose own
    * messages are not waiting may write again ({@code onReady}).

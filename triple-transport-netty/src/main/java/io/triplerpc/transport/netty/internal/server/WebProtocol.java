@@ -129,6 +129,13 @@ final class WebProtocol implements ServerProtocol {
       return ctx.channel().eventLoop();
     }
 
+    /** The web protocol of the call, or {@code http} for a request answered without one (an endpoint). */
+    @Override
+    public String protocol() {
+      WebServerStream open = call;
+      return open == null ? "http" : open.protocol();
+    }
+
     @Override
     public PeerInfo peer() {
       return connection.peer(ctx);
