@@ -39,6 +39,9 @@ public final class Discovery implements ClusterFactory {
   private final Map<String, String> applications;
   /** The governance rules obeyed, or null for none. */
   private final RuleSource rules;
+  /** The consumer's application and host, which condition rules name; the application null if unnamed. */
+  private final String consumerApplication;
+  private final String consumerHost;
   private final ScheduledExecutorService outlierScheduler;
   private final LongSupplier outlierClock;
 
@@ -68,6 +71,8 @@ public final class Discovery implements ClusterFactory {
     this.snapshotDirectory = builder.snapshotDirectory;
     this.applications = Map.copyOf(builder.applications);
     this.rules = builder.rules;
+    this.consumerApplication = builder.consumerApplication;
+    this.consumerHost = builder.consumerHost;
   }
 
   /** A builder of discovery through {@code registry}, shared by every client made with it. */
@@ -90,7 +95,8 @@ public final class Discovery implements ClusterFactory {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
     return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
-        outlierScheduler, outlierClock, rules);
+        outlierScheduler, outlierClock, rules, consumerApplication,
+        consumerHost != null ? consumerHost : io.triplerpc.registry.internal.ConsumerHost.local());
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */
@@ -108,6 +114,8 @@ public final class Discovery implements ClusterFactory {
     private boolean closeRegistry;
     private final Map<String, String> applications = new HashMap<>();
     private RuleSource rules;
+    private String consumerApplication;
+    private String consumerHost;
     private OutlierDetection outlierDetection;
     private ScheduledExecutorService outlierScheduler;
     private LongSupplier outlierClock = System::nanoTime;
@@ -288,12 +296,41 @@ public final class Discovery implements ClusterFactory {
     }
 
     /**
-     * Obeys the governance rules in {@code rules} (Apache Dubbo's, as Dubbo Admin writes them): each
-     * provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
-     * {@code dubbo.tag} header), read live. None by default. The source is not closed with the client.
+     * Obeys the governance rules in {@code rules} (Apache Dubbo's, as Dubbo Admin writes them), read live:
+     * each provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
+     * {@code dubbo.tag} header); the condition rules of each service called, of its provider applications and
+     * of the consumer's own application ({@link #consumerApplication}) route calls by method, attachments and
+     * the consumer's values. None by default. The source is not closed with the client.
      */
     public Builder rules(RuleSource rules) {
       this.rules = Objects.requireNonNull(rules, "rules");
+      return this;
+    }
+
+    /**
+     * The consumer's application, as Dubbo's {@code dubbo.application.name}: its condition rule
+     * ({@code <application>.condition-router}) applies to every call, and rules' {@code application} and
+     * {@code $application} name it. None by default (then no rule of its own applies).
+     */
+    public Builder consumerApplication(String application) {
+      Objects.requireNonNull(application, "application");
+      if (application.isBlank()) {
+        throw new IllegalArgumentException("consumerApplication is blank");
+      }
+      this.consumerApplication = application;
+      return this;
+    }
+
+    /**
+     * The consumer's own address, which condition rules' {@code host} and {@code $host} name; by default the
+     * machine's first non-loopback IPv4 address, as Dubbo finds its consumers' (NetUtils.getLocalHost).
+     */
+    public Builder consumerHost(String host) {
+      Objects.requireNonNull(host, "host");
+      if (host.isBlank()) {
+        throw new IllegalArgumentException("consumerHost is blank");
+      }
+      this.consumerHost = host;
       return this;
     }
 

@@ -47,6 +47,8 @@ public final class RegistryCluster implements Cluster {
   private volatile boolean closed;
   /** Tag routing by the rules of a config center, or null when the consumer obeys none. */
   private final TagRouter tagRouter;
+  /** Condition routing by the rules of a config center, or null when the consumer obeys none. */
+  private final ConditionRouter conditionRouter;
   /** The periodic evaluation of outlier detection, or null when it is off. */
   private final ScheduledFuture<?> outlierTask;
 
@@ -93,6 +95,26 @@ public final class RegistryCluster implements Cluster {
       ScheduledExecutorService outlierScheduler,
       LongSupplier outlierClock,
       RuleSource rules) {
+    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
+        rules, null, ConsumerHost.local());
+  }
+
+  /**
+   * As above, for a consumer of the application {@code consumerApplication} (null for none) at
+   * {@code consumerHost}, which condition rules name.
+   */
+  public RegistryCluster(
+      Registry registry,
+      boolean ownsRegistry,
+      Connector connector,
+      DirectorySettings settings,
+      Snapshots snapshots,
+      Map<String, String> pinnedApplications,
+      ScheduledExecutorService outlierScheduler,
+      LongSupplier outlierClock,
+      RuleSource rules,
+      String consumerApplication,
+      String consumerHost) {
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
     // A connection that goes away, or cannot be opened, may mean the registry's list is stale: a registry
@@ -111,6 +133,8 @@ public final class RegistryCluster implements Cluster {
     this.pinnedApplications = Map.copyOf(pinnedApplications);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
     this.tagRouter = rules == null ? null : new TagRouter(rules, scheduler, settings.initialWaitNanos());
+    this.conditionRouter = rules == null ? null
+        : new ConditionRouter(rules, consumerApplication, consumerHost, scheduler, settings.initialWaitNanos());
     OutlierDetection outliers = settings.outlierDetection();
     if (outliers == null) {
       this.outlierTask = null;
@@ -164,6 +188,10 @@ public final class RegistryCluster implements Cluster {
         new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma(),
             settings.hashNodes());
     created.tagRouter = tagRouter;
+    if (conditionRouter != null && !closed) {
+      // Before the directory is published: no call may go round the stage. Watching its rule is idempotent.
+      created.conditions = new ConditionStage(conditionRouter, created);
+    }
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
@@ -267,6 +295,9 @@ public final class RegistryCluster implements Cluster {
       if (tagRouter != null && !closed) {
         tagRouter.watch(application);
       }
+      if (conditionRouter != null && !closed) {
+        conditionRouter.watchApplication(application);
+      }
       ApplicationDirectory created = new ApplicationDirectory(application, registry, scheduler, settings, snapshots);
       created.restoreSnapshot();
       applications.put(application, created);
@@ -321,6 +352,9 @@ public final class RegistryCluster implements Cluster {
     open.forEach(Subscription::close);
     if (tagRouter != null) {
       tagRouter.close();
+    }
+    if (conditionRouter != null) {
+      conditionRouter.close();
     }
     applications.values().forEach(ApplicationDirectory::flushSnapshot);
     applications.values().forEach(ApplicationDirectory::closeConnections);

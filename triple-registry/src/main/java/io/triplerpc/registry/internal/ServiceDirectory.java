@@ -43,6 +43,8 @@ public final class ServiceDirectory {
   private volatile String unavailableReason;
   /** Tag routing, or null when the consumer obeys no rules; set before the directory's first call. */
   volatile TagRouter tagRouter;
+  /** Condition routing, the stage after tag routing, or null when the consumer obeys no rules; set before the first call. */
+  volatile ConditionStage conditions;
   /** The routes of each request tag, for the rules and instances they were worked out from; null before the first. */
   private volatile Routes routes;
   /** The applications attached so far; copy on write, rarely changed. */
@@ -201,6 +203,11 @@ public final class ServiceDirectory {
     return unavailableReason;
   }
 
+  /** The groups serving the service now; the array is never written after it is published. */
+  RevisionGroup[] groups() {
+    return groups;
+  }
+
   /** Instances now serving the service. */
   public int size() {
     int n = 0;
@@ -351,7 +358,7 @@ public final class ServiceDirectory {
    * among those in rotation and not tried; failing that one that failed lately, then one tried. Two
    * passes over the allowed, no allocation.
    */
-  private Endpoint pickAmong(Endpoint[] allowed, Endpoint[] tried, int triedCount) {
+  Endpoint pickAmong(Endpoint[] allowed, Endpoint[] tried, int triedCount) {
     boolean weighted = balancing == LoadBalancing.WEIGHTED_RANDOM;
     long total = 0;
     Endpoint zeroWeight = null;
