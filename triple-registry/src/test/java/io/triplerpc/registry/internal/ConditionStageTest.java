@@ -98,6 +98,26 @@ class ConditionStageTest {
   }
 
   @Test
+  void aCachedCallAllocatesNothing() {
+    rules.put(SERVICE_KEY, rule("false", "method = who => host = 10.0.0.1, 10.0.0.2", "method = other => false"));
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    ConditionStage.Outcome first = stage.route(null, "who", null);
+    for (int i = 0; i < 10_000; i++) {
+      stage.route(null, "who", null);
+    }
+    long before = threads.getCurrentThreadAllocatedBytes();
+    ConditionStage.Outcome last = null;
+    for (int i = 0; i < 100_000; i++) {
+      last = stage.route(null, "who", null);
+    }
+    long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+    assertSame(first, last);
+    // One object per call would be 1.6 MB; what is left is the measurement's own noise.
+    assertTrue(allocated < 16_384, allocated + " bytes allocated by 100,000 routed calls");
+  }
+
+  @Test
   void conditionsReadingAttachmentsAreMatchedPerCallAndTheirOutcomesCached() {
     rules.put(SERVICE_KEY, rule("false", "attachments[region] = east => host = 10.0.0.1",
         "attachments[region] = west => host = 10.0.0.3"));
