@@ -95,8 +95,7 @@ public final class Discovery implements ClusterFactory {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
     return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
-        outlierScheduler, outlierClock, rules, consumerApplication,
-        consumerHost != null ? consumerHost : io.triplerpc.registry.internal.ConsumerHost.local());
+        outlierScheduler, outlierClock, rules, consumerApplication, consumerHost);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */

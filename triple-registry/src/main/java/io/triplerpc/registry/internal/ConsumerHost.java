@@ -1,5 +1,6 @@
 package io.triplerpc.registry.internal;
 
+import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -7,17 +8,18 @@ import java.net.SocketException;
 import java.util.Enumeration;
 
 /** The consumer's own address, as Apache Dubbo's {@code NetUtils.getLocalHost} finds it for its consumer URL. */
-public final class ConsumerHost {
+final class ConsumerHost {
 
   private static volatile String local;
 
   private ConsumerHost() {}
 
   /**
-   * The first IPv4 address of an interface that is up and not a loopback (a site-local one preferred), else
-   * the local host's address, else {@code 127.0.0.1}. Looked up once.
+   * The local host's address if it is an IPv4 address other than a loopback one (Dubbo looks there first),
+   * else the first such address of an interface that is up (a site-local one preferred), else
+   * {@code 127.0.0.1}. Looked up once.
    */
-  public static String local() {
+  static String local() {
     String host = local;
     if (host == null) {
       host = lookUp();
@@ -26,17 +28,31 @@ public final class ConsumerHost {
     return host;
   }
 
+  private static boolean usable(InetAddress address) {
+    return address instanceof Inet4Address && !address.isLoopbackAddress() && !address.isLinkLocalAddress()
+        && !address.isAnyLocalAddress();
+  }
+
   private static String lookUp() {
+    try {
+      InetAddress localHost = InetAddress.getLocalHost();
+      if (usable(localHost)) {
+        return localHost.getHostAddress();
+      }
+    } catch (IOException | RuntimeException e) {
+      // The host name does not resolve: look at the interfaces.
+    }
     String any = null;
     try {
-      for (Enumeration<NetworkInterface> it = NetworkInterface.getNetworkInterfaces(); it != null && it.hasMoreElements(); ) {
-        NetworkInterface nic = it.nextElement();
+      Enumeration<NetworkInterface> nics = NetworkInterface.getNetworkInterfaces();
+      while (nics != null && nics.hasMoreElements()) {
+        NetworkInterface nic = nics.nextElement();
         if (!nic.isUp() || nic.isLoopback() || nic.isVirtual()) {
           continue;
         }
         for (Enumeration<InetAddress> addresses = nic.getInetAddresses(); addresses.hasMoreElements(); ) {
           InetAddress address = addresses.nextElement();
-          if (address instanceof Inet4Address && !address.isLoopbackAddress() && !address.isLinkLocalAddress()) {
+          if (usable(address)) {
             if (address.isSiteLocalAddress()) {
               return address.getHostAddress();
             }
@@ -45,15 +61,8 @@ public final class ConsumerHost {
         }
       }
     } catch (SocketException | RuntimeException e) {
-      // Fall back below.
+      // No interface to read: the loopback address below.
     }
-    if (any != null) {
-      return any;
-    }
-    try {
-      return InetAddress.getLocalHost().getHostAddress();
-    } catch (java.io.IOException e) {
-      return "127.0.0.1";
-    }
+    return any != null ? any : "127.0.0.1";
   }
 }

@@ -25,7 +25,7 @@ final class DirectoryPicker implements Picker {
   private final Connector connector;
   private final DirectorySettings settings;
   /** Why condition routing left this call no instance, naming the rule; null if it did not. */
-  private String conditionFailure;
+  private volatile String conditionFailure;
 
   DirectoryPicker(ServiceDirectory directory, Connector connector, DirectorySettings settings) {
     this.directory = directory;

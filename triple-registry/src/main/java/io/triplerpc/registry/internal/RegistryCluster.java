@@ -96,12 +96,12 @@ public final class RegistryCluster implements Cluster {
       LongSupplier outlierClock,
       RuleSource rules) {
     this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
-        rules, null, ConsumerHost.local());
+        rules, null, null);
   }
 
   /**
    * As above, for a consumer of the application {@code consumerApplication} (null for none) at
-   * {@code consumerHost}, which condition rules name.
+   * {@code consumerHost} (null: {@link ConsumerHost#local}), which condition rules name.
    */
   public RegistryCluster(
       Registry registry,
