@@ -192,6 +192,56 @@ class ConditionRoutingTest {
     assertEquals(2, counts(gray, w -> w.who("x")).size(), "gray calls fall back to the tag's a and b");
   }
 
+  @Test
+  void aConsumersFirstCallsWaitForTheConditionRule() throws Exception {
+    java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    String text = rule("false", "method = who => port = " + port("b"));
+    // A config center slow to tell the service's rule; it tells the others' absence at once.
+    RuleSource slow = new RuleSource() {
+      @Override
+      public Watch watch(String key, java.util.function.Consumer<String> listener) {
+        if (!key.equals(SERVICE_KEY)) {
+          listener.accept(null);
+          return () -> {};
+        }
+        Thread answer = new Thread(() -> {
+          try {
+            released.await();
+            listener.accept(text);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        answer.setDaemon(true);
+        answer.start();
+        return () -> {};
+      }
+
+      @Override
+      public void close() {}
+    };
+    RecordingDiscoveryObserver seen = new RecordingDiscoveryObserver();
+    java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try (TripleClient fresh = TripleClient.builder()
+        .cluster(Discovery.using(registry).rules(slow).observer(seen).initialWait(Duration.ofSeconds(30)).build())
+        .build()) {
+      Whoami whoami = fresh.proxy(Whoami.class);
+      List<java.util.concurrent.Future<String>> answers = new java.util.ArrayList<>();
+      for (int i = 0; i < CALLS; i++) {
+        answers.add(callers.submit(() -> whoami.who("x")));
+      }
+      seen.awaitInstances("triple.test.Whoami", 3);   // the instances are known; the rule is not yet
+      released.countDown();
+      Map<String, Integer> counts = new TreeMap<>();
+      for (java.util.concurrent.Future<String> answer : answers) {
+        counts.merge(answer.get(30, java.util.concurrent.TimeUnit.SECONDS), 1, Integer::sum);
+      }
+      assertEquals(only("b"), counts, "calls made before the rule arrived");
+    } finally {
+      callers.shutdownNow();
+    }
+  }
+
   /** Sends {@code key: value} as a request header, as a Dubbo consumer's attachment arrives. */
   private static ClientInterceptor header(String key, String value) {
     return new ClientInterceptor() {
