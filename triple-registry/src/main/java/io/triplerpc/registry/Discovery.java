@@ -322,7 +322,8 @@ public final class Discovery implements ClusterFactory {
 
     /**
      * The consumer's own address, which condition rules' {@code host} and {@code $host} name; by default the
-     * machine's first non-loopback IPv4 address, as Dubbo finds its consumers' (NetUtils.getLocalHost).
+     * address the host name resolves to, else the first non-loopback IPv4 address, as Dubbo finds its
+     * consumers' ({@code NetUtils.getLocalHost}).
      */
     public Builder consumerHost(String host) {
       Objects.requireNonNull(host, "host");
