@@ -1,7 +1,9 @@
 package io.triplerpc.registry;
 
+import io.triplerpc.registry.internal.ConsumerIdentity;
 import io.triplerpc.registry.internal.DirectorySettings;
 import io.triplerpc.registry.internal.Durations;
+import io.triplerpc.registry.internal.LocalHost;
 import io.triplerpc.registry.internal.PeakEwma;
 import io.triplerpc.registry.internal.RegistryCluster;
 import io.triplerpc.registry.internal.Snapshots;
@@ -39,9 +41,8 @@ public final class Discovery implements ClusterFactory {
   private final Map<String, String> applications;
   /** The governance rules obeyed, or null for none. */
   private final RuleSource rules;
-  /** The consumer's application and host, which condition rules name; the application null if unnamed. */
-  private final String consumerApplication;
-  private final String consumerHost;
+  /** Who this consumer is to the rules' dynamic configuration. */
+  private final ConsumerIdentity consumer;
   private final ScheduledExecutorService outlierScheduler;
   private final LongSupplier outlierClock;
 
@@ -71,8 +72,8 @@ public final class Discovery implements ClusterFactory {
     this.snapshotDirectory = builder.snapshotDirectory;
     this.applications = Map.copyOf(builder.applications);
     this.rules = builder.rules;
-    this.consumerApplication = builder.consumerApplication;
-    this.consumerHost = builder.consumerHost;
+    this.consumer = new ConsumerIdentity(builder.consumerApplication,
+        builder.consumerHost != null ? builder.consumerHost : LocalHost.address());
   }
 
   /** A builder of discovery through {@code registry}, shared by every client made with it. */
@@ -95,7 +96,7 @@ public final class Discovery implements ClusterFactory {
     Snapshots snapshots = snapshotDirectory == null ? null : new Snapshots(snapshotDirectory);
     Registry registry = Objects.requireNonNull(registries.get(), "the registry supplier returned null");
     return new RegistryCluster(registry, closeRegistry, connector, settings, snapshots, applications,
-        outlierScheduler, outlierClock, rules, consumerApplication, consumerHost);
+        outlierScheduler, outlierClock, rules, consumer);
   }
 
   /** Builds a {@link Discovery}. Not thread-safe. */
@@ -299,7 +300,9 @@ public final class Discovery implements ClusterFactory {
      * each provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
      * {@code dubbo.tag} header); the condition rules of each service called, of its provider applications and
      * of the consumer's own application ({@link #consumerApplication}) route calls by method, attachments and
-     * the consumer's values. None by default. The source is not closed with the client.
+     * the consumer's values; the dynamic configuration of each service called and of the consumer's
+     * application overrides the instances' timeout, weight and {@code disabled}, and the failover retries.
+     * None by default. The source is not closed with the client.
      */
     public Builder rules(RuleSource rules) {
       this.rules = Objects.requireNonNull(rules, "rules");
@@ -307,9 +310,12 @@ public final class Discovery implements ClusterFactory {
     }
 
     /**
-     * The consumer's application, as Dubbo's {@code dubbo.application.name}: its condition rule
-     * ({@code <application>.condition-router}) applies to every call, and rules' {@code application} and
-     * {@code $application} name it. None by default (then no rule of its own applies).
+     * The application this consumer is part of, as Dubbo's rules name consumers: with {@link #rules}, its
+     * condition rule ({@code <application>.condition-router}) applies to every call, and conditions'
+     * {@code application} and {@code $application} name it; its dynamic configuration
+     * ({@code <application>.configurators}) is obeyed, and a service's items that list {@code applications}
+     * apply when they list it. None by default: only service and provider rules apply, and of the dynamic
+     * configuration only items that list no application.
      */
     public Builder consumerApplication(String application) {
       Objects.requireNonNull(application, "application");
@@ -321,9 +327,9 @@ public final class Discovery implements ClusterFactory {
     }
 
     /**
-     * The consumer's own address, which condition rules' {@code host} and {@code $host} name; by default the
-     * address the host name resolves to, else the first non-loopback IPv4 address, as Dubbo finds its
-     * consumers' ({@code NetUtils.getLocalHost}).
+     * This consumer's host as rules name consumers: the dynamic configuration's {@code addresses}, condition
+     * rules' {@code host} and {@code $host}; by default the machine's first non-loopback IPv4 address, the one
+     * a Dubbo consumer on the machine takes.
      */
     public Builder consumerHost(String host) {
       Objects.requireNonNull(host, "host");

@@ -1,16 +1,14 @@
 package io.triplerpc.registry;
 
+import io.triplerpc.registry.internal.LocalHost;
+import io.triplerpc.registry.internal.ProviderConfigurators;
 import io.triplerpc.registry.internal.Threads;
 import io.triplerpc.spi.ServerInfo;
 import io.triplerpc.spi.ServerRegistration;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -45,6 +43,25 @@ public final class Registration implements ServerRegistration {
   private final Duration timeout;
   private final boolean required;
   private volatile ServiceInstance instance;
+  /** The rules whose dynamic configuration this provider obeys, or null for none. */
+  private final RuleSource rules;
+  /** The server registered, once started; guarded by this. */
+  private ServerInfo server;
+  /** The instance as it started, before the rules' overrides; guarded by this. */
+  private ServiceInstance base;
+  /** Watches the rules once started; guarded by this. */
+  private ProviderConfigurators configurators;
+  /** What the rules in force make of the instance; guarded by this. */
+  private ProviderConfigurators.Effect effect = ProviderConfigurators.Effect.NONE;
+  /** The effect the registered instance reflects; guarded by this. */
+  private ProviderConfigurators.Effect appliedEffect = ProviderConfigurators.Effect.NONE;
+  /** Whether the first registration is done, so that rule changes are published; guarded by this. */
+  private boolean live;
+  /** Whether the rules disable every service, so that the instance is not registered; guarded by this. */
+  private boolean withdrawnByRules;
+  /** The publications of rule changes, one after the other; guarded by {@link #updateLock}. */
+  private CompletableFuture<Void> updates = CompletableFuture.completedFuture(null);
+  private final Object updateLock = new Object();
   /** Retries a registration that failed at start-up; null unless one did. Guarded by this. */
   private ScheduledExecutorService retries;
   private boolean stopped;
@@ -58,6 +75,7 @@ public final class Registration implements ServerRegistration {
     this.weight = builder.weight;
     this.timeout = builder.timeout;
     this.required = builder.required;
+    this.rules = builder.rules;
   }
 
   /** A builder registering into {@code registry}. */
@@ -80,10 +98,49 @@ public final class Registration implements ServerRegistration {
    */
   @Override
   public void started(ServerInfo server) {
-    MetadataInfo metadata = MetadataInfo.of(application, server.services());
-    ServiceInstance registered =
-        ServiceInstance.of(application, advertisedHost(server.localAddress()), server.localAddress().getPort(),
-            metadata.revision()).withWeight(weight).withStartTime(System.currentTimeMillis());
+    String advertised = advertisedHost(server.localAddress());
+    ServiceInstance base = ServiceInstance.of(application, advertised, server.localAddress().getPort(),
+        MetadataInfo.of(application, server.services()).revision()).withWeight(weight)
+        .withStartTime(System.currentTimeMillis());
+    synchronized (this) {
+      this.server = server;
+      this.base = base;
+      if (rules != null && configurators == null) {
+        configurators = new ProviderConfigurators(rules, application, server.services(), advertised,
+            server.localAddress().getPort(), this::overridden);
+      }
+    }
+    try {
+      register(server, base);
+    } finally {
+      ProviderConfigurators.Effect missed;
+      synchronized (this) {
+        live = true;
+        missed = effect.equals(appliedEffect) ? null : effect;
+      }
+      if (missed != null) {
+        overridden(missed);
+      }
+    }
+  }
+
+  /** The first registration of {@code base}, as the rules in force make it. */
+  private void register(ServerInfo server, ServiceInstance base) {
+    ProviderConfigurators.Effect effect;
+    synchronized (this) {
+      effect = this.effect;
+      appliedEffect = effect;
+    }
+    MetadataInfo metadata = metadataOf(server, effect);
+    synchronized (this) {
+      withdrawnByRules = metadata == null;
+    }
+    if (metadata == null) {
+      instance = base;
+      log.warn("{}: the dynamic configuration disables every service of {}: not registered", application, base);
+      return;
+    }
+    ServiceInstance registered = applied(base, metadata, effect);
     instance = registered;
     // Metadata before the instance: a consumer that sees the instance can always read its revision.
     IllegalStateException failure = failureOf(publish(metadata, server), "publish the metadata of");
@@ -120,6 +177,72 @@ public final class Registration implements ServerRegistration {
       return null;
     } catch (IllegalStateException e) {
       return e;
+    }
+  }
+
+  /**
+   * The metadata of {@code server}'s services but those the rules disable; null if they disable them all.
+   */
+  private MetadataInfo metadataOf(ServerInfo server, ProviderConfigurators.Effect effect) {
+    if (effect.disabled().isEmpty()) {
+      return MetadataInfo.of(application, server.services());
+    }
+    List<ServerInfo.Service> enabled = new ArrayList<>(server.services());
+    enabled.removeAll(effect.disabled());
+    return enabled.isEmpty() ? null : MetadataInfo.of(application, enabled);
+  }
+
+  /** {@code base} with the revision of {@code metadata} and the weight the rules give, if any. */
+  private static ServiceInstance applied(ServiceInstance base, MetadataInfo metadata,
+      ProviderConfigurators.Effect effect) {
+    ServiceInstance applied = base.withRevision(metadata.revision());
+    return effect.weight() >= 0 ? applied.withWeight(effect.weight()) : applied;
+  }
+
+  /**
+   * The rules now make {@code effect} of this instance: once registered, it is published again (the metadata,
+   * then the instance), or withdrawn if every service is disabled, after the updates before it; while
+   * offline, it is kept for {@link #online}. On the rule source's thread; never blocks.
+   */
+  private void overridden(ProviderConfigurators.Effect effect) {
+    ServerInfo server;
+    ServiceInstance before;
+    ServiceInstance after;
+    MetadataInfo metadata;
+    boolean wasWithdrawn;
+    synchronized (this) {
+      this.effect = effect;
+      if (!live || base == null) {
+        return; // started() registers it as the rules say.
+      }
+      appliedEffect = effect;
+      server = this.server;
+      before = instance;
+      metadata = metadataOf(server, effect);
+      after = metadata == null ? before : applied(base, metadata, effect);
+      instance = after;
+      wasWithdrawn = withdrawnByRules;
+      withdrawnByRules = metadata == null;
+      if (stopped) {
+        return;
+      }
+    }
+    log.info("{}: the dynamic configuration makes the instance {}", application,
+        metadata == null ? "withdrawn (every service disabled)" : after + " serving " + metadata.services().size()
+            + " of " + server.services().size() + " services");
+    MetadataInfo published = metadata;
+    synchronized (updateLock) {
+      updates = updates.handle((done, failure) -> null).thenCompose(ignored -> {
+        if (published == null) {
+          return wasWithdrawn ? CompletableFuture.completedFuture(null) : registry.unregister(before);
+        }
+        return registry.publishMetadata(published).thenCompose(done -> registry.register(after));
+      }).whenComplete((done, failure) -> {
+        if (failure != null) {
+          log.warn("{}: could not publish what the dynamic configuration makes of {}: {}", application, after,
+              failure.toString());
+        }
+      });
     }
   }
 
@@ -175,22 +298,40 @@ public final class Registration implements ServerRegistration {
       started(server);
       return;
     }
+    MetadataInfo metadata;
     synchronized (this) {
       stopped = false;
+      metadata = metadataOf(server, effect);
+      if (metadata == null) {
+        withdrawnByRules = true;
+        log.warn("{}: the dynamic configuration disables every service of {}: not registered", application,
+            registered);
+        return;
+      }
+      withdrawnByRules = false;
+      if (base != null) {
+        registered = applied(base, metadata, effect);
+        instance = registered;
+      }
     }
-    MetadataInfo metadata = MetadataInfo.of(application, server.services());
+    ServiceInstance again = registered;
     IllegalStateException failure = failureOf(publish(metadata, server)
-        .thenCompose(published -> registry.register(registered)), "register");
+        .thenCompose(published -> registry.register(again)), "register");
     if (failure == null) {
-      log.info("Registered {} again", registered);
+      log.info("Registered {} again", again);
       return;
     }
     log.warn("{}; retried every {} s", failure.getMessage(), RETRY_SECONDS);
-    retryLater(metadata, server, registered);
+    retryLater(metadata, server, again);
   }
 
   @Override
   public void stopping(ServerInfo server) {
+    synchronized (this) {
+      if (configurators != null) {
+        configurators.close();
+      }
+    }
     withdraw();
   }
 
@@ -203,7 +344,11 @@ public final class Registration implements ServerRegistration {
     }
     stopRetrying();
     ServiceInstance registered = instance;
-    if (registered == null) {
+    boolean withdrawn;
+    synchronized (this) {
+      withdrawn = withdrawnByRules;
+    }
+    if (registered == null || withdrawn) {
       return;
     }
     try {
@@ -234,26 +379,7 @@ public final class Registration implements ServerRegistration {
     if (address != null && !address.isAnyLocalAddress()) {
       return address.getHostAddress();
     }
-    return firstSiteAddress();
-  }
-
-  /** For a server bound to every interface: the first non-loopback IPv4 address, else loopback. */
-  private static String firstSiteAddress() {
-    try {
-      for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-        if (!nic.isUp() || nic.isLoopback() || nic.isVirtual()) {
-          continue;
-        }
-        for (InetAddress address : Collections.list(nic.getInetAddresses())) {
-          if (address instanceof Inet4Address && !address.isLinkLocalAddress()) {
-            return address.getHostAddress();
-          }
-        }
-      }
-    } catch (SocketException e) {
-      log.warn("Could not list network interfaces ({}); advertising 127.0.0.1", e.toString());
-    }
-    return "127.0.0.1";
+    return LocalHost.address();
   }
 
   /** Builds a {@link Registration}. Not thread-safe. */
@@ -265,6 +391,7 @@ public final class Registration implements ServerRegistration {
     private int weight = ServiceInstance.DEFAULT_WEIGHT;
     private Duration timeout = Duration.ofSeconds(10);
     private boolean required;
+    private RuleSource rules;
 
     private Builder(Registry registry) {
       this.registry = registry;
@@ -313,6 +440,19 @@ public final class Registration implements ServerRegistration {
         throw new IllegalArgumentException("timeout must be positive: " + timeout);
       }
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * Obeys the dynamic configuration in {@code rules} (Apache Dubbo's, as Dubbo Admin writes it) for
+     * providers: items with {@code side: provider} of the application's {@code <application>.configurators}
+     * and of each service's {@code <service>:<version>:<group>.configurators} that name this instance. A
+     * {@code weight} becomes the instance's registered weight; services made {@code disabled} leave the
+     * published metadata (a new revision), and with all of them the instance leaves the registry; both come
+     * back when the rule goes. Read live; none by default. The source is not closed with the server.
+     */
+    public Builder rules(RuleSource rules) {
+      this.rules = Objects.requireNonNull(rules, "rules");
       return this;
     }
 

@@ -309,7 +309,7 @@ final class TripleServerImpl extends TripleServer {
       if (http3 == null) {
         throw new IOException("no HTTP/3 transport: add " + Http3ServerTransportFactory.ARTIFACT);
       }
-      return new TcpAndHttp3Transport(tcp, http3.start(udp, options, dispatcher));
+      return new TcpAndHttp3Transport(tcp, http3.start(udp, tcp, options, dispatcher));
     } catch (IOException | RuntimeException e) {
       tcp.shutdownNow();
       throw new UncheckedIOException("Cannot serve HTTP/3 on UDP " + udp + ": " + e.getMessage(),

@@ -16,12 +16,13 @@ public interface Http3ServerTransportFactory {
 
   /**
    * Binds {@code address} (UDP) and serves every request stream through {@code listener}, with
-   * {@code options}' TLS, limits and timers.
+   * {@code options}' TLS, limits and timers, beside {@code tcp}, the server's TCP transport, whose server-wide
+   * limits (the unread responses of {@code maxTotalPendingOutboundBytes}) its connections count in.
    *
    * @throws IOException if the address cannot be bound
    */
-  ServerTransport start(InetSocketAddress address, ServerTransportOptions options, ServerTransportListener listener)
-      throws IOException;
+  ServerTransport start(InetSocketAddress address, ServerTransport tcp, ServerTransportOptions options,
+      ServerTransportListener listener) throws IOException;
 
   /** The plug-in on the class path of this interface's loader, or null if there is none. */
   static Http3ServerTransportFactory find() {

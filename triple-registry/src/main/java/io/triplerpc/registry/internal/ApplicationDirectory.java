@@ -383,6 +383,7 @@ public final class ApplicationDirectory implements InstanceListener {
       return;
     }
     warming.put(e, new Warming(instance.weight(), instance.startTimeMillis()));
+    e.startTimeMillis(instance.startTimeMillis());
     if (!warmTickScheduled) {
       warmTickScheduled = true;
       schedule(this::warmTick, Warmup.tickMillis(settings.warmupMillis()), TimeUnit.MILLISECONDS);

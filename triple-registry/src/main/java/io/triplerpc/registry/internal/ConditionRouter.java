@@ -45,12 +45,12 @@ final class ConditionRouter {
   /** Tasks waiting for every watched rule to be known; guarded by itself. */
   private final List<Runnable> waiters = new ArrayList<>();
 
-  /** A router for the consumer {@code consumerApplication} (null for none) at {@code consumerHost} (null: the local). */
+  /** A router for the consumer {@code consumerApplication} (null for none) at {@code consumerHost}. */
   ConditionRouter(RuleSource source, String consumerApplication, String consumerHost,
       ScheduledExecutorService scheduler, long waitNanos) {
     this.source = source;
     this.consumerApplication = consumerApplication;
-    this.consumerHost = consumerHost != null ? consumerHost : ConsumerHost.local();
+    this.consumerHost = consumerHost;
     this.scheduler = scheduler;
     this.waitNanos = waitNanos;
     if (consumerApplication != null) {

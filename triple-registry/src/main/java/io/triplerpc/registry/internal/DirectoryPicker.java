@@ -56,7 +56,8 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public int failoverRetries() {
-    return settings.retries();
+    Overrides o = directory.overrides();   // The dynamic configuration's retries replace the consumer's.
+    return o != null && o.retries >= 0 ? o.retries : settings.retries();
   }
 
   @Override
@@ -108,7 +109,8 @@ final class DirectoryPicker implements Picker {
     PeakEwma peakEwma = method.type() == MethodType.UNARY ? directory.peakEwma : null;
     Connection connection = endpoint.connection(connector);
     endpoint.callStarted();
-    return new EndpointPick(endpoint, connection, peakEwma);
+    Overrides o = directory.configurators == null ? null : directory.overrides();
+    return new EndpointPick(endpoint, connection, peakEwma, o == null ? 0 : o.timeoutNanos(endpoint));
   }
 
   @Override
@@ -139,7 +141,8 @@ final class DirectoryPicker implements Picker {
     }
     if (instances > 0) {
       return "No instance of " + directory.describe() + " is in rotation: all " + instances
-          + " are ejected as outliers (or removed)";
+          + " are ejected as outliers (or removed)"
+          + (directory.configurators != null ? ", or disabled by the dynamic configuration" : "");
     }
     return directory.isReady()
         ? "No instance of " + directory.describe() + " is registered"
@@ -159,12 +162,15 @@ final class DirectoryPicker implements Picker {
     private final PeakEwma peakEwma;
     /** When the attempt started, on the peak-EWMA clock, if timed. */
     private final long startedAtNanos;
+    /** The dynamic configuration's deadline of a call here that brings none; 0 for none. */
+    private final long overriddenTimeoutNanos;
     private boolean ended;
 
-    EndpointPick(Endpoint endpoint, Connection connection, PeakEwma peakEwma) {
+    EndpointPick(Endpoint endpoint, Connection connection, PeakEwma peakEwma, long overriddenTimeoutNanos) {
       this.endpoint = endpoint;
       this.connection = connection;
       this.peakEwma = peakEwma;
+      this.overriddenTimeoutNanos = overriddenTimeoutNanos;
       this.startedAtNanos = peakEwma != null ? peakEwma.now() : 0;
     }
 
@@ -175,6 +181,10 @@ final class DirectoryPicker implements Picker {
 
     @Override
     public CallOptions options(CallOptions options) {
+      // A deadline the caller set wins, as a per-call timeout wins over Dubbo's configurators.
+      if (overriddenTimeoutNanos > 0 && options.timeoutNanos() == 0) {
+        options = options.withTimeout(overriddenTimeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+      }
       return directory.toExportOf(endpoint, options);
     }
 

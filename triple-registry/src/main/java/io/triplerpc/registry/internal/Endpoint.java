@@ -53,6 +53,8 @@ public final class Endpoint {
     boolean connectionClosed;
     /** When a call here last failed with UNAVAILABLE (System.nanoTime), or 0. */
     volatile long failedAtNanos;
+    /** When the instance started (epoch ms) if it was warming up when last seen, else 0. */
+    volatile long startTimeMillis;
 
     Extra(String host, OutlierStats outlier, RttEstimate rtt) {
       this.host = host;
@@ -256,6 +258,22 @@ public final class Endpoint {
   Connection openConnection() {
     Extra x = extra;
     return x == null ? null : x.connection;
+  }
+
+  /**
+   * When the instance started (epoch ms), kept while it warms up, so that a weight the dynamic configuration
+   * gives it warms up too; 0 if unknown, or if it was warm when its registry last told it.
+   */
+  long startTimeMillis() {
+    Extra x = extra;
+    return x == null ? 0 : x.startTimeMillis;
+  }
+
+  /** Keeps the start time of a warming instance. Under the directory's lock. */
+  void startTimeMillis(long startTimeMillis) {
+    if (startTimeMillis != startTimeMillis()) {
+      extra().startTimeMillis = startTimeMillis;
+    }
   }
 
   /** A call here failed with UNAVAILABLE: balancers pass it over for a while if they can. */

@@ -49,6 +49,8 @@ public final class RegistryCluster implements Cluster {
   private final TagRouter tagRouter;
   /** Condition routing by the rules of a config center, or null when the consumer obeys none. */
   private final ConditionRouter conditionRouter;
+  /** The dynamic configuration of a config center, or null when the consumer obeys none. */
+  private final Configurators configurators;
   /** The periodic evaluation of outlier detection, or null when it is off. */
   private final ScheduledFuture<?> outlierTask;
 
@@ -96,12 +98,12 @@ public final class RegistryCluster implements Cluster {
       LongSupplier outlierClock,
       RuleSource rules) {
     this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
-        rules, null, null);
+        rules, null);
   }
 
   /**
-   * As above, for a consumer of the application {@code consumerApplication} (null for none) at
-   * {@code consumerHost} (null: {@link ConsumerHost#local}), which condition rules name.
+   * As above; the condition rules and dynamic configuration of {@code rules} are read for the consumer
+   * {@code consumer} (a consumer of no application on the machine's address if null).
    */
   public RegistryCluster(
       Registry registry,
@@ -113,8 +115,7 @@ public final class RegistryCluster implements Cluster {
       ScheduledExecutorService outlierScheduler,
       LongSupplier outlierClock,
       RuleSource rules,
-      String consumerApplication,
-      String consumerHost) {
+      ConsumerIdentity consumer) {
     this.registry = registry;
     this.ownsRegistry = ownsRegistry;
     // A connection that goes away, or cannot be opened, may mean the registry's list is stale: a registry
@@ -133,8 +134,11 @@ public final class RegistryCluster implements Cluster {
     this.pinnedApplications = Map.copyOf(pinnedApplications);
     this.scheduler = Executors.newSingleThreadScheduledExecutor(Threads.daemon("triple-directory"));
     this.tagRouter = rules == null ? null : new TagRouter(rules, scheduler, settings.initialWaitNanos());
-    this.conditionRouter = rules == null ? null
-        : new ConditionRouter(rules, consumerApplication, consumerHost, scheduler, settings.initialWaitNanos());
+    ConsumerIdentity identity = consumer != null ? consumer : new ConsumerIdentity(null, LocalHost.address());
+    this.configurators = rules == null ? null : new Configurators(rules, identity.application(), identity.host(),
+        settings.warmupMillis(), settings.wallClock());
+    this.conditionRouter = rules == null ? null : new ConditionRouter(rules, identity.application(), identity.host(),
+        scheduler, settings.initialWaitNanos());
     OutlierDetection outliers = settings.outlierDetection();
     if (outliers == null) {
       this.outlierTask = null;
@@ -188,6 +192,7 @@ public final class RegistryCluster implements Cluster {
         new ServiceDirectory(serviceName, version, group, settings.balancing(), settings.peakEwma(),
             settings.hashNodes());
     created.tagRouter = tagRouter;
+    created.configurators = configurators;
     if (conditionRouter != null && !closed) {
       // Before the directory is published: no call may go round the stage. Watching its rule is idempotent.
       created.conditions = new ConditionStage(conditionRouter, created);
@@ -195,6 +200,9 @@ public final class RegistryCluster implements Cluster {
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
+    }
+    if (configurators != null && !closed) {
+      configurators.watch(created);
     }
     DiscoveryObserver observer = settings.observer();
     if (observer != null) {
@@ -355,6 +363,9 @@ public final class RegistryCluster implements Cluster {
     }
     if (conditionRouter != null) {
       conditionRouter.close();
+    }
+    if (configurators != null) {
+      configurators.close();
     }
     applications.values().forEach(ApplicationDirectory::flushSnapshot);
     applications.values().forEach(ApplicationDirectory::closeConnections);

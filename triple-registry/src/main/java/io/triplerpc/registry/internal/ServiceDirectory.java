@@ -45,6 +45,10 @@ public final class ServiceDirectory {
   volatile TagRouter tagRouter;
   /** Condition routing, the stage after tag routing, or null when the consumer obeys no rules; set before the first call. */
   volatile ConditionStage conditions;
+  /** Dynamic configuration, or null when the consumer obeys no rules; set before the directory's first call. */
+  volatile Configurators configurators;
+  /** What the dynamic configuration overrides here, for the rules and instances it was worked out from. */
+  private volatile Overrides overrides;
   /** The routes of each request tag, for the rules and instances they were worked out from; null before the first. */
   private volatile Routes routes;
   /** The applications attached so far; copy on write, rarely changed. */
@@ -317,10 +321,68 @@ public final class ServiceDirectory {
    */
   Endpoint pick(Endpoint[] tried, int triedCount, String hashKey, String tag) {
     Endpoint[] allowed = routed(tag);
+    Overrides o = overrides();
+    if (o != null && o.reweighs) {
+      return pickOverridden(allowed, o, tried, triedCount, hashKey);
+    }
     if (allowed == null) {
       return pick(tried, triedCount, hashKey);
     }
-    return pickAmong(allowed, tried, triedCount);
+    return pickAmong(allowed, null, tried, triedCount);
+  }
+
+  /**
+   * What the dynamic configuration in force overrides here, or null if nothing (or the consumer obeys no
+   * rules). Worked out again after a rule or the instances changed (and, while an overridden weight warms
+   * up, once a warm-up tick): a call reads a few volatile fields.
+   */
+  Overrides overrides() {
+    Configurators c = configurators;
+    if (c == null) {
+      return null;
+    }
+    long generation = c.generation();
+    RevisionGroup[] g = groups;
+    Overrides o = overrides;
+    if (o == null || !o.isCurrent(generation, g)
+        || (o.expiresAtMillis != Long.MAX_VALUE && c.now() >= o.expiresAtMillis)) {
+      o = c.compute(this, generation, g);
+      overrides = o;
+    }
+    return o.isEmpty() ? null : o;
+  }
+
+  /**
+   * A pick while the dynamic configuration reweighs or disables some instance: with
+   * {@link LoadBalancing#WEIGHTED_RANDOM}, in proportion to the weights the rules give (among those tag
+   * routing allows); with another balancer, its own pick, passing over disabled instances (and those the rules
+   * weigh 0, where weights count).
+   */
+  private Endpoint pickOverridden(Endpoint[] allowed, Overrides o, Endpoint[] tried, int triedCount, String hashKey) {
+    if (balancing == LoadBalancing.WEIGHTED_RANDOM || allowed != null) {
+      return pickAmong(allowed != null ? allowed : o.endpoints, o, tried, triedCount);
+    }
+    // The balancer's own pick, a barred instance counted as tried (a copy made only when one is drawn).
+    Endpoint[] t = tried;
+    int n = triedCount;
+    for (int attempt = 0; attempt < PICK_ATTEMPTS; attempt++) {
+      Endpoint e = pick(t, n, hashKey);
+      if (e == null || !barred(e, o)) {
+        return e;
+      }
+      if (isTried(e, t, n)) {
+        break; // Nothing but barred or tried instances is left.
+      }
+      t = Arrays.copyOf(t, n + 1);
+      t[n++] = e;
+    }
+    return pickAmong(o.endpoints, o, tried, triedCount);
+  }
+
+  /** Whether the rules keep calls off {@code e}: disabled, or weighed 0 by a balancer that passes weight 0 over. */
+  private boolean barred(Endpoint e, Overrides o) {
+    int w = o.weight(e);
+    return w == Overrides.DISABLED || (w == 0 && skipsZeroWeight);
   }
 
   /**
@@ -354,20 +416,29 @@ public final class ServiceDirectory {
   }
 
   /**
+   * One of {@code allowed} (condition routing's choice), as {@link #pick(Endpoint[], int, String, String)}
+   * picks among tag routing's: weighed by the dynamic configuration where it reweighs or disables instances.
+   */
+  Endpoint pickAmong(Endpoint[] allowed, Endpoint[] tried, int triedCount) {
+    Overrides o = overrides();
+    return pickAmong(allowed, o != null && o.reweighs ? o : null, tried, triedCount);
+  }
+
+  /**
    * One of {@code allowed}: at random (in proportion to weight with {@link LoadBalancing#WEIGHTED_RANDOM})
    * among those in rotation and not tried; failing that one that failed lately, then one tried. Two
    * passes over the allowed, no allocation.
    */
-  Endpoint pickAmong(Endpoint[] allowed, Endpoint[] tried, int triedCount) {
+  private Endpoint pickAmong(Endpoint[] allowed, Overrides o, Endpoint[] tried, int triedCount) {
     boolean weighted = balancing == LoadBalancing.WEIGHTED_RANDOM;
     long total = 0;
     Endpoint zeroWeight = null;
     for (Endpoint e : allowed) {
       if (inRotation(e) && !isTried(e, tried, triedCount)) {
-        int w = weighted ? e.weight : 1;
+        int w = weightOf(e, o, weighted);
         if (w > 0) {
           total += w;
-        } else {
+        } else if (w == 0) {
           zeroWeight = e;
         }
       }
@@ -376,7 +447,7 @@ public final class ServiceDirectory {
       long point = ThreadLocalRandom.current().nextLong(total);
       for (Endpoint e : allowed) {
         if (inRotation(e) && !isTried(e, tried, triedCount)) {
-          int w = weighted ? e.weight : 1;
+          int w = weightOf(e, o, weighted);
           if (w > 0 && (point -= w) < 0) {
             return e;
           }
@@ -389,7 +460,7 @@ public final class ServiceDirectory {
     Endpoint failing = null;
     Endpoint fallback = null;
     for (Endpoint e : allowed) {
-      if (e.isRemoved() || e.isEjected()) {
+      if (e.isRemoved() || e.isEjected() || (o != null && o.isDisabled(e))) {
         continue;
       }
       if (isTried(e, tried, triedCount)) {
@@ -399,6 +470,21 @@ public final class ServiceDirectory {
       }
     }
     return failing != null ? failing : fallback;
+  }
+
+  /**
+   * {@code e}'s weight in a pick among a list: with {@code weighted}, the weight the rules give it, else its
+   * registry's (warmed up); 1 without; -1 if the rules disable it.
+   */
+  private static int weightOf(Endpoint e, Overrides o, boolean weighted) {
+    int w = o == null ? Overrides.REGISTRY_WEIGHT : o.weight(e);
+    if (w == Overrides.DISABLED) {
+      return -1;
+    }
+    if (!weighted) {
+      return 1;
+    }
+    return w == Overrides.REGISTRY_WEIGHT ? e.weight : w;
   }
 
   /** Whether some instance is in rotation (not removed, ejected or failing lately); a pass over all. */

@@ -101,6 +101,41 @@ class Http3BacklogTest {
     }
   }
 
+  /**
+   * The server-wide limit ({@code maxTotalPendingOutboundBytes}) counts HTTP/3 connections with the TCP ones: with
+   * a connection limit the flood stays under, the server's smaller limit closes the connection holding the most.
+   */
+  @Test
+  void theServerWideLimitCountsHttp3Connections() throws Exception {
+    BytesValue payload = BytesValue.of(ByteString.copyFrom(new byte[MESSAGE]));
+    server = Http3Peers.server()
+        .maxPendingOutboundBytes(4 * LIMIT)
+        .maxTotalPendingOutboundBytes(LIMIT)
+        .addService(Flood.class, (Flood) (count, responses) -> {
+          for (int i = Integer.parseInt(count.getValue()); i > 0; i--) {
+            responses.onNext(payload);
+          }
+          responses.onCompleted();
+        })
+        .addService(Echo.class, new EchoImpl())
+        .build()
+        .start();
+    InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
+    group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    QuicChannel stalled = Http3TestClient.rawConnection(group, address, 16 << 10, 8 << 10);
+
+    // 2 MiB waiting: under the connection's 4 MiB, over the server's 1 MiB.
+    floodWithoutReading(stalled);
+    assertTrue(stalled.closeFuture().await(20, TimeUnit.SECONDS), "the connection holding the most closed");
+
+    try (Http3TestClient reader = Http3TestClient.connect(address)) {
+      Http3TestClient.Response echoed = Http3TestClient.await(reader.send(
+          Http3TestClient.post("/triple.http3.Echo/Unary", "application/grpc"),
+          Http3TestClient.grpcFrame(StringValue.of("still here").toByteArray())));
+      assertEquals("0", echoed.trailers().get("grpc-status").toString());
+    }
+  }
+
   private static String describe(Status status) {
     return status.code() + ": " + status.description();
   }

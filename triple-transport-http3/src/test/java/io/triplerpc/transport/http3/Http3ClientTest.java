@@ -373,6 +373,25 @@ class Http3ClientTest {
     assertEquals(Status.Code.DEADLINE_EXCEEDED, codeOf(e));
   }
 
+  /**
+   * The connection is the client's, not the first call's: a call whose deadline passes while the handshake it
+   * started is still under way fails alone, and the call queued behind it goes on the connection once it is up.
+   * (quic-go's http3.Transport dials under the first request's context and fails every request waiting for the
+   * dial with that request's deadline.)
+   */
+  @Test
+  void aDeadlineThatPassesDuringTheHandshakeFailsOnlyItsOwnCall() throws Exception {
+    try (TripleClient client = TripleClient.builder().address("localhost", server.port()).tls(clientTls())
+        .http3().build()) {
+      CompletableFuture<StringValue> hurried = client
+          .proxy(Calls.class, CallOptions.DEFAULT.withTimeout(Duration.ofMillis(1)))
+          .hold(StringValue.of("hurried"));
+      assertEquals("echo patient", client.proxy(Calls.class).unary(StringValue.of("patient")).getValue());
+      ExecutionException e = assertThrows(ExecutionException.class, () -> hurried.get(20, TimeUnit.SECONDS));
+      assertEquals(Status.Code.DEADLINE_EXCEEDED, codeOf(e));
+    }
+  }
+
   @Test
   void aCancelledCallEndsCancelled() throws Exception {
     CompletableFuture<ClientCallStreamObserver<StringValue>> requestStream = new CompletableFuture<>();
@@ -460,6 +479,50 @@ class Http3ClientTest {
       assertEquals(Status.Code.UNAVAILABLE, e.status().code());
     } finally {
       first.shutdownNow();
+    }
+  }
+
+  /** A name the system cannot resolve fails the call with UNAVAILABLE naming it (looked up off the caller's thread). */
+  @Test
+  void aHostNameThatDoesNotResolveFailsTheCallUnavailable() {
+    try (TripleClient client = TripleClient.builder().address("no-such-host.invalid", server.port()).tls(clientTls())
+        .http3().build()) {
+      StatusException e = assertThrows(StatusException.class,
+          () -> client.proxy(Calls.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(20)))
+              .unary(StringValue.of("nowhere")));
+      assertEquals(Status.Code.UNAVAILABLE, e.status().code(), e::toString);
+      assertTrue(e.status().description().contains("no-such-host.invalid"), e::toString);
+    }
+  }
+
+  /**
+   * A server that lets a client open two request streams at a time: the calls beyond wait for a stream (QUIC's
+   * MAX_STREAMS credit, which the server gives back as streams end) instead of failing, and each runs once.
+   */
+  @Test
+  void callsBeyondTheServersStreamLimitWaitForAStream() throws Exception {
+    CallsImpl own = new CallsImpl();
+    TripleServer limited = http3Server().maxConcurrentStreams(2).addService(Calls.class, own).build().start();
+    try (TripleClient client = TripleClient.builder().address("localhost", limited.port()).tls(clientTls())
+        .http3().build()) {
+      Calls proxy = client.proxy(Calls.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(30)));
+      List<CompletableFuture<StringValue>> answers = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        answers.add(proxy.hold(StringValue.of("call " + i)));
+      }
+      for (int served = 0; served < 5; served++) {
+        CompletableFuture<StringValue> held = own.held.poll(20, TimeUnit.SECONDS);
+        assertTrue(held != null, "call " + served + " reached the server");
+        // Never more than the limit in the service at once: the others wait at the client.
+        assertTrue(own.held.size() <= 1, () -> own.held.size() + 1 + " calls held at once");
+        held.complete(StringValue.of("answered " + served));
+      }
+      for (CompletableFuture<StringValue> answer : answers) {
+        assertTrue(answer.get(20, TimeUnit.SECONDS).getValue().startsWith("answered "));
+      }
+      assertTrue(own.held.isEmpty(), "each call ran once");
+    } finally {
+      limited.shutdownNow();
     }
   }
 

@@ -103,6 +103,24 @@ public final class AddressPattern {
     }
   }
 
+  /**
+   * Whether this pattern names {@code host}, whatever its port: how Dubbo matches a consumer's own address
+   * against a dynamic configuration's {@code addresses}.
+   */
+  public boolean matchesHost(String host) {
+    switch (kind) {
+      case ANY:
+        return true;
+      case NAME:
+        return name.equalsIgnoreCase(host);
+      case IPV4:
+      case CIDR:
+        return matchesIpv4(host);
+      default:
+        throw new AssertionError(kind);
+    }
+  }
+
   private boolean matchesIpv4(String host) {
     int address = 0;
     int part = 0;

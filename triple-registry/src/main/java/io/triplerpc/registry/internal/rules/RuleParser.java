@@ -37,6 +37,27 @@ public final class RuleParser {
       "type", "enabled", "addresses", "providerAddresses", "services", "applications", "parameters", "side");
   private static final Set<String> SCOPES = Set.of("application", "service");
 
+  /** The parameters Triple applies, each with what makes its value one it can apply (null: fine). */
+  private static final Map<String, ValueCheck> PARAMETER_CHECKS = Map.of(
+      "timeout", text -> intIn(text, 1, Integer.MAX_VALUE) ? null : "expected milliseconds, a positive integer",
+      "retries", text -> intIn(text, 0, 1000) ? null : "expected an integer from 0 to 1000",
+      "weight", text -> intIn(text, 0, Integer.MAX_VALUE) ? null : "expected an integer of at least 0",
+      "disabled", text -> text.equals("true") || text.equals("false") ? null : "expected true or false");
+
+  /** Says what is wrong with a parameter's value, or null. */
+  @FunctionalInterface
+  private interface ValueCheck {
+    String check(String text);
+  }
+
+  private static boolean intIn(String text, int min, int max) {
+    if (text.isEmpty() || text.length() > 10 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      return false;
+    }
+    long value = Long.parseLong(text);
+    return value >= min && value <= max;
+  }
+
   private static final ObjectReader YAML = new YAMLMapper()
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -107,8 +128,11 @@ public final class RuleParser {
           default -> throw new RuleException(where + ".side: expected consumer or provider, got '" + sideText + "'");
         }
       }
-      optionalText(item, "type", where);
-      items.add(new OverrideRule.Item(side, bool(item, "enabled", true, where),
+      String type = optionalText(item, "type", where);
+      // As Dubbo's ConfigParser: an item of no type (or "general") follows the rule's enabled, another its own.
+      boolean own = bool(item, "enabled", true, where);
+      boolean enabled = type == null || type.equals("general") ? header.enabled() : own;
+      items.add(new OverrideRule.Item(side, enabled,
           addresses(item, "addresses", where, false), addresses(item, "providerAddresses", where, false),
           texts(item, "services", where), texts(item, "applications", where), parameters(item, where)));
     }
@@ -227,7 +251,12 @@ public final class RuleParser {
       if (!value.isValueNode() || value.isNull()) {
         throw new RuleException(where + ".parameters." + entry.getKey() + ": expected a value, got " + describe(value));
       }
-      parameters.put(entry.getKey(), value.asText());
+      String text = value.asText().trim();
+      String problem = PARAMETER_CHECKS.containsKey(entry.getKey()) ? PARAMETER_CHECKS.get(entry.getKey()).check(text) : null;
+      if (problem != null) {
+        throw new RuleException(where + ".parameters." + entry.getKey() + ": " + problem + ", got '" + text + "'");
+      }
+      parameters.put(entry.getKey(), text);
     }
     return parameters;
   }

@@ -171,6 +171,13 @@ class RuleParserTest {
       "configs:\n  - addresses: [10.0.0.999]\n    parameters: {weight: 1}\n",
       "configs:\n  - match: {address: {wildcard: x}}\n    parameters: {weight: 1}\n",
       "configs:\n  - paramters: {weight: 1}\n",
+      "configs:\n  - parameters: {weight: -1}\n",                                // values Triple applies are checked
+      "configs:\n  - parameters: {weight: heavy}\n",
+      "configs:\n  - parameters: {timeout: 0}\n",
+      "configs:\n  - parameters: {timeout: 1.5}\n",
+      "configs:\n  - parameters: {retries: 1001}\n",
+      "configs:\n  - parameters: {disabled: maybe}\n",
+      "configs:\n  - parameters: {timeout: 99999999999}\n",
   })
   void aMalformedDynamicConfigurationIsRejectedWhole(String text) {
     assertThrows(RuleException.class, () -> RuleParser.parseOverrideRule(text));

@@ -8,6 +8,10 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http3.Http3GoAwayFrame;
 import io.netty.handler.codec.quic.QuicChannel;
+import io.netty.handler.codec.quic.QuicException;
+import io.netty.handler.codec.quic.QuicStreamLimitChangedEvent;
+import io.netty.handler.codec.quic.QuicStreamType;
+import io.netty.handler.codec.quic.QuicTransportError;
 import io.netty.util.ReferenceCountUtil;
 import io.triplerpc.Status;
 import io.triplerpc.transport.netty.internal.write.CancelStreamCommand;
@@ -15,6 +19,7 @@ import io.triplerpc.transport.netty.internal.write.CreateStreamCommand;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import io.triplerpc.transport.netty.internal.write.SendDataCommand;
 import io.triplerpc.transport.netty.internal.write.WriteQueue;
+import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -37,6 +42,11 @@ final class Http3ClientConnection {
   private final Set<Http3ClientStream.TransportState> streams = new HashSet<>();
   /** The id the server's last GOAWAY named (streams from it on are not served), or -1. Event loop. */
   private long goAwayId = -1;
+  /**
+   * Request streams to create once the server allows more (its MAX_STREAMS), in the order their calls came.
+   * Event loop.
+   */
+  private final ArrayDeque<Runnable> waitingForStream = new ArrayDeque<>();
 
   /** True once the handshake is done, until the connection is going away. */
   private volatile boolean active;
@@ -67,6 +77,73 @@ final class Http3ClientConnection {
 
   long goAwayId() {
     return goAwayId;
+  }
+
+  /**
+   * Creates a request stream now with {@code create} if the server allows one more, else once it does, after the
+   * calls already waiting. Asked first because a creation the limit refuses still uses up a stream id in Netty's
+   * QUIC (4.2.18), so that each refusal would need one more stream of credit. Event loop.
+   */
+  void whenStreamAllowed(Runnable create) {
+    if (waitingForStream.isEmpty() && mayOpenStream()) {
+      create.run();
+    } else {
+      waitingForStream.add(create);
+    }
+  }
+
+  /** Whether the server allows another request stream now (Netty counts the ones created since it last heard). */
+  private boolean mayOpenStream() {
+    return quic != null && quic.peerAllowedStreams(QuicStreamType.BIDIRECTIONAL) > 0;
+  }
+
+  /**
+   * A request stream could not be created: if the server's stream limit refused it on a connection still up,
+   * {@code create} runs again once the server allows another, first of those waiting, and this returns true.
+   * Event loop.
+   */
+  boolean waitForStream(Throwable cause, Runnable create) {
+    if (!(cause instanceof QuicException quicException)
+        || quicException.error() != QuicTransportError.STREAM_LIMIT_ERROR
+        || quic == null || !quic.isActive()) {
+      return false;
+    }
+    waitingForStream.addFirst(create);
+    return true;
+  }
+
+  /** The server's stream limit changed: as many waiting streams as it now allows are created. Event loop. */
+  private void streamLimitChanged() {
+    while (!waitingForStream.isEmpty() && mayOpenStream()) {
+      waitingForStream.poll().run();
+    }
+  }
+
+  /** The connection is gone: the streams waiting for one are created on it, and fail as its calls do. Event loop. */
+  private void failWaitingForStream() {
+    Runnable create;
+    while ((create = waitingForStream.poll()) != null) {
+      create.run();
+    }
+  }
+
+  /** What follows the server's stream limit on the QUIC connection's pipeline. */
+  ChannelInboundHandlerAdapter streamLimitWatcher() {
+    return new ChannelInboundHandlerAdapter() {
+      @Override
+      public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event instanceof QuicStreamLimitChangedEvent) {
+          streamLimitChanged();
+        }
+        super.userEventTriggered(ctx, event);
+      }
+
+      @Override
+      public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        failWaitingForStream();
+        super.channelInactive(ctx);
+      }
+    };
   }
 
   /** What reads the server's control stream: its GOAWAY. */

@@ -95,10 +95,27 @@ final class Http3ClientStream extends AbstractClientStream {
       return;
     }
     state.streamCreated(quic.alloc());
+    connection.whenStreamAllowed(() -> createRequestStream(quic, head, promise));
+  }
+
+  /**
+   * Creates the request stream; one the server's stream limit refuses waits for its MAX_STREAMS, as a call waits
+   * for a stream over HTTP/2, instead of failing. Event loop.
+   */
+  private void createRequestStream(QuicChannel quic, Http2Headers head, ChannelPromise promise) {
+    if (state.isClosed()) {
+      // Cancelled while it waited for a stream.
+      promise.setSuccess();
+      state.dropPending();
+      return;
+    }
     Future<QuicStreamChannel> created = Http3.newRequestStream(quic, state.reader);
     created.addListener(done -> {
       if (!done.isSuccess()) {
-        state.pending.clear();
+        if (connection.waitForStream(done.cause(), () -> createRequestStream(quic, head, promise))) {
+          return;
+        }
+        state.dropPending();
         promise.setFailure(done.cause());
         return;
       }
@@ -109,7 +126,7 @@ final class Http3ClientStream extends AbstractClientStream {
   /** Sends the command's DATA (FIN too when it ends the request). */
   void send(SendDataCommand command, ChannelPromise promise) {
     ByteBuf data = command.content();
-    if (state.channel == null && !state.isClosed() && !state.resetSent) {
+    if (state.channel == null && !state.isClosed() && !state.resetSent && !state.openFailed) {
       state.pending.add(() -> send(command, promise));
       return;
     }
@@ -168,6 +185,8 @@ final class Http3ClientStream extends AbstractClientStream {
     private final Reader reader = new Reader();
     private boolean headersWritten;
     private boolean resetSent;
+    /** The stream was never created (or the call ended first): what the call sends is released, not held. */
+    private boolean openFailed;
     private boolean outputShut;
     /** Response bytes read and not yet read by the call. */
     private long unread;
@@ -183,11 +202,20 @@ final class Http3ClientStream extends AbstractClientStream {
       if (isClosed()) {
         // Cancelled while QUIC opened it.
         promise.setSuccess();
-        pending.clear();
         reset();
+        dropPending();
         return;
       }
       completes(opened.writeAndFlush(new DefaultHttp3HeadersFrame(Http3Exchange.toHttp3(head))), promise);
+      Runnable next;
+      while ((next = pending.poll()) != null) {
+        next.run();
+      }
+    }
+
+    /** Releases what waited for a stream that will not carry it, and what comes after. */
+    void dropPending() {
+      openFailed = true;
       Runnable next;
       while ((next = pending.poll()) != null) {
         next.run();

@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramChannel;
@@ -28,6 +29,7 @@ import io.triplerpc.internal.stream.FailedClientStream;
 import io.triplerpc.internal.wire.MessageEncoding;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.client.ClientFraming;
+import io.triplerpc.transport.netty.internal.client.HostResolver;
 import io.triplerpc.transport.netty.internal.write.ForcefulCloseCommand;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
@@ -114,8 +116,6 @@ final class Http3ClientTransport implements ClientTransport {
    * than the connect timeout).
    */
   private Http3ClientConnection connect() {
-    InetSocketAddress remote = address.isUnresolved()
-        ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
     ChannelHandler codec = Http3.newQuicClientCodecBuilder()
         .sslContext(tls)
         // The name the server's certificate is checked against, and SNI.
@@ -142,7 +142,16 @@ final class Http3ClientTransport implements ClientTransport {
     udp.eventLoop().execute(() -> {
       // Registered by now (its registration was queued first); the queue writes no command before the handshake.
       udp.pipeline().addLast(connection.new CommandHandler());
-      bind(udp, connection, remote);
+      // The host name is looked up as the TCP client's are: by the system's resolver, on threads of its own, never
+      // on the caller's thread or the event loop.
+      HostResolver.SYSTEM.resolve(address, udp.eventLoop()).addListener((Future<InetSocketAddress> resolved) -> {
+        if (!resolved.isSuccess()) {
+          connection.closed(unavailable("Cannot resolve " + address.getHostString(), resolved.cause()));
+          udp.close();
+          return;
+        }
+        bind(udp, connection, resolved.getNow());
+      });
     });
     return connection;
   }
@@ -159,7 +168,14 @@ final class Http3ClientTransport implements ClientTransport {
         return;
       }
       QuicChannel.newBootstrap(udp)
-          .handler(new Http3ClientConnectionHandler(connection.controlStreamReader(), null, null, settings, true))
+          .handler(new ChannelInitializer<QuicChannel>() {
+            @Override
+            protected void initChannel(QuicChannel quic) {
+              quic.pipeline().addLast(
+                  new Http3ClientConnectionHandler(connection.controlStreamReader(), null, null, settings, true),
+                  connection.streamLimitWatcher());
+            }
+          })
           .remoteAddress(remote)
           .connect()
           .addListener((Future<QuicChannel> handshake) -> {

@@ -14,6 +14,7 @@ import io.triplerpc.PeerInfo;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.server.Peers;
 import io.triplerpc.transport.netty.internal.server.PrematureResets;
+import io.triplerpc.transport.netty.internal.server.ServerBacklog;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * connection does): those QUIC's flow control keeps in Netty's queues. From half the limit its calls are not
  * ready; past it, the call being written ends with RESOURCE_EXHAUSTED and its stream is reset
  * ({@code H3_EXCESSIVE_LOAD}); past it again before the client has taken a byte, the client reads nothing and
- * the connection closes with that code.
+ * the connection closes with that code. Its backlog counts in the server's ({@link ServerBacklog},
+ * {@code maxTotalPendingOutboundBytes}) with the TCP connections' own: past that limit the connections holding the
+ * most close, whichever their transport, and from half of it every call holds back.
  *
  * <p>A client that resets most of its request streams as it opens them (rapid reset, CVE-2023-44487, in its
  * QUIC form) loses the connection ({@code H3_EXCESSIVE_LOAD}), judged as on HTTP/2 ({@link PrematureResets}).
@@ -59,28 +62,59 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
   private boolean shuttingDown;
   private boolean closeScheduled;
   private final OutboundBacklog backlog;
+  /** The server-wide backlog, shared with the server's other connections, TCP's included. */
+  private final ServerBacklog serverBacklog;
+  /** This connection's part of it. */
+  private final ServerBacklog.Share share;
   private final PrematureResets resets;
   /** The exchanges of the request streams open now, told when the backlog stops holding them back. */
   private final Set<Http3Exchange> exchanges = new LinkedHashSet<>();
 
-  /** @param maxPendingOutboundBytes the backlog's limit; 0 for none */
-  Http3ServerConnection(QuicChannel channel, long drainGraceMillis, long maxPendingOutboundBytes) {
+  /**
+   * @param maxPendingOutboundBytes the backlog's limit; 0 for none
+   * @param serverBacklog the server's, which this connection joins until it closes
+   */
+  Http3ServerConnection(QuicChannel channel, long drainGraceMillis, long maxPendingOutboundBytes,
+      ServerBacklog serverBacklog) {
     this.channel = channel;
     this.drainGraceMillis = drainGraceMillis;
     this.resets = new PrematureResets(channel.eventLoop().ticker(), 2);
     this.backlog = new OutboundBacklog(maxPendingOutboundBytes, new OutboundBacklog.Watcher() {
       @Override
       public void decongested() {
-        for (Http3Exchange exchange : exchanges.toArray(new Http3Exchange[0])) {
-          exchange.decongested();
-        }
+        Http3ServerConnection.this.decongested();
       }
 
       @Override
       public void grew() {
+        // A step more waits than the server knows of: it hears of it now, not only once writes complete.
         backlog.mark();
+        share.publish(backlog.bytes());
       }
     });
+    this.serverBacklog = serverBacklog;
+    this.share = serverBacklog.join(channel.eventLoop(), new ServerBacklog.Connection() {
+      @Override
+      public void refuse(String reason) {
+        closeForUnreadResponses(reason);
+      }
+
+      @Override
+      public void decongested() {
+        Http3ServerConnection.this.decongested();
+      }
+    });
+    channel.closeFuture().addListener(closed -> share.leave());
+  }
+
+  /** The connection's or the server's backlog fell back: the calls held back may write again. Event loop. */
+  private void decongested() {
+    if (holdsBack()) {
+      return;
+    }
+    for (Http3Exchange exchange : exchanges.toArray(new Http3Exchange[0])) {
+      exchange.decongested();
+    }
   }
 
   /** The connection's handler, or null once it is gone from the pipeline. */
@@ -116,9 +150,12 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
     closeIfDrained();
   }
 
-  /** Whether calls should write no more until told ({@link Http3Exchange#decongested}). Any thread. */
+  /**
+   * Whether calls should write no more until told ({@link Http3Exchange#decongested}): this connection or the
+   * server holds half its limit or more of unread responses. Any thread.
+   */
   boolean holdsBack() {
-    return backlog.congested();
+    return backlog.congested() || serverBacklog.congested();
   }
 
   /**
@@ -134,21 +171,31 @@ final class Http3ServerConnection extends ChannelInboundHandlerAdapter {
       } else {
         backlog.dropped(bytes);
       }
+      // Touches nothing shared while this connection holds what it held (nothing, for a client that reads).
+      share.publish(backlog.bytes());
     });
     if (!backlog.over()) {
       return;
     }
     String waiting = backlog.bytes() + " bytes of responses waiting (limit " + backlog.limit() + ")";
     if (backlog.closeRatherThanReset()) {
-      log.debug("Closing {}: the client does not read, {}", channel, waiting);
-      if (channel.isActive()) {
-        channel.close(true, Http3ErrorCode.H3_EXCESSIVE_LOAD.code(),
-            Unpooled.copiedBuffer("the client does not read its responses", StandardCharsets.US_ASCII));
-      }
+      closeForUnreadResponses(waiting);
       return;
     }
     log.debug("Resetting a stream of {}: the client does not read, {}", channel, waiting);
     exchange.resetForBacklog("The client did not read this call's response: " + waiting + " on its connection");
+  }
+
+  /**
+   * The client does not read its responses, or, past the server-wide limit, this connection holds the most: the
+   * connection closes with {@code H3_EXCESSIVE_LOAD}, which drops what waits on it. Event loop.
+   */
+  private void closeForUnreadResponses(String reason) {
+    log.debug("Closing {}: the client does not read, {}", channel, reason);
+    if (channel.isActive()) {
+      channel.close(true, Http3ErrorCode.H3_EXCESSIVE_LOAD.code(),
+          Unpooled.copiedBuffer("the client does not read its responses", StandardCharsets.US_ASCII));
+    }
   }
 
   /** The client reset a request stream whose call was still open; closes the connection if that is its habit. */

@@ -21,6 +21,7 @@ import io.triplerpc.internal.stream.KeepAlive;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
+import io.triplerpc.transport.netty.internal.server.ServerBacklog;
 import io.triplerpc.transport.netty.internal.ConnectionListeners;
 import io.triplerpc.transport.netty.internal.EventLoops;
 import io.triplerpc.transport.netty.internal.IoTransport;
@@ -70,7 +71,7 @@ final class Http3ServerTransport implements ServerTransport {
    * call path.
    */
   static Http3ServerTransport start(InetSocketAddress address, ServerTransportOptions options,
-      ServerTransportListener listener) throws IOException {
+      ServerTransportListener listener, ServerBacklog serverBacklog) throws IOException {
     QuicSslContext tls = QuicTls.serverContext(options.tls());
     IoTransport io = IoTransport.resolve(options.transport());
     EventLoopGroup group = io.newGroup(1, "triple-http3");
@@ -101,7 +102,7 @@ final class Http3ServerTransport implements ServerTransport {
             connection.closeFuture().addListener(closed -> transport.connectionsChanged());
             transport.connectionsChanged();
             Http3ServerConnection http3 = new Http3ServerConnection(connection, transport.drainGraceMillis,
-                options.limits().maxPendingOutboundBytes());
+                options.limits().maxPendingOutboundBytes(), serverBacklog);
             connection.pipeline().addLast(new Http3ServerConnectionHandler(
                 new ChannelInitializer<QuicStreamChannel>() {
                   @Override

@@ -4,6 +4,7 @@ import io.triplerpc.internal.stream.Http3ServerTransportFactory;
 import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.internal.stream.ServerTransportListener;
 import io.triplerpc.internal.stream.ServerTransportOptions;
+import io.triplerpc.transport.netty.internal.server.ServerBacklog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 
@@ -11,8 +12,9 @@ import java.net.InetSocketAddress;
 public final class NettyHttp3ServerTransportFactory implements Http3ServerTransportFactory {
 
   @Override
-  public ServerTransport start(InetSocketAddress address, ServerTransportOptions options,
+  public ServerTransport start(InetSocketAddress address, ServerTransport tcp, ServerTransportOptions options,
       ServerTransportListener listener) throws IOException {
-    return Http3ServerTransport.start(address, options, listener);
+    return Http3ServerTransport.start(address, options, listener,
+        ServerBacklog.of(tcp, options.maxTotalPendingOutboundBytes()));
   }
 }

@@ -10,6 +10,7 @@ import io.triplerpc.testing.ArchitectureRules;
 import io.triplerpc.transport.http3.internal.NettyHttp3ServerTransportFactory;
 import io.triplerpc.transport.netty.internal.client.AbstractClientStream;
 import io.triplerpc.transport.netty.internal.client.ClientFraming;
+import io.triplerpc.transport.netty.internal.client.HostResolver;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,9 +39,11 @@ class Http3ArchitectureTest {
             resideInAnyPackage("io.triplerpc.transport.netty.internal.client..")
                 .and(not(type(AbstractClientStream.class)))
                 .and(not(type(AbstractClientStream.State.class)))
-                .and(not(type(ClientFraming.class))))
+                .and(not(type(ClientFraming.class)))
+                .and(not(type(HostResolver.class))))
         .because("an HTTP/3 client stream is a third AbstractClientStream under the client's framings, and an"
-            + " HTTP/3 request is served as an HttpExchange by the server's: no protocol written twice")
+            + " HTTP/3 request is served as an HttpExchange by the server's: no protocol written twice; host names"
+            + " are looked up by the TCP client's resolver")
         .check(HTTP3);
     noClasses().should().dependOnClassesThat().resideInAnyPackage("io.triplerpc.transport.netty.internal.dns..")
         .check(HTTP3);

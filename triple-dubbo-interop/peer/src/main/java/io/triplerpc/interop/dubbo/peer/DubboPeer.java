@@ -41,6 +41,7 @@ import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.SslConfig;
 import org.apache.dubbo.config.TracingConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.config.nested.SamplingConfig;
@@ -83,6 +84,11 @@ public final class DubboPeer {
 
   private static final String LOGGER = "dubbo.application.logger";
 
+  private static final String HTTP3_ENABLED = "dubbo.protocol.triple.http3.enabled";
+
+  /** On (Dubbo's default), a consumer starts on HTTP/2 and moves to HTTP/3 when told; off, HTTP/3 only. */
+  private static final String HTTP3_NEGOTIATION = "dubbo.protocol.triple.http3.negotiation";
+
   private DubboPeer() {}
 
   public static void main(String[] args) throws Exception {
@@ -98,6 +104,13 @@ public final class DubboPeer {
     // ZooKeeper's client brings slf4j (with no binding): Dubbo keeps logging to java.util.logging.
     if (System.getProperty(LOGGER) == null) {
       System.setProperty(LOGGER, "jdk");
+    }
+    if (options.http3()) {
+      // Dubbo reads both once, when its Triple protocol starts (Http3Exchanger.init).
+      System.setProperty(HTTP3_ENABLED, "true");
+      if (options.mode().equals("consumer")) {
+        System.setProperty(HTTP3_NEGOTIATION, "false");
+      }
     }
     BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     ApplicationConfig application = new ApplicationConfig(
@@ -136,6 +149,12 @@ public final class DubboPeer {
         relay.setRetries(0);
         relay.setCheck(false);
         bootstrap.reference(relay);
+      }
+      if (options.cert() != null) {
+        SslConfig ssl = new SslConfig();
+        ssl.setServerKeyCertChainPath(options.cert());
+        ssl.setServerPrivateKeyPath(options.key());
+        bootstrap.ssl(ssl);
       }
       bootstrap.protocol(tri)
           .service(export(PlainService.class, new DubboPlainService("default", relay), options.version(),

@@ -34,7 +34,12 @@ import java.util.List;
  *       (two copied from Dubbo's samples, two in their style for what those lack), which Dubbo's Triple
  *       REST serves on the same port over HTTP/1.1 and HTTP/2;
  *   <li>{@code --loadbalance=name}: consumer, the references' load balancer ({@code consistenthash}, say,
- *       which hashes the first argument).
+ *       which hashes the first argument);
+ *   <li>{@code --http3}: provider, also serves Triple over HTTP/3 (QUIC) on the UDP port of its TCP port's
+ *       number (Dubbo's {@code dubbo.protocol.triple.http3.enabled}), with the certificate of {@code --cert}
+ *       and {@code --key}; consumer, calls over HTTP/3 only ({@code http3=true} on the references,
+ *       negotiation off), trusting any certificate as Dubbo's client does when it is given none;
+ *   <li>{@code --cert=pem}, {@code --key=pem}: provider, the certificate chain and PKCS#8 key of its TLS.
  * </ul>
  */
 record PeerOptions(
@@ -55,7 +60,10 @@ record PeerOptions(
     String relay,
     boolean rest,
     String loadbalance,
-    String host) {
+    String host,
+    boolean http3,
+    String cert,
+    String key) {
 
   static PeerOptions parse(String[] args) {
     if (args.length == 0 || !(args[0].equals("provider") || args[0].equals("consumer"))) {
@@ -77,6 +85,9 @@ record PeerOptions(
     boolean rest = false;
     String loadbalance = null;
     String host = null;
+    boolean http3 = false;
+    String cert = null;
+    String key = null;
     List<String[]> also = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
@@ -101,6 +112,9 @@ record PeerOptions(
         case "--rest" -> rest = true;
         case "--loadbalance" -> loadbalance = value;
         case "--host" -> host = value;
+        case "--http3" -> http3 = true;
+        case "--cert" -> cert = value;
+        case "--key" -> key = value;
         case "--also-export" -> {
           for (String export : value.split(",")) {
             String[] parts = export.split(":", -1);
@@ -119,7 +133,10 @@ record PeerOptions(
     if (args[0].equals("consumer") && (address == null) == (registry == null)) {
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
+    if (args[0].equals("provider") && http3 && (cert == null || key == null)) {
+      throw new IllegalArgumentException("a provider with --http3 needs --cert=pem and --key=pem (QUIC is TLS only)");
+    }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy, tracing, relay, rest, loadbalance, host);
+        application, metadataType, providedBy, tracing, relay, rest, loadbalance, host, http3, cert, key);
   }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on a slow DNS server would otherwise stall every connection of that loop. Netty's {@code Bootstrap}
  * resolves on the loop; grpc-java, like this, on an executor. An IP literal is parsed on the spot.
  */
-final class HostResolver {
+public final class HostResolver {
 
   /** How the system is asked; a test may make one name hang. */
   @FunctionalInterface
@@ -31,7 +31,8 @@ final class HostResolver {
   /** At most this many lookups run at once; another fails its connection attempt (which then backs off). */
   static final int MAX_CONCURRENT_LOOKUPS = 32;
 
-  static final HostResolver SYSTEM = new HostResolver(InetAddress::getByName);
+  /** The system's resolver, which every client transport shares. */
+  public static final HostResolver SYSTEM = new HostResolver(InetAddress::getByName);
 
   private final Lookup lookup;
   private final Executor executor;
@@ -53,7 +54,7 @@ final class HostResolver {
    * literal, after the system's lookup otherwise. Fails with {@link UnknownHostException} for a name
    * the system does not know.
    */
-  Future<InetSocketAddress> resolve(InetSocketAddress address, EventLoop loop) {
+  public Future<InetSocketAddress> resolve(InetSocketAddress address, EventLoop loop) {
     if (!address.isUnresolved()) {
       return loop.newSucceededFuture(address);
     }

@@ -1,5 +1,6 @@
 package io.triplerpc.transport.netty.internal.server;
 
+import io.triplerpc.internal.stream.ServerTransport;
 import io.triplerpc.transport.netty.internal.OutboundBacklog;
 import io.triplerpc.transport.netty.internal.OutboundReadiness;
 import java.util.Set;
@@ -9,7 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The response bytes all of a server's HTTP/2 connections hold for clients that have not taken them:
+ * The response bytes all of a server's connections (HTTP/2, and HTTP/3's beside them) hold for clients that have
+ * not taken them:
  * the sum of their {@link OutboundBacklog}s, against the server-wide limit
  * ({@code maxTotalPendingOutboundBytes}). Each connection publishes its own count when a flush ends,
  * after the socket took what it could, so the shared counter moves only when a connection ends a
@@ -22,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the limit, a connection that already has one waiting gets no other. From half the limit on, every
  * stream reports it is not ready, until the total falls back to a quarter. Thread-safe.
  */
-final class ServerBacklog {
+public final class ServerBacklog {
 
   /**
    * Messages this large are counted when made, one atomic addition each; smaller ones (the calls that
@@ -33,7 +35,7 @@ final class ServerBacklog {
   private static final long GONE = Long.MIN_VALUE / 2;
 
   /** What the server does to one connection. Both run on the connection's event loop. */
-  interface Connection {
+  public interface Connection {
 
     /** Past the server-wide limit, this connection holds the most: it goes away. */
     void refuse(String reason);
@@ -54,8 +56,16 @@ final class ServerBacklog {
     this.limit = limit;
   }
 
+  /**
+   * The backlog of the server whose TCP transport is {@code tcp}, which the server's other transports share; a
+   * backlog of their own, against {@code limit}, when {@code tcp} is not this module's.
+   */
+  public static ServerBacklog of(ServerTransport tcp, long limit) {
+    return tcp instanceof NettyServerTransport netty ? netty.backlog() : new ServerBacklog(limit);
+  }
+
   /** A new connection's share, to publish its backlog in; {@code eventLoop} is the connection's. */
-  Share join(Executor eventLoop, Connection connection) {
+  public Share join(Executor eventLoop, Connection connection) {
     Share share = new Share(eventLoop, connection);
     shares.add(share);
     return share;
@@ -66,12 +76,12 @@ final class ServerBacklog {
     return total.get();
   }
 
-  long limit() {
+  public long limit() {
     return limit;
   }
 
   /** Whether streams should hold their messages back: the server holds half its limit or more. Any thread. */
-  boolean congested() {
+  public boolean congested() {
     return congested.get();
   }
 
@@ -127,7 +137,7 @@ final class ServerBacklog {
   }
 
   /** One connection's part of the total; published on its event loop. */
-  final class Share {
+  public final class Share {
 
     private final Executor eventLoop;
     private final Connection connection;
@@ -196,7 +206,7 @@ final class ServerBacklog {
     }
 
     /** After a flush: this connection now holds {@code held} bytes. Touches nothing shared if that did not change. */
-    void publish(long held) {
+    public void publish(long held) {
       long delta = held - published;
       if (delta == 0 || left) {
         return;
@@ -206,7 +216,7 @@ final class ServerBacklog {
     }
 
     /** The connection closed: its part leaves the total, for good. */
-    void leave() {
+    public void leave() {
       if (left) {
         return;
       }
