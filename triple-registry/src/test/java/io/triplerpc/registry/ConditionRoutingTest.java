@@ -193,6 +193,22 @@ class ConditionRoutingTest {
   }
 
   @Test
+  void instancesTheDynamicConfigurationDisablesAreNotThereForTheConditions() {
+    String configurators = RuleKeys.serviceConfigurators("triple.test.Whoami", "", "");
+    rules.put(configurators, "configVersion: v3.0\nscope: service\nkey: triple.test.Whoami\nconfigs:\n"
+        + "  - side: consumer\n    providerAddresses: [ \"127.0.0.1:" + port("a") + "\" ]\n"
+        + "    parameters: { disabled: true }\n");
+    // As Dubbo's routers never see a disabled instance: a condition that finds only it finds none, and falls back.
+    rules.put(SERVICE_KEY, rule("false", "method = who => port = " + port("a") + "," + port("b")));
+    assertEquals(only("b"), who());
+    rules.put(SERVICE_KEY, rule("false", "method = who => port = " + port("a")));
+    assertEquals(java.util.Set.of("b", "c"), who().keySet());
+    rules.put(SERVICE_KEY, rule("true", "method = who => port = " + port("a")));
+    StatusException e = assertThrows(StatusException.class, () -> client.proxy(Whoami.class).who("x"));
+    assertTrue(e.getMessage().contains("(force: true) leaves no instance"), e.getMessage());
+  }
+
+  @Test
   void aConsumersFirstCallsWaitForTheConditionRule() throws Exception {
     java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
     String text = rule("false", "method = who => port = " + port("b"));

@@ -73,9 +73,11 @@ final class ConditionStage {
   Outcome route(Endpoint[] input, String method, Metadata headers) {
     long generation = router.generation();
     RevisionGroup[] groups = directory.groups();
+    // Instances the dynamic configuration disables are not there for the conditions, as Dubbo's routers never see them.
+    Overrides overrides = directory.configurators == null ? null : directory.overrides();
     Table t = table;
-    if (t == null || !t.isCurrent(generation, groups)) {
-      t = new Table(generation, groups);
+    if (t == null || !t.isCurrent(generation, groups, overrides)) {
+      t = new Table(generation, groups, overrides);
       table = t;
     }
     if (t.steps.isEmpty()) {
@@ -144,15 +146,18 @@ final class ConditionStage {
     /** Each group's change count, read before its instances: a change made meanwhile leaves this stale. */
     final int[] changes;
     final List<Step> steps;
-    /** The instances of every group, for calls the tag router leaves alone. */
+    /** The dynamic configuration's overrides the table was worked out with (identity), or null. */
+    final Overrides overrides;
+    /** The instances of every group not disabled, for calls the tag router leaves alone. */
     final Endpoint[] all;
     /** Routes by input list (identity); the key null for {@link #all}. Replaced whole, copy on write. */
     private volatile Map<Endpoint[], Routes> inputs = Collections.emptyMap();
     private final Routes ofAll;
 
-    Table(long generation, RevisionGroup[] groups) {
+    Table(long generation, RevisionGroup[] groups, Overrides overrides) {
       this.generation = generation;
       this.groups = groups;
+      this.overrides = overrides;
       this.changes = new int[groups.length];
       for (int i = 0; i < groups.length; i++) {
         changes[i] = groups[i].changes();
@@ -161,7 +166,7 @@ final class ConditionStage {
       for (RevisionGroup group : groups) {
         for (int i = 0, n = group.size(); i < n; i++) {
           Endpoint e = group.at(i);
-          if (e != null && !e.isRemoved()) {
+          if (e != null && !e.isRemoved() && !disabled(e)) {
             endpoints.add(e);
           }
         }
@@ -210,8 +215,12 @@ final class ConditionStage {
       }
     }
 
-    boolean isCurrent(long currentGeneration, RevisionGroup[] current) {
-      if (currentGeneration != generation || current != groups) {
+    private boolean disabled(Endpoint e) {
+      return overrides != null && overrides.weight(e) == Overrides.DISABLED;
+    }
+
+    boolean isCurrent(long currentGeneration, RevisionGroup[] current, Overrides currentOverrides) {
+      if (currentGeneration != generation || current != groups || currentOverrides != overrides) {
         return false;
       }
       for (int i = 0; i < groups.length; i++) {
@@ -326,7 +335,7 @@ final class ConditionStage {
 
       /** The chain run over the input, given which conditions' {@code when} match. */
       private Outcome outcome(boolean[] whenMatches) {
-        Endpoint[] list = input != null ? input : all;
+        Endpoint[] list = input != null ? withoutDisabled(input) : all;
         boolean narrowed = false;
         for (int i = 0; i < whenMatches.length && list.length > 0; i++) {
           if (!whenMatches[i]) {
@@ -355,6 +364,19 @@ final class ConditionStage {
           }
         }
         return narrowed ? new Outcome(list, null) : UNCHANGED;
+      }
+
+      private Endpoint[] withoutDisabled(Endpoint[] endpoints) {
+        if (overrides == null) {
+          return endpoints;
+        }
+        List<Endpoint> enabled = new ArrayList<>(endpoints.length);
+        for (Endpoint e : endpoints) {
+          if (!disabled(e)) {
+            enabled.add(e);
+          }
+        }
+        return enabled.size() == endpoints.length ? endpoints : enabled.toArray(NONE);
       }
     }
   }
