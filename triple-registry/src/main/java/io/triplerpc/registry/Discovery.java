@@ -336,9 +336,11 @@ public final class Discovery implements ClusterFactory, AdminView {
     /**
      * Obeys the governance rules in {@code rules} (Apache Dubbo's, as Dubbo Admin writes them), read live:
      * each provider application's tag rule routes calls by their tag ({@code CallOptions.withTag} or the
-     * {@code dubbo.tag} header); the dynamic configuration of each service called and of the consumer's
-     * application ({@link #consumerApplication}) overrides the instances' timeout, weight and
-     * {@code disabled}, and the failover retries. None by default. The source is not closed with the client.
+     * {@code dubbo.tag} header); the condition rules of each service called, of its provider applications and
+     * of the consumer's own application ({@link #consumerApplication}) route calls by method, attachments and
+     * the consumer's values; the dynamic configuration of each service called and of the consumer's
+     * application overrides the instances' timeout, weight and {@code disabled}, and the failover retries.
+     * None by default. The source is not closed with the client.
      */
     public Builder rules(RuleSource rules) {
       this.rules = Objects.requireNonNull(rules, "rules");
@@ -347,9 +349,11 @@ public final class Discovery implements ClusterFactory, AdminView {
 
     /**
      * The application this consumer is part of, as Dubbo's rules name consumers: with {@link #rules}, its
-     * dynamic configuration ({@code <application>.configurators}) is obeyed, and a service's items that list
-     * {@code applications} apply when they list it. None by default: only service rules apply, and of
-     * those only items that list no application.
+     * condition rule ({@code <application>.condition-router}) applies to every call, and conditions'
+     * {@code application} and {@code $application} name it; its dynamic configuration
+     * ({@code <application>.configurators}) is obeyed, and a service's items that list {@code applications}
+     * apply when they list it. None by default: only service and provider rules apply, and of the dynamic
+     * configuration only items that list no application.
      */
     public Builder consumerApplication(String application) {
       Objects.requireNonNull(application, "application");
@@ -361,8 +365,9 @@ public final class Discovery implements ClusterFactory, AdminView {
     }
 
     /**
-     * This consumer's host as the dynamic configuration's {@code addresses} name consumers; by default the
-     * machine's first non-loopback IPv4 address, the one a Dubbo consumer on the machine takes.
+     * This consumer's host as rules name consumers: the dynamic configuration's {@code addresses}, condition
+     * rules' {@code host} and {@code $host}; by default the machine's first non-loopback IPv4 address, the one
+     * a Dubbo consumer on the machine takes.
      */
     public Builder consumerHost(String host) {
       Objects.requireNonNull(host, "host");

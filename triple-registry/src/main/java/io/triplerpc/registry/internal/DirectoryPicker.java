@@ -24,6 +24,8 @@ final class DirectoryPicker implements Picker {
   private final ServiceDirectory directory;
   private final Connector connector;
   private final DirectorySettings settings;
+  /** Why condition routing left this call no instance, naming the rule; null if it did not. */
+  private volatile String conditionFailure;
 
   DirectoryPicker(ServiceDirectory directory, Connector connector, DirectorySettings settings) {
     this.directory = directory;
@@ -34,13 +36,17 @@ final class DirectoryPicker implements Picker {
   @Override
   public boolean isReady() {
     TagRouter tags = directory.tagRouter;
-    return directory.isReady() && (tags == null || tags.rulesKnown());
+    ConditionStage conditions = directory.conditions;
+    return directory.isReady() && (tags == null || tags.rulesKnown())
+        && (conditions == null || conditions.rulesKnown());
   }
 
   @Override
   public void whenReady(Runnable task) {
     TagRouter tags = directory.tagRouter;
-    directory.whenReady(tags == null ? task : () -> tags.whenRulesKnown(task));
+    ConditionStage conditions = directory.conditions;
+    Runnable afterConditions = conditions == null ? task : () -> conditions.whenRulesKnown(task);
+    directory.whenReady(tags == null ? afterConditions : () -> tags.whenRulesKnown(afterConditions));
   }
 
   @Override
@@ -56,7 +62,7 @@ final class DirectoryPicker implements Picker {
 
   @Override
   public Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried) {
-    return pick(method, tried, null, null);
+    return pick(method, tried, null, null, null);
   }
 
   @Override
@@ -75,10 +81,10 @@ final class DirectoryPicker implements Picker {
         tag = headers.get(ServiceExports.TAG_HEADER);
       }
     }
-    return pick(method, tried, key, tag);
+    return pick(method, tried, key, tag, headers);
   }
 
-  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey, String tag) {
+  private Pick pick(MethodDescriptor<?, ?> method, List<Pick> tried, String hashKey, String tag, Metadata headers) {
     Endpoint[] endpoints = NONE_TRIED;
     if (!tried.isEmpty()) {
       endpoints = new Endpoint[tried.size()];
@@ -86,7 +92,16 @@ final class DirectoryPicker implements Picker {
         endpoints[i] = ((EndpointPick) tried.get(i)).endpoint;
       }
     }
-    Endpoint endpoint = directory.pick(endpoints, endpoints.length, hashKey, tag);
+    Endpoint endpoint;
+    ConditionStage conditions = directory.conditions;
+    if (conditions == null) {
+      endpoint = directory.pick(endpoints, endpoints.length, hashKey, tag);
+    } else {
+      ConditionStage.Outcome routed = conditions.route(directory.routed(tag), method.methodName(), headers);
+      conditionFailure = routed.failure();
+      endpoint = routed.endpoints() == null ? directory.pick(endpoints, endpoints.length, hashKey, tag)
+          : directory.pickAmong(routed.endpoints(), endpoints, endpoints.length);
+    }
     if (endpoint == null) {
       return null;
     }
@@ -114,6 +129,9 @@ final class DirectoryPicker implements Picker {
     String reason = directory.unavailableReason();
     if (reason != null) {
       return reason;
+    }
+    if (conditionFailure != null) {
+      return conditionFailure;
     }
     int instances = directory.size();
     if (instances > 0 && directory.tagRouter != null && directory.anyInRotation()) {

@@ -47,6 +47,8 @@ public final class RegistryCluster implements Cluster {
   private volatile boolean closed;
   /** Tag routing by the rules of a config center, or null when the consumer obeys none. */
   private final TagRouter tagRouter;
+  /** Condition routing by the rules of a config center, or null when the consumer obeys none. */
+  private final ConditionRouter conditionRouter;
   /** The dynamic configuration of a config center, or null when the consumer obeys none. */
   private final Configurators configurators;
   /** The periodic evaluation of outlier detection, or null when it is off. */
@@ -100,8 +102,8 @@ public final class RegistryCluster implements Cluster {
   }
 
   /**
-   * As above; the dynamic configuration of {@code rules} is read for the consumer {@code consumer} (a
-   * consumer of no application on the machine's address if null).
+   * As above; the condition rules and dynamic configuration of {@code rules} are read for the consumer
+   * {@code consumer} (a consumer of no application on the machine's address if null).
    */
   public RegistryCluster(
       Registry registry,
@@ -135,6 +137,8 @@ public final class RegistryCluster implements Cluster {
     ConsumerIdentity identity = consumer != null ? consumer : new ConsumerIdentity(null, LocalHost.address());
     this.configurators = rules == null ? null : new Configurators(rules, identity.application(), identity.host(),
         settings.warmupMillis(), settings.wallClock());
+    this.conditionRouter = rules == null ? null : new ConditionRouter(rules, identity.application(), identity.host(),
+        scheduler, settings.initialWaitNanos());
     OutlierDetection outliers = settings.outlierDetection();
     if (outliers == null) {
       this.outlierTask = null;
@@ -189,6 +193,10 @@ public final class RegistryCluster implements Cluster {
             settings.hashNodes());
     created.tagRouter = tagRouter;
     created.configurators = configurators;
+    if (conditionRouter != null && !closed) {
+      // Before the directory is published: no call may go round the stage. Watching its rule is idempotent.
+      created.conditions = new ConditionStage(conditionRouter, created);
+    }
     directory = services.putIfAbsent(key, created);
     if (directory != null) {
       return directory;
@@ -295,6 +303,9 @@ public final class RegistryCluster implements Cluster {
       if (tagRouter != null && !closed) {
         tagRouter.watch(application);
       }
+      if (conditionRouter != null && !closed) {
+        conditionRouter.watchApplication(application);
+      }
       ApplicationDirectory created = new ApplicationDirectory(application, registry, scheduler, settings, snapshots);
       created.restoreSnapshot();
       applications.put(application, created);
@@ -380,6 +391,9 @@ public final class RegistryCluster implements Cluster {
     open.forEach(Subscription::close);
     if (tagRouter != null) {
       tagRouter.close();
+    }
+    if (conditionRouter != null) {
+      conditionRouter.close();
     }
     if (configurators != null) {
       configurators.close();

@@ -43,6 +43,8 @@ public final class ServiceDirectory {
   private volatile String unavailableReason;
   /** Tag routing, or null when the consumer obeys no rules; set before the directory's first call. */
   volatile TagRouter tagRouter;
+  /** Condition routing, the stage after tag routing, or null when the consumer obeys no rules; set before the first call. */
+  volatile ConditionStage conditions;
   /** Dynamic configuration, or null when the consumer obeys no rules; set before the directory's first call. */
   volatile Configurators configurators;
   /** What the dynamic configuration overrides here, for the rules and instances it was worked out from. */
@@ -208,6 +210,11 @@ public final class ServiceDirectory {
 
   String unavailableReason() {
     return unavailableReason;
+  }
+
+  /** The groups serving the service now; the array is never written after it is published. */
+  RevisionGroup[] groups() {
+    return groups;
   }
 
   /** Instances now serving the service. */
@@ -411,6 +418,15 @@ public final class ServiceDirectory {
       allowed = r.byKey.computeIfAbsent(key, k -> router.route(current.groups, k));
     }
     return allowed;
+  }
+
+  /**
+   * One of {@code allowed} (condition routing's choice), as {@link #pick(Endpoint[], int, String, String)}
+   * picks among tag routing's: weighed by the dynamic configuration where it reweighs or disables instances.
+   */
+  Endpoint pickAmong(Endpoint[] allowed, Endpoint[] tried, int triedCount) {
+    Overrides o = overrides();
+    return pickAmong(allowed, o != null && o.reweighs ? o : null, tried, triedCount);
   }
 
   /**
