@@ -33,6 +33,8 @@ import java.util.List;
  *   <li>{@code --rest}: provider, also exports the REST services of the api module's {@code rest} packages
  *       (two copied from Dubbo's samples, two in their style for what those lack), which Dubbo's Triple
  *       REST serves on the same port over HTTP/1.1 and HTTP/2;
+ *   <li>{@code --overloads}: provider, also exports {@code OverloadService} (as {@code --rest} does); consumer,
+ *       also refers to it, and a command may name the overload it calls by its parameter types;
  *   <li>{@code --loadbalance=name}: consumer, the references' load balancer ({@code consistenthash}, say,
  *       which hashes the first argument).
  * </ul>
@@ -54,6 +56,7 @@ record PeerOptions(
     boolean tracing,
     String relay,
     boolean rest,
+    boolean overloads,
     String loadbalance,
     String host) {
 
@@ -75,6 +78,7 @@ record PeerOptions(
     boolean tracing = false;
     String relay = null;
     boolean rest = false;
+    boolean overloads = false;
     String loadbalance = null;
     String host = null;
     List<String[]> also = new ArrayList<>();
@@ -99,6 +103,7 @@ record PeerOptions(
         case "--tracing" -> tracing = true;
         case "--relay" -> relay = value;
         case "--rest" -> rest = true;
+        case "--overloads" -> overloads = true;
         case "--loadbalance" -> loadbalance = value;
         case "--host" -> host = value;
         case "--also-export" -> {
@@ -120,6 +125,6 @@ record PeerOptions(
       throw new IllegalArgumentException("a consumer needs --address=host:port or --registry=host:port");
     }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy, tracing, relay, rest, loadbalance, host);
+        application, metadataType, providedBy, tracing, relay, rest, overloads, loadbalance, host);
   }
 }
