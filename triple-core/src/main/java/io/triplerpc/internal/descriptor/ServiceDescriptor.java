@@ -22,6 +22,7 @@ import java.lang.reflect.WildcardType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -276,8 +277,9 @@ public final class ServiceDescriptor {
     for (MethodBinding binding : named) {
       if (binding.wrapped() == null || !binding.wrapped().isUnary()) {
         throw new IllegalArgumentException(type.getName() + " has " + named.size() + " RPC methods named " + name
-            + ", and " + signature(binding.javaMethod()) + " is not a unary method with plain Java types: only those may be overloaded (their requests name"
-            + " their parameter types); give the others names of their own (@TripleMethod(name))");
+            + ", and " + signature(binding.javaMethod()) + " is not a unary method with plain Java types: only"
+            + " those may be overloaded (their requests name their parameter types); give the others names of"
+            + " their own (@TripleMethod(name))");
       }
     }
     return new OverloadSet(serviceName, name, type, named);
@@ -293,8 +295,8 @@ public final class ServiceDescriptor {
   }
 
   /** RPC methods by name; overloads by number of parameters, then by their types' names. */
-  private static final java.util.Comparator<MethodBinding> BY_NAME_AND_PARAMETERS =
-      java.util.Comparator.<MethodBinding, String>comparing(binding -> binding.descriptor().methodName())
+  private static final Comparator<MethodBinding> BY_NAME_AND_PARAMETERS =
+      Comparator.<MethodBinding, String>comparing(binding -> binding.descriptor().methodName())
           .thenComparingInt(binding -> binding.javaMethod().getParameterCount())
           .thenComparing(binding -> Arrays.toString(
               Arrays.stream(binding.javaMethod().getParameterTypes()).map(Class::getName).toArray()));

@@ -1,5 +1,6 @@
 package io.triplerpc.internal.rest;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import io.netty.util.AsciiString;
 import io.triplerpc.MethodDescriptor;
@@ -11,6 +12,8 @@ import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.serialization.JsonParameters;
 import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.wrapper.OverloadedArguments;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +101,7 @@ final class AnnotatedRoutes {
   /** An overload's reader: its arguments, named as that overload's. */
   private record OverloadReader(RestRequestReader arguments, int overload) implements RestRequestReader {
     @Override
-    public Object read(java.io.InputStream body, RestRequest rest) throws java.io.IOException {
+    public Object read(InputStream body, RestRequest rest) throws IOException {
       return new OverloadedArguments.Chosen(overload, arguments.read(body, rest));
     }
 
@@ -120,7 +123,7 @@ final class AnnotatedRoutes {
     }
 
     @Override
-    public void describe(com.fasterxml.jackson.databind.node.ObjectNode operation, OpenApiSchemas schemas) {
+    public void describe(ObjectNode operation, OpenApiSchemas schemas) {
       docs.describe(operation, schemas);
     }
 
