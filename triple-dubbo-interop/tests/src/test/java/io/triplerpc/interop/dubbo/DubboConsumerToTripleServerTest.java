@@ -101,6 +101,17 @@ class DubboConsumerToTripleServerTest {
         dubbo.callOverload(OverloadService.class, "find", List.of(Item.class.getName()), APPLE), Item[].class)));
   }
 
+  /** Dubbo's generic calls ({@code $invoke}) name an overload by its parameter types, and reach that one. */
+  @Test
+  void aGenericCallReachesTheOverloadItsTypesName() throws Exception {
+    assertEquals("long 21", result(dubbo.generic(OverloadService.class, "find", new String[] {"long"}, 21),
+        String.class));
+    assertEquals("Long 21", result(dubbo.generic(OverloadService.class, "find", new String[] {"java.lang.Long"}, 21),
+        String.class));
+    assertEquals("hello ada hello ada", result(dubbo.generic(OverloadService.class, "greet",
+        new String[] {"java.lang.String", "int"}, "ada", 2), String.class));
+  }
+
   @Test
   void protobufUnary() throws Exception {
     assertEquals(List.of(reply("unary:ada", 0)),

@@ -172,8 +172,10 @@ public final class DubboPeer {
       ReferenceConfig<GenericService> generic = referGeneric(PlainService.class.getName(), options);
       bootstrap.reference(plain).reference(proto).reference(generic);
       ReferenceConfig<OverloadService> overloads = options.overloads() ? refer(OverloadService.class, options) : null;
+      ReferenceConfig<GenericService> genericOverloads =
+          options.overloads() ? referGeneric(OverloadService.class.getName(), options) : null;
       if (overloads != null) {
-        bootstrap.reference(overloads);
+        bootstrap.reference(overloads).reference(genericOverloads);
       }
       bootstrap.start();
       Map<Class<?>, Object> proxies = new java.util.HashMap<>(
@@ -181,8 +183,11 @@ public final class DubboPeer {
       if (overloads != null) {
         proxies.put(OverloadService.class, overloads.get());
       }
-      ConsumerCommands consumer = new ConsumerCommands(proxies,
-          Map.of(PlainService.class.getName(), generic.get()),
+      Map<String, GenericService> generics = new java.util.HashMap<>(Map.of(PlainService.class.getName(), generic.get()));
+      if (genericOverloads != null) {
+        generics.put(OverloadService.class.getName(), genericOverloads.get());
+      }
+      ConsumerCommands consumer = new ConsumerCommands(proxies, generics,
           options.registry() == null ? null : configCenter(options.registry()));
       protocol.println("READY");
       for (String line = commands.readLine(); line != null; line = commands.readLine()) {
