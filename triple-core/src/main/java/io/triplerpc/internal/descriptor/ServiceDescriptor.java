@@ -22,11 +22,10 @@ import java.lang.reflect.WildcardType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -58,6 +57,8 @@ public final class ServiceDescriptor {
   private final Map<Method, MethodBinding> byJavaMethod;
   /** The {@code fooAsync} forms of unary methods that also have a {@code foo} form, by the RPC method. */
   private final Map<MethodDescriptor<?, ?>, MethodBinding> asyncForms;
+  /** The methods of a name that several share, by that name; empty for a service without overloads. */
+  private final Map<String, OverloadSet> overloadSets;
   /** The serialization the annotation names, empty for the default. */
   private final String serialization;
   /** The classes the service's plain Java values may be of. */
@@ -65,12 +66,14 @@ public final class ServiceDescriptor {
 
   private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods,
       String serialization, AllowedClasses allowed) {
-    this(serviceInterface, serviceName, methods, List.of(), serialization, allowed);
+    this(serviceInterface, serviceName, methods, List.of(), Map.of(), serialization, allowed);
   }
 
   private ServiceDescriptor(Class<?> serviceInterface, String serviceName, List<MethodBinding> methods,
-      List<MethodBinding> asyncForms, String serialization, AllowedClasses allowed) {
+      List<MethodBinding> asyncForms, Map<String, OverloadSet> overloadSets, String serialization,
+      AllowedClasses allowed) {
     this.serviceInterface = serviceInterface;
+    this.overloadSets = Map.copyOf(overloadSets);
     this.serviceName = serviceName;
     this.serialization = serialization;
     this.allowed = allowed;
@@ -130,8 +133,17 @@ public final class ServiceDescriptor {
     return serviceName;
   }
 
+  /**
+   * The RPC methods, each Java overload of a name its own binding (see {@link #overloads}), by name then by
+   * number of parameters.
+   */
   public List<MethodBinding> methods() {
     return methods;
+  }
+
+  /** The overloads {@code method} is one of, or null if no other RPC method has its name. */
+  public OverloadSet overloads(MethodBinding method) {
+    return overloadSets.isEmpty() ? null : overloadSets.get(method.descriptor().methodName());
   }
 
   /** The binding of an interface method, or null for a method that is not an RPC method. */
@@ -233,25 +245,61 @@ public final class ServiceDescriptor {
         AllowedClasses.forTypes("service " + serviceName, declared, type.getClassLoader(), allowList);
     List<MethodBinding> bindings = new ArrayList<>();
     Map<Method, MethodBinding> bySyncForm = new HashMap<>();
-    Set<String> names = new HashSet<>();
+    Map<String, List<MethodBinding>> byName = new HashMap<>();
     for (Method method : rpcMethods) {
       MethodBinding binding = bind(type, serviceName, serialization, method, asyncFormOf.get(method),
           allowed);
-      if (!names.add(binding.descriptor().methodName())) {
-        throw new IllegalArgumentException(type.getName() + " has two RPC methods named "
-            + binding.descriptor().methodName() + " (overloads are not supported)");
-      }
+      byName.computeIfAbsent(binding.descriptor().methodName(), name -> new ArrayList<>()).add(binding);
       bindings.add(binding);
       bySyncForm.put(method, binding);
     }
+    Map<String, OverloadSet> overloadSets = new HashMap<>();
+    byName.forEach((name, named) -> {
+      if (named.size() > 1) {
+        overloadSets.put(name, overloadSet(type, serviceName, name, named));
+      }
+    });
     List<MethodBinding> asyncForms = new ArrayList<>();
     syncForms.forEach((async, sync) -> {
       MethodBinding syncBinding = bySyncForm.get(sync);
       asyncForms.add(new MethodBinding(async, syncBinding.descriptor(), CallShape.FUTURE_UNARY, syncBinding.wrapped()));
     });
-    bindings.sort((a, b) -> a.descriptor().methodName().compareTo(b.descriptor().methodName()));
-    return new ServiceDescriptor(type, serviceName, bindings, asyncForms, serialization, allowed);
+    bindings.sort(BY_NAME_AND_PARAMETERS);
+    return new ServiceDescriptor(type, serviceName, bindings, asyncForms, overloadSets, serialization, allowed);
   }
+
+  /**
+   * The overloads of {@code name}: every one must be unary with plain Java types, which requests can name
+   * by their parameter types (Dubbo's {@code argTypes}); protobuf and streaming methods cannot be told apart.
+   */
+  private static OverloadSet overloadSet(Class<?> type, String serviceName, String name, List<MethodBinding> named) {
+    named.sort(BY_NAME_AND_PARAMETERS);
+    for (MethodBinding binding : named) {
+      if (binding.wrapped() == null || !binding.wrapped().isUnary()) {
+        throw new IllegalArgumentException(type.getName() + " has " + named.size() + " RPC methods named " + name
+            + ", and " + signature(binding.javaMethod()) + " is not a unary method with plain Java types: only"
+            + " those may be overloaded (their requests name their parameter types); give the others names of"
+            + " their own (@TripleMethod(name))");
+      }
+    }
+    return new OverloadSet(serviceName, name, type, named);
+  }
+
+  /** {@code name(type, type)}, for messages. */
+  static String signature(Method method) {
+    StringBuilder signature = new StringBuilder(method.getName()).append('(');
+    for (Class<?> parameter : method.getParameterTypes()) {
+      signature.append(signature.charAt(signature.length() - 1) == '(' ? "" : ", ").append(parameter.getName());
+    }
+    return signature.append(')').toString();
+  }
+
+  /** RPC methods by name; overloads by number of parameters, then by their types' names. */
+  private static final Comparator<MethodBinding> BY_NAME_AND_PARAMETERS =
+      Comparator.<MethodBinding, String>comparing(binding -> binding.descriptor().methodName())
+          .thenComparingInt(binding -> binding.javaMethod().getParameterCount())
+          .thenComparing(binding -> Arrays.toString(
+              Arrays.stream(binding.javaMethod().getParameterTypes()).map(Class::getName).toArray()));
 
   /** The classes this service's plain Java values may be of. */
   public AllowedClasses allowedClasses() {

@@ -6,6 +6,7 @@ import io.triplerpc.serialization.MessageCodec;
 import io.triplerpc.serialization.object.AllowedClasses;
 import io.triplerpc.serialization.object.ObjectSerialization;
 import io.triplerpc.serialization.wrapper.InSerialization;
+import io.triplerpc.serialization.wrapper.OverloadedArguments;
 import io.triplerpc.serialization.wrapper.WrapperCodec;
 import io.triplerpc.serialization.wrapper.WrapperCodecs;
 import java.io.IOException;
@@ -102,7 +103,7 @@ public final class WrappedMethod {
    * {@code serialization} (null for the method's own).
    */
   public static Object reply(Object value, ObjectSerialization serialization) {
-    return new Reply(value, false, serialization);
+    return new Reply(value, false, serialization, null);
   }
 
   /**
@@ -110,7 +111,39 @@ public final class WrappedMethod {
    * that wrote in {@code serialization} (null for the method's own).
    */
   public static Object thrown(Throwable exception, ObjectSerialization serialization) {
-    return new Reply(exception, true, serialization);
+    return new Reply(exception, true, serialization, null);
+  }
+
+  /**
+   * What the server sends for {@code value}, a result of this method, as {@link #reply} does; the
+   * response codec of an {@link OverloadSet} writes it as this overload's.
+   */
+  public Object answer(Object value, ObjectSerialization serialization) {
+    return new Reply(value, false, serialization, this);
+  }
+
+  /** What the server sends for an exception this method threw, as {@link #thrown} does, as this overload's. */
+  public Object answerThrown(Throwable exception, ObjectSerialization serialization) {
+    return new Reply(exception, true, serialization, this);
+  }
+
+  /** The wrapper codecs of a unary method. */
+  WrapperCodecs codecs() {
+    return codecs;
+  }
+
+  /**
+   * The responses of an {@link OverloadSet} of these methods: each {@link #answer} or {@link #answerThrown}
+   * written by the codec of the overload that made it.
+   */
+  static MessageCodec<Object> overloadedResponses(List<WrappedMethod> overloads) {
+    WrappedMethod[] methods = overloads.toArray(new WrappedMethod[0]);
+    @SuppressWarnings("unchecked")
+    MessageCodec<Object>[] codecs = new MessageCodec[methods.length];
+    for (int i = 0; i < methods.length; i++) {
+      codecs[i] = methods[i].responseCodec;
+    }
+    return new OverloadedResponses(methods, codecs);
   }
 
   /**
@@ -133,11 +166,13 @@ public final class WrappedMethod {
    */
   public static String servedSerializations(MessageCodec<?> requestCodec) {
     WrapperCodec<?> requests = requestsOf(requestCodec);
-    if (requests == null) {
+    List<ObjectSerialization> served = requests != null ? requests.serializations()
+        : requestCodec instanceof OverloadedArguments overloaded ? overloaded.serializations() : null;
+    if (served == null) {
       return null;
     }
     StringBuilder names = new StringBuilder();
-    for (ObjectSerialization serialization : requests.serializations()) {
+    for (ObjectSerialization serialization : served) {
       names.append(names.length() == 0 ? "" : ",").append(serialization.name());
     }
     return names.toString();
@@ -231,14 +266,17 @@ public final class WrappedMethod {
     }
   }
 
-  /** A result or a thrown exception, and the serialization to write it in (null for the method's own). */
   /**
    * The subtype ({@code withSubtype}) of a plain Java method's result as JSON with no {@code "@class"}
    * property, for REST answers; other codecs have no such form and answer null.
    */
   public static final String PLAIN_JSON = "json;plain";
 
-  private record Reply(Object value, boolean thrown, ObjectSerialization serialization) {}
+  /**
+   * A result or a thrown exception, the serialization to write it in (null for the method's own), and the
+   * method that made it (null when said by the static {@link #reply} and {@link #thrown}).
+   */
+  private record Reply(Object value, boolean thrown, ObjectSerialization serialization, WrappedMethod origin) {}
 
   /** Writes {@code value} with {@code codec}, in the serialization a {@link Reply} names, if it names one. */
   @SuppressWarnings("unchecked")
@@ -299,7 +337,7 @@ public final class WrappedMethod {
 
     @Override
     public void write(Object value, OutputStream out) throws IOException {
-      Reply reply = value instanceof Reply ? (Reply) value : new Reply(value, false, null);
+      Reply reply = value instanceof Reply ? (Reply) value : new Reply(value, false, null, null);
       if (json) {
         // JSON bodies are jackson's whatever the method's serialization.
         if (reply.thrown()) {
@@ -329,6 +367,76 @@ public final class WrappedMethod {
     @Override
     public String toString() {
       return codecs.toString();
+    }
+  }
+
+  /**
+   * The responses of overloads: each {@link Reply} written by the codec of the overload that made it, which
+   * the server call's listener chose by the request.
+   */
+  private static final class OverloadedResponses implements MessageCodec<Object> {
+    private final WrappedMethod[] overloads;
+    /** The response codec of each overload, in this codec's subtype. */
+    private final MessageCodec<Object>[] codecs;
+
+    OverloadedResponses(WrappedMethod[] overloads, MessageCodec<Object>[] codecs) {
+      this.overloads = overloads;
+      this.codecs = codecs;
+    }
+
+    @Override
+    public String subtype() {
+      return codecs[0].subtype();
+    }
+
+    @Override
+    public MessageCodec<Object> withSubtype(String subtype) {
+      if (subtype.equals(WrapperCodecs.SUBTYPE) && subtype.equals(subtype())) {
+        return this;
+      }
+      @SuppressWarnings("unchecked")
+      MessageCodec<Object>[] forms = new MessageCodec[codecs.length];
+      for (int i = 0; i < forms.length; i++) {
+        forms[i] = overloads[i].responseCodec.withSubtype(subtype);
+        if (forms[i] == null) {
+          return null;
+        }
+      }
+      return new OverloadedResponses(overloads, forms);
+    }
+
+    @Override
+    public int serializedSize(Object value) {
+      return -1;
+    }
+
+    @Override
+    public void write(Object value, OutputStream out) throws IOException {
+      WrappedMethod origin = value instanceof Reply reply ? reply.origin() : null;
+      for (int i = 0; i < overloads.length; i++) {
+        if (overloads[i] == origin) {
+          codecs[i].write(value, out);
+          return;
+        }
+      }
+      // A value no overload answered (an interceptor's own): which result type it is cannot be known.
+      throw new IllegalArgumentException("A response of an overloaded method must be an overload's answer(...),"
+          + " not " + (value == null ? "null" : value.getClass().getName()));
+    }
+
+    @Override
+    public Object read(InputStream in) throws IOException {
+      return codecs[0].read(in);
+    }
+
+    @Override
+    public Object read(ByteBuffer source) throws IOException {
+      return codecs[0].read(source);
+    }
+
+    @Override
+    public String toString() {
+      return "OverloadedResponses" + java.util.Arrays.toString(codecs);
     }
   }
 

@@ -1,14 +1,19 @@
 package io.triplerpc.internal.rest;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.Message;
 import io.netty.util.AsciiString;
 import io.triplerpc.MethodDescriptor;
 import io.triplerpc.MethodType;
 import io.triplerpc.internal.descriptor.MethodBinding;
+import io.triplerpc.internal.descriptor.OverloadSet;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.serialization.JsonParameters;
 import io.triplerpc.serialization.MessageCodec;
+import io.triplerpc.serialization.wrapper.OverloadedArguments;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +38,8 @@ final class AnnotatedRoutes {
    * @throws IllegalArgumentException naming the method, if its annotations cannot be served
    */
   static void bind(Class<?> serviceInterface, List<MethodDescriptor<?, ?>> served, List<HttpBinding> into) {
-    for (MethodBinding binding : ServiceDescriptor.of(serviceInterface).methods()) {
+    ServiceDescriptor service = ServiceDescriptor.of(serviceInterface);
+    for (MethodBinding binding : service.methods()) {
       Method javaMethod = binding.javaMethod();
       List<WebAnnotations.Route> routes;
       try {
@@ -56,15 +62,19 @@ final class AnnotatedRoutes {
         log.warn("{} has REST annotations but is {}: only unary methods are served over REST", where, method.type());
         continue;
       }
+      // An overload is its own route: it reads and answers as itself, and its request names it to the
+      // method that serves every overload of the name.
+      OverloadSet overloads = service.overloads(binding);
+      MethodDescriptor<?, ?> own = overloads == null ? method : binding.descriptor();
       try {
         for (WebAnnotations.Route route : routes) {
           WebPaths.Converted path = WebPaths.convert(route.path());
-          RestRequestReader reader = reader(javaMethod, method, path.variables(), where);
+          RestRequestReader reader = reader(javaMethod, own, path.variables(), where);
           @SuppressWarnings("unchecked")
-          MessageCodec<Object> plain = (MessageCodec<Object>) method.responseCodec().withSubtype(WrappedMethod.PLAIN_JSON);
+          MessageCodec<Object> plain = (MessageCodec<Object>) own.responseCodec().withSubtype(WrappedMethod.PLAIN_JSON);
           @SuppressWarnings("unchecked")
           MessageCodec<Object> response = plain != null ? plain
-              : (MessageCodec<Object>) method.responseCodec().withSubtype("json");
+              : (MessageCodec<Object>) own.responseCodec().withSubtype("json");
           if (response == null) {
             throw new IllegalArgumentException("its result has no JSON form");
           }
@@ -73,6 +83,10 @@ final class AnnotatedRoutes {
               : new JavaRouteDocs(path.template(), new WebAnnotations.Parameter[] {
                   new WebAnnotations.Parameter(WebAnnotations.Source.BODY, null, null, true)}, new WebPaths.Variable[1],
                   List.of(javaMethod.getGenericParameterTypes()), javaMethod.getGenericReturnType());
+          if (overloads != null) {
+            reader = new OverloadReader(reader, overloads.indexOf(binding));
+            docs = new OverloadDocs(docs, javaMethod);
+          }
           for (String httpMethod : route.httpMethods()) {
             into.add(new HttpBinding(httpMethod, path.template(), AsciiString.of(method.path()), reader, response,
                 "annotations of " + where, docs, false, route.conditions()));
@@ -81,6 +95,45 @@ final class AnnotatedRoutes {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("REST annotations of " + where + ": " + e.getMessage(), e);
       }
+    }
+  }
+
+  /** An overload's reader: its arguments, named as that overload's. */
+  private record OverloadReader(RestRequestReader arguments, int overload) implements RestRequestReader {
+    @Override
+    public Object read(InputStream body, RestRequest rest) throws IOException {
+      return new OverloadedArguments.Chosen(overload, arguments.read(body, rest));
+    }
+
+    @Override
+    public boolean readsForm() {
+      return arguments.readsForm();
+    }
+  }
+
+  /**
+   * An overload's docs: its operation id is the method's followed by the simple names of its parameter
+   * types ({@code Users_find_long}, {@code Users_find_String_int}); the overload without parameters keeps
+   * the method's.
+   */
+  private record OverloadDocs(RouteDocs docs, Method overload) implements RouteDocs {
+    @Override
+    public String openApiPath() {
+      return docs.openApiPath();
+    }
+
+    @Override
+    public void describe(ObjectNode operation, OpenApiSchemas schemas) {
+      docs.describe(operation, schemas);
+    }
+
+    @Override
+    public String operationIdSuffix() {
+      StringBuilder suffix = new StringBuilder();
+      for (Class<?> parameter : overload.getParameterTypes()) {
+        suffix.append('_').append(parameter.getSimpleName().replace("[]", "Array"));
+      }
+      return suffix.toString();
     }
   }
 

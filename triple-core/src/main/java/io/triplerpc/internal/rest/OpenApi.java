@@ -53,7 +53,8 @@ public final class OpenApi {
       }
       String rpc = binding.rpcPath().toString().substring(1);
       String service = rpc.substring(0, rpc.indexOf('/'));
-      String id = service.substring(service.lastIndexOf('.') + 1) + "_" + rpc.substring(rpc.indexOf('/') + 1);
+      String id = service.substring(service.lastIndexOf('.') + 1) + "_" + rpc.substring(rpc.indexOf('/') + 1)
+          + binding.docs().operationIdSuffix();
       int seen = operationIds.merge(id, 1, Integer::sum);
       ObjectNode operation = item.putObject(method).put("operationId", seen == 1 ? id : id + seen);
       operation.putArray("tags").add(service);

@@ -14,4 +14,12 @@ public interface RouteDocs {
    * added to {@code schemas}.
    */
   void describe(ObjectNode operation, OpenApiSchemas schemas);
+
+  /**
+   * What follows the method's name in the route's {@code operationId}: empty, but for a Java overload the
+   * simple names of its parameter types, each after an underscore ({@code _String_int}).
+   */
+  default String operationIdSuffix() {
+    return "";
+  }
 }

@@ -9,10 +9,12 @@ import io.triplerpc.StatusException;
 import io.triplerpc.StreamObserver;
 import io.triplerpc.internal.descriptor.CallShape;
 import io.triplerpc.internal.descriptor.MethodBinding;
+import io.triplerpc.internal.descriptor.OverloadSet;
 import io.triplerpc.internal.descriptor.ServiceDescriptor;
 import io.triplerpc.internal.descriptor.WrappedMethod;
 import io.triplerpc.serialization.object.DeserializationAllowList;
 import io.triplerpc.serialization.object.ObjectSerialization;
+import io.triplerpc.serialization.wrapper.OverloadedArguments;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -67,19 +69,22 @@ public final class ServiceAdapters {
   private static void addDefinitions(
       List<ServerMethodDefinition<?, ?>> definitions, ServiceDescriptor service, Object implementation) {
     for (MethodBinding declared : service.methods()) {
+      OverloadSet overloads = service.overloads(declared);
+      if (overloads != null) {
+        if (overloads.overloads().get(0) == declared) {
+          definitions.add(overloadedDefinition(service, overloads, implementation));
+        }
+        continue;
+      }
       MethodBinding binding = service.servedForm(declared, implementation.getClass());
       Method method = binding.javaMethod();
-      try {
-        method.setAccessible(true);
-      } catch (RuntimeException e) {
-        // Public interfaces need no access override; others will fail clearly at call time.
-      }
+      makeAccessible(method);
       ServerCallHandler<Object, Object> handler;
       switch (binding.shape()) {
         case BLOCKING_UNARY:
         case FUTURE_UNARY:
         case SERVER_STREAMING:
-          handler = (call, headers) -> new SingleRequestListener(call, binding, implementation);
+          handler = (call, headers) -> new SingleRequestListener(call, binding, null, implementation);
           break;
         case REQUEST_STREAMING:
           handler = (call, headers) -> streamingRequests(call, binding, implementation);
@@ -88,6 +93,30 @@ public final class ServiceAdapters {
           throw new AssertionError(binding.shape());
       }
       definitions.add(new ServerMethodDefinition<>(binding.descriptor(), handler));
+    }
+  }
+
+  /**
+   * The one definition of the overloads of a name: each request names its overload, which the listener
+   * calls (in the form the implementation serves) and whose codec writes the answer.
+   */
+  private static ServerMethodDefinition<?, ?> overloadedDefinition(
+      ServiceDescriptor service, OverloadSet overloads, Object implementation) {
+    MethodBinding[] served = new MethodBinding[overloads.overloads().size()];
+    for (int i = 0; i < served.length; i++) {
+      served[i] = service.servedForm(overloads.overloads().get(i), implementation.getClass());
+      makeAccessible(served[i].javaMethod());
+    }
+    ServerCallHandler<Object, Object> handler =
+        (call, headers) -> new SingleRequestListener(call, served[0], served, implementation);
+    return new ServerMethodDefinition<>(overloads.descriptor(), handler);
+  }
+
+  private static void makeAccessible(Method method) {
+    try {
+      method.setAccessible(true);
+    } catch (RuntimeException e) {
+      // Public interfaces need no access override; others will fail clearly at call time.
     }
   }
 
@@ -112,15 +141,20 @@ public final class ServiceAdapters {
   private static final class SingleRequestListener extends ServerCall.Listener<Object> {
 
     private final ServerCall<Object, Object> call;
-    private final MethodBinding binding;
+    /** The method called: for overloads, the one the request names, once it came. */
+    private MethodBinding binding;
+    /** The overloads the request chooses among, or null for a method of a name of its own. */
+    private final MethodBinding[] overloads;
     private final Object implementation;
     private final ResponseObserver<Object> responses;
     private Object request;
     private boolean hasRequest;
 
-    SingleRequestListener(ServerCall<Object, Object> call, MethodBinding binding, Object implementation) {
+    SingleRequestListener(ServerCall<Object, Object> call, MethodBinding binding, MethodBinding[] overloads,
+        Object implementation) {
       this.call = call;
       this.binding = binding;
+      this.overloads = overloads;
       this.implementation = implementation;
       this.responses = new ResponseObserver<>(call, binding.wrapped());
     }
@@ -133,8 +167,19 @@ public final class ServiceAdapters {
             "Too many requests: " + binding.descriptor().type() + " method takes one"), new Metadata());
         return;
       }
-      request = WrappedMethod.valueOf(message);
-      responses.answerIn(WrappedMethod.serializationOf(message));
+      Object arguments = message;
+      if (overloads != null) {
+        if (!(message instanceof OverloadedArguments.Chosen chosen)) {
+          call.close(Status.INTERNAL.withDescription("A request of an overloaded method names no overload: "
+              + (message == null ? "null" : message.getClass().getName())), new Metadata());
+          return;
+        }
+        binding = overloads[chosen.overload()];
+        responses.answerAs(binding.wrapped());
+        arguments = chosen.arguments();
+      }
+      request = WrappedMethod.valueOf(arguments);
+      responses.answerIn(WrappedMethod.serializationOf(arguments));
       hasRequest = true;
     }
 
@@ -288,8 +333,11 @@ public final class ServiceAdapters {
   private static final class ResponseObserver<R> implements ServerCallStreamObserver<R> {
 
     private final ServerCall<?, R> call;
-    /** The method's plain Java codecs, or null for a protobuf method, whose responses go as they are. */
-    private final WrappedMethod wrapped;
+    /**
+     * The method's plain Java codecs, or null for a protobuf method, whose responses go as they are; for
+     * overloads, the chosen one's, set with the request before the method is called.
+     */
+    private WrappedMethod wrapped;
     /**
      * The serialization the caller's requests came in, which responses are written in; null until a request
      * names one (responses then go in the method's own). Set by the call's executor, read by any thread.
@@ -304,6 +352,11 @@ public final class ServiceAdapters {
     ResponseObserver(ServerCall<?, R> call, WrappedMethod wrapped) {
       this.call = call;
       this.wrapped = wrapped;
+    }
+
+    /** Answers as {@code overload}'s responses: the one of an {@link OverloadSet} a request chose. */
+    void answerAs(WrappedMethod overload) {
+      wrapped = overload;
     }
 
     /** Answers in {@code serialization} from now on, unless it is null (a request that names none). */
@@ -343,7 +396,7 @@ public final class ServiceAdapters {
         headersSent = true;
         call.sendHeaders(new Metadata());
       }
-      call.sendMessage(wrapped == null ? value : reply(WrappedMethod.reply(value, answerIn)));
+      call.sendMessage(wrapped == null ? value : reply(wrapped.answer(value, answerIn)));
     }
 
     @SuppressWarnings("unchecked")
@@ -359,7 +412,7 @@ public final class ServiceAdapters {
       completed = true;
       headersSent = true;
       call.sendHeaders(headers);
-      call.sendMessage(reply(WrappedMethod.thrown(thrown, answerIn)));
+      call.sendMessage(reply(wrapped.answerThrown(thrown, answerIn)));
       call.close(Status.OK, new Metadata());
     }
 

@@ -278,9 +278,49 @@ class ServiceDescriptorTest {
   }
 
   @Test
-  void twoMethodsWithOneWireNameAreRejected() {
-    assertRejected(Overloaded.class, "has two RPC methods named call");
-    assertRejected(RenamedOntoAnother.class, "has two RPC methods named first");
+  void protobufOrStreamingMethodsOfOneWireNameAreRejected() {
+    assertRejected(Overloaded.class, "has 2 RPC methods named call, and call(com.google.protobuf.Int32Value) is not"
+        + " a unary method with plain Java types: only those may be overloaded");
+    assertRejected(RenamedOntoAnother.class, "has 2 RPC methods named first");
+    assertRejected(StreamingOverload.class, "watch(java.lang.String, io.triplerpc.StreamObserver) is not a unary"
+        + " method with plain Java types");
+  }
+
+  @TripleService
+  interface PlainOverloads {
+    String greet();
+
+    String greet(String name);
+
+    String greet(String name, int times);
+
+    long count(long from);
+  }
+
+  @TripleService
+  interface StreamingOverload {
+    String watch(String name, int times);
+
+    void watch(String name, StreamObserver<String> updates);
+  }
+
+  @Test
+  void unaryPlainJavaOverloadsShareOneRpcMethodEachBoundOnItsOwn() {
+    ServiceDescriptor service = ServiceDescriptor.of(PlainOverloads.class);
+    List<MethodBinding> methods = service.methods();
+    assertEquals(List.of("count", "greet", "greet", "greet"),
+        methods.stream().map(binding -> binding.descriptor().methodName()).toList());
+    assertNull(service.overloads(methods.get(0)), "a method with a name of its own has no overload set");
+    OverloadSet greet = service.overloads(methods.get(1));
+    assertSame(greet, service.overloads(methods.get(3)));
+    assertEquals(List.of(0, 1, 2), greet.overloads().stream().map(b -> b.javaMethod().getParameterCount()).toList());
+    assertEquals("greet", greet.descriptor().methodName());
+    assertEquals(1, greet.indexOf(methods.get(2)));
+    for (MethodBinding overload : greet.overloads()) {
+      // A client calls each overload with its own codecs, which name its parameter types.
+      assertTrue(overload.descriptor() != greet.descriptor());
+      assertSame(overload, service.binding(overload.javaMethod()));
+    }
   }
 
   private static void assertRejected(Class<?> serviceInterface, String expected) {

@@ -81,6 +81,20 @@ class OpenApiDocumentTest {
     String read(@PathVariable("path") String path, @RequestParam(value = "offset", defaultValue = "0") long offset);
   }
 
+  /** A Spring Web service with Java overloads, each its own route and operation. */
+  @TripleService(name = "docs.Pets")
+  @RequestMapping("/pets")
+  public interface Pets {
+    @GetMapping("/count")
+    long count();
+
+    @GetMapping("/count/{kind}")
+    long count(@PathVariable("kind") String kind);
+
+    @GetMapping("/count/{kind}/{age}")
+    long count(@PathVariable("kind") String kind, @PathVariable("age") int age);
+  }
+
   private static TripleServer server;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -105,6 +119,22 @@ class OpenApiDocumentTest {
           }
         })
         .addService(Files.class, (path, offset) -> path)
+        .addService(Pets.class, new Pets() {
+          @Override
+          public long count() {
+            return 3;
+          }
+
+          @Override
+          public long count(String kind) {
+            return kind.length();
+          }
+
+          @Override
+          public long count(String kind, int age) {
+            return age;
+          }
+        })
         .openApi("/openapi.json")
         .build().start();
   }
@@ -153,6 +183,25 @@ class OpenApiDocumentTest {
     assertTrue(operations.contains("PATCH /v1/shelves/{name.shelves}/books/{name.books} LibraryService_UpdateBook"),
         operations.toString());
     assertTrue(operations.stream().noneMatch(operation -> operation.contains("{book.name}")), operations.toString());
+  }
+
+  /**
+   * Overloads are operations of their own, their ids the method's and their parameter types' simple names;
+   * the one without parameters keeps the method's. Every id in the document is distinct.
+   */
+  @Test
+  void eachOverloadIsAnOperationOfItsOwnId() throws Exception {
+    OpenAPI api = parse(get("/openapi.json"));
+    assertEquals("Pets_count", api.getPaths().get("/pets/count").getGet().getOperationId());
+    assertEquals("Pets_count_String", api.getPaths().get("/pets/count/{kind}").getGet().getOperationId());
+    assertEquals("Pets_count_String_int", api.getPaths().get("/pets/count/{kind}/{age}").getGet().getOperationId());
+    List<String> ids = new java.util.ArrayList<>();
+    api.getPaths().forEach((path, item) -> item.readOperations().forEach(operation -> ids.add(operation.getOperationId())));
+    assertEquals(ids.size(), new TreeSet<>(ids).size(), ids.toString());
+    // Each route calls its own overload.
+    assertEquals("3", get("/pets/count").trim());
+    assertEquals("6", get("/pets/count/lizard").trim());
+    assertEquals("7", get("/pets/count/lizard/7").trim());
   }
 
   @Test

@@ -103,6 +103,11 @@ final class RequestWrapperCodec extends AbstractWrapperCodec<Object[], TripleReq
     }
   }
 
+  /** {@code Class.getName()} of each declared parameter type, as the wrapper's {@code argTypes} names them. */
+  List<String> argTypes() {
+    return argTypes;
+  }
+
   @Override
   TripleRequestWrapper parse(InputStream in) throws IOException {
     return TripleRequestWrapper.parseFrom(in);

@@ -14,6 +14,8 @@ import io.triplerpc.interop.dubbo.api.Item;
 import io.triplerpc.interop.dubbo.api.Order;
 import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.ProtoService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadServices;
 import io.triplerpc.interop.dubbo.proto.EchoReply;
 import io.triplerpc.interop.dubbo.proto.EchoRequest;
 import java.math.BigDecimal;
@@ -49,8 +51,9 @@ class DubboConsumerToTripleServerTest {
     server = TripleServer.builder().host("127.0.0.1").port(0)
         .addService(PlainService.class, PLAIN)
         .addService(ProtoService.class, new TripleProtoService())
+        .addService(OverloadService.class, new OverloadServices())
         .build().start();
-    dubbo = DubboProcess.consumer("127.0.0.1:" + server.port());
+    dubbo = DubboProcess.consumer("127.0.0.1:" + server.port(), "--overloads");
   }
 
   @AfterAll
@@ -75,6 +78,38 @@ class DubboConsumerToTripleServerTest {
   private static JsonNode failed(JsonNode answer) {
     assertFalse(answer.path("ok").asBoolean(), () -> "the call succeeded: " + answer);
     return answer;
+  }
+
+  /**
+   * Dubbo's consumer names each overload by its parameter types ({@code argTypes}); Triple calls that one,
+   * with a primitive, a boxed, a POJO parameter or none, and answers with its result type.
+   */
+  @Test
+  void eachOverloadIsCalledAsItsParameterTypesName() throws Exception {
+    OverloadServices expected = new OverloadServices();
+    assertEquals(expected.greet(), result(dubbo.callOverload(OverloadService.class, "greet", List.of()), String.class));
+    assertEquals(expected.greet("ada"),
+        result(dubbo.callOverload(OverloadService.class, "greet", List.of("java.lang.String"), "ada"), String.class));
+    assertEquals(expected.greet("ada", 3), result(dubbo.callOverload(OverloadService.class, "greet",
+        List.of("java.lang.String", "int"), "ada", 3), String.class));
+    assertEquals("long 21", result(dubbo.callOverload(OverloadService.class, "find", List.of("long"), 21), String.class));
+    assertEquals("Long 21",
+        result(dubbo.callOverload(OverloadService.class, "find", List.of("java.lang.Long"), 21), String.class));
+    assertEquals("Long null", result(dubbo.callOverload(OverloadService.class, "find", List.of("java.lang.Long"),
+        (Object) null), String.class));
+    assertEquals(List.of(APPLE, new Item("apple junior", 1, APPLE.getPrice())), List.of(result(
+        dubbo.callOverload(OverloadService.class, "find", List.of(Item.class.getName()), APPLE), Item[].class)));
+  }
+
+  /** Dubbo's generic calls ({@code $invoke}) name an overload by its parameter types, and reach that one. */
+  @Test
+  void aGenericCallReachesTheOverloadItsTypesName() throws Exception {
+    assertEquals("long 21", result(dubbo.generic(OverloadService.class, "find", new String[] {"long"}, 21),
+        String.class));
+    assertEquals("Long 21", result(dubbo.generic(OverloadService.class, "find", new String[] {"java.lang.Long"}, 21),
+        String.class));
+    assertEquals("hello ada hello ada", result(dubbo.generic(OverloadService.class, "greet",
+        new String[] {"java.lang.String", "int"}, "ada", 2), String.class));
   }
 
   @Test

@@ -22,7 +22,10 @@ import io.triplerpc.interop.dubbo.api.Item;
 import io.triplerpc.interop.dubbo.api.Order;
 import io.triplerpc.interop.dubbo.api.OutOfStock;
 import io.triplerpc.interop.dubbo.api.PlainService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadServices;
 import io.triplerpc.serialization.wrapper.InSerialization;
+import io.triplerpc.serialization.wrapper.OverloadedArguments;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -44,6 +47,10 @@ class DubboFastjson2Test {
   @TripleService(name = "io.triplerpc.interop.dubbo.api.PlainService", serialization = "fastjson2")
   interface PlainInFastjson2 extends PlainService {}
 
+  /** Triple's view of the overloaded service, in fastjson2. */
+  @TripleService(name = "io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadService", serialization = "fastjson2")
+  interface OverloadsInFastjson2 extends OverloadService {}
+
   private static final Item APPLE = new Item("apple", 2, new BigDecimal("1.50"));
   private static final Item PEAR = new Item("pear", 1, new BigDecimal("0.75"));
   private static final Order PLACED =
@@ -51,7 +58,8 @@ class DubboFastjson2Test {
 
   @Test
   void aTripleProxyCallsADubboProviderInFastjson2() throws Exception {
-    try (DubboProcess dubbo = DubboProcess.provider("--serialization=fastjson2", "--prefer-serialization=fastjson2");
+    try (DubboProcess dubbo = DubboProcess.provider("--serialization=fastjson2", "--prefer-serialization=fastjson2",
+        "--overloads");
         TripleClient client = TripleClient.builder().address("127.0.0.1", dubbo.port()).build()) {
       PlainService plain = client.proxy(PlainInFastjson2.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
       assertEquals(PLACED, plain.place("ada", List.of(APPLE, PEAR), true));
@@ -79,6 +87,13 @@ class DubboFastjson2Test {
       shouting.onNext(APPLE);
       shouting.onCompleted();
       assertEquals(List.of(new Item("APPLE", 2, new BigDecimal("1.50"))), shouted.messages());
+
+      OverloadService overloads =
+          client.proxy(OverloadsInFastjson2.class, CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+      assertEquals("hello ada hello ada", overloads.greet("ada", 2));
+      assertEquals("long 21", overloads.find(21L));
+      assertEquals("Long 21", overloads.find(Long.valueOf(21)));
+      assertEquals(List.of(APPLE, new Item("apple junior", 1, APPLE.getPrice())), overloads.find(APPLE));
     }
   }
 
@@ -94,6 +109,10 @@ class DubboFastjson2Test {
           public void onMessage(Q message) {
             if (message instanceof InSerialization<?> in) {
               serializations.add(in.serialization().name());
+            } else if (message instanceof OverloadedArguments.Chosen chosen
+                && chosen.arguments() instanceof InSerialization<?> in) {
+              // An overloaded name's request names its overload too.
+              serializations.add(in.serialization().name());
             }
             super.onMessage(message);
           }
@@ -101,8 +120,10 @@ class DubboFastjson2Test {
       }
     };
     TripleServer server = TripleServer.builder().host("127.0.0.1").port(0).intercept(recording)
-        .addService(PlainService.class, new TriplePlainService()).build().start();
-    try (DubboProcess dubbo = DubboProcess.consumer("127.0.0.1:" + server.port(), "--serialization=fastjson2")) {
+        .addService(PlainService.class, new TriplePlainService())
+        .addService(OverloadService.class, new OverloadServices()).build().start();
+    try (DubboProcess dubbo = DubboProcess.consumer("127.0.0.1:" + server.port(), "--serialization=fastjson2",
+        "--overloads")) {
       assertEquals(PLACED, result(dubbo.call(PlainService.class, "place", "ada", List.of(APPLE, PEAR), true), Order.class));
       assertTrue(dubbo.call(PlainService.class, "echo", (Object) null).path("result").isNull());
       JsonNode refused = dubbo.call(PlainService.class, "place", "ada", List.of(new Item("unobtainium", 3, BigDecimal.ONE)),
@@ -115,8 +136,15 @@ class DubboFastjson2Test {
           List.of(result(dubbo.call(PlainService.class, "collect", APPLE, PEAR), Order[].class)));
       assertEquals(List.of(new Item("PEAR", 1, new BigDecimal("0.75"))),
           List.of(result(dubbo.call(PlainService.class, "shout", PEAR), Item[].class)));
+      assertEquals("long 21", result(dubbo.callOverload(OverloadService.class, "find", List.of("long"), 21),
+          String.class));
+      assertEquals("Long 21", result(dubbo.callOverload(OverloadService.class, "find", List.of("java.lang.Long"), 21),
+          String.class));
+      assertEquals(List.of(APPLE, new Item("apple junior", 1, APPLE.getPrice())), List.of(result(
+          dubbo.callOverload(OverloadService.class, "find", List.of(Item.class.getName()), APPLE), Item[].class)));
       assertEquals(Set.of("fastjson2"), Set.copyOf(serializations), "every request came in fastjson2");
-      assertEquals(7, serializations.size(), "place, echo, place, countdown, two collected items, one shouted");
+      assertEquals(10, serializations.size(),
+          "place, echo, place, countdown, two collected items, one shouted, three overloads");
     } finally {
       server.shutdownNow();
       server.awaitTermination(Duration.ofSeconds(10));

@@ -174,6 +174,22 @@ final class DubboProcess implements AutoCloseable {
   }
 
   /**
+   * Calls the overload of {@code method} of {@code service} whose parameter types' names are
+   * {@code parameterTypes}, through the consumer's Dubbo reference (a consumer started with {@code --overloads}).
+   */
+  JsonNode callOverload(Class<?> service, String method, List<String> parameterTypes, Object... args)
+      throws IOException, InterruptedException {
+    int id = ++nextId;
+    ObjectNode command = JSON.createObjectNode();
+    command.put("id", id);
+    command.put("service", service.getName());
+    command.put("method", method);
+    command.set("parameterTypes", JSON.valueToTree(parameterTypes));
+    command.set("args", JSON.valueToTree(args));
+    return send(id, command);
+  }
+
+  /**
    * Calls {@code method} of {@code service} through the consumer's generic reference
    * ({@code GenericService.$invoke}), with parameter type names {@code types} (null for none) and
    * {@code args} in generic form (maps, lists, scalars).

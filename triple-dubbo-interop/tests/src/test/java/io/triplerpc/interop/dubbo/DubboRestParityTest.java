@@ -20,6 +20,8 @@ import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
@@ -112,6 +114,7 @@ class DubboRestParityTest {
   private static final int INVALID_ARGUMENT = 3;
   private static final int NOT_FOUND = 5;
   private static final int UNIMPLEMENTED = 12;
+  private static final String OVERLOADS = "/" + OverloadService.class.getName();
 
   static final List<Case> CASES = List.of(
       // The JAX-RS sample (HttpMethodRequestService): every HTTP method, a query parameter, a JSON body.
@@ -230,7 +233,28 @@ class DubboRestParityTest {
           .header("content-type", FORM),
       request("spring @RequestParam from the query and a form body", "POST", "/signup/new?tag=q", "name=ann&tag=a")
           .header("content-type", FORM),
-      request("spring @RequestParam from the query, no body", "POST", "/signup/new?name=bo&tag=x", null));
+      request("spring @RequestParam from the query, no body", "POST", "/signup/new?name=bo&tag=x", null),
+
+      // Java overloads (OverloadService): each overload its own route, whatever the others of its name.
+      get("spring overload without parameters", "/overloads/greet"),
+      get("spring overload of one path variable", "/overloads/greet/ada"),
+      get("spring overload of a path variable and an int", "/overloads/greet/ada/3"),
+      get("spring overload of a primitive long", "/overloads/find/21"),
+      get("spring overload of a boxed Long", "/overloads/find?id=21"),
+      get("spring overload of a boxed Long, absent", "/overloads/find"),
+      request("spring overload of a POJO body, another result type", "POST", "/overloads/find",
+          "{\"name\":\"pear\",\"quantity\":2,\"price\":0.75}"),
+      get("spring overload's int path variable of the wrong type", "/overloads/greet/ada/many")
+          .differs(500, "For input string: \"many\"", 400, INVALID_ARGUMENT,
+              "a value that does not parse is the client's error"),
+      // At the RPC path, a JSON body names no overload: Dubbo refuses every call of an overloaded name there;
+      // Triple takes the overload of the body's number of arguments, and refuses a body that several fit.
+      request("overloads at their RPC path, a JSON array of two", "POST", OVERLOADS + "/greet", "[\"ada\", 2]")
+          .differs(500, "Ambiguous mapping for '" + OVERLOADS + "/greet'", 200, null,
+              "Triple chooses an overload by the JSON body's number of arguments"),
+      request("overloads at their RPC path, one argument that fits three", "POST", OVERLOADS + "/find", "21")
+          .differs(500, "Ambiguous mapping for '" + OVERLOADS + "/find'", 400, null,
+              "Triple refuses a JSON body that fits several overloads, naming them (a Connect error)"));
 
   private static DubboProcess dubbo;
   private static TripleServer triple;
@@ -248,6 +272,7 @@ class DubboRestParityTest {
         .addService(MediaResource.class, new MediaResources())
         .addService(FormResource.class, new FormResources())
         .addService(SignupService.class, new SignupServices())
+        .addService(OverloadService.class, new OverloadServices())
         .build().start();
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
   }
@@ -269,7 +294,7 @@ class DubboRestParityTest {
 
   @Test
   void theTableHasEnoughCasesOfEveryKind() {
-    assertEquals(79, CASES.size(), "the cases docs/rest.md counts");
+    assertEquals(89, CASES.size(), "the cases docs/rest.md counts");
     Set<String> names = new HashSet<>();
     Set<String> methods = new HashSet<>();
     for (Case c : CASES) {

@@ -17,6 +17,7 @@ import io.triplerpc.interop.dubbo.api.Order;
 import io.triplerpc.interop.dubbo.api.OutOfStock;
 import io.triplerpc.interop.dubbo.api.PlainService;
 import io.triplerpc.interop.dubbo.api.ProtoService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadService;
 import io.triplerpc.interop.dubbo.proto.EchoReply;
 import io.triplerpc.interop.dubbo.proto.EchoRequest;
 import java.math.BigDecimal;
@@ -46,7 +47,7 @@ class TripleClientToDubboProviderTest {
 
   @BeforeAll
   static void start() throws Exception {
-    dubbo = DubboProcess.provider();
+    dubbo = DubboProcess.provider("--overloads");
     client = TripleClient.builder().address("127.0.0.1", dubbo.port()).build();
     CallOptions options = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10));
     plain = client.proxy(PlainService.class, options);
@@ -215,6 +216,23 @@ class TripleClientToDubboProviderTest {
     items.onCompleted();
     assertEquals(List.of(new Item("APPLE", 2, new BigDecimal("1.50")), new Item("PEAR", 1, new BigDecimal("0.75"))),
         shouted.messages());
+  }
+
+  /**
+   * Triple's proxy sends each overload's parameter types as the request's {@code argTypes}, and Dubbo's
+   * provider calls that overload: a primitive, a boxed, a POJO parameter, none.
+   */
+  @Test
+  void eachOverloadReachesTheOneDubboPicksByItsArgTypes() {
+    OverloadService overloads = client.proxy(OverloadService.class,
+        CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(10)));
+    assertEquals("hello", overloads.greet());
+    assertEquals("hello ada", overloads.greet("ada"));
+    assertEquals("hello ada hello ada", overloads.greet("ada", 2));
+    assertEquals("long 21", overloads.find(21L));
+    assertEquals("Long 21", overloads.find(Long.valueOf(21)));
+    assertEquals("Long null", overloads.find((Long) null));
+    assertEquals(List.of(APPLE, new Item("apple junior", 1, APPLE.getPrice())), overloads.find(APPLE));
   }
 
   @Test

@@ -33,6 +33,7 @@ import org.apache.dubbo.rpc.service.GenericService;
  *
  * <p>A command names a call through the Dubbo references:
  * {@code {"id":1,"service":"<interface>","method":"<name>","args":[...],"attachments":{"k":"v"},"timeoutMillis":300}}.
+ * {@code "parameterTypes":["long"]}, optional, names one of several overloads by its parameter types' names.
  * {@code args} are the method's arguments, each read as its declared type (a protobuf message as the
  * base64 of its encoding); for a streaming method they are its request messages: the one request of
  * {@code void m(Q, StreamObserver<R>)}, or those a {@code StreamObserver<Q> m(StreamObserver<R>)} call
@@ -109,7 +110,9 @@ final class ConsumerCommands {
           .filter(type -> type.getName().equals(command.getString("service"))).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("no reference to " + command.getString("service")));
       Object proxy = proxies.get(service);
-      Method method = method(service, command.getString("method"));
+      JSONArray parameterTypes = command.getJSONArray("parameterTypes");
+      Method method = parameterTypes == null ? method(service, command.getString("method"))
+          : overload(service, command.getString("method"), parameterTypes.toJavaList(String.class));
       JSONArray args = command.getJSONArray("args");
       if (args == null) {
         args = new JSONArray();
@@ -216,6 +219,20 @@ final class ConsumerCommands {
       }
     }
     throw new IllegalArgumentException("no method " + name + " in " + service.getName());
+  }
+
+  /** The overload {@code name} whose parameter types' names are {@code parameterTypes}. */
+  private static Method overload(Class<?> service, String name, List<String> parameterTypes) {
+    for (Method method : service.getMethods()) {
+      List<String> types = new ArrayList<>();
+      for (Class<?> type : method.getParameterTypes()) {
+        types.add(type.getName());
+      }
+      if (method.getName().equals(name) && types.equals(parameterTypes)) {
+        return method;
+      }
+    }
+    throw new IllegalArgumentException("no method " + name + parameterTypes + " in " + service.getName());
   }
 
   private static boolean isServerStreaming(Method method) {

@@ -14,6 +14,8 @@ import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.ConditionServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.DemoServices;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadService;
+import io.triplerpc.interop.dubbo.api.rest.springmvc.OverloadServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupService;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.SignupServices;
 import io.triplerpc.interop.dubbo.api.rest.springmvc.TagService;
@@ -58,7 +60,8 @@ import org.apache.dubbo.rpc.service.GenericService;
  *   <li>{@code provider}: exports {@link PlainService} and {@link ProtoService} over {@code tri://}
  *       (no registry unless {@code --registry}, QoS off) and prints {@code READY <port>} once the port
  *       accepts connections (and, with a registry, the instance is registered); with {@code --rest}, also
- *       the REST services copied from Dubbo's samples, which Dubbo's Triple REST serves on that port.
+ *       the REST services copied from Dubbo's samples, which Dubbo's Triple REST serves on that port (and,
+ *       with it or {@code --overloads}, {@code OverloadService}).
  *   <li>{@code consumer}: refers to both at {@code tri://<address>} (direct URL, retries 0), or through
  *       the registry, prints {@code READY}, then reads one JSON command per line from standard input and
  *       answers each with one JSON line, in order ({@link ConsumerCommands} describes both).
@@ -170,6 +173,9 @@ public final class DubboPeer {
             .service(export(FormResource.class, new FormResources(), null, null))
             .service(export(SignupService.class, new SignupServices(), null, null));
       }
+      if (options.rest() || options.overloads()) {
+        bootstrap.service(export(OverloadService.class, new OverloadServices(), null, null));
+      }
       for (String[] also : options.alsoExport()) {
         bootstrap.service(export(PlainService.class, new DubboPlainService(also[2]), also[0], also[1]));
       }
@@ -183,10 +189,24 @@ public final class DubboPeer {
       ReferenceConfig<PlainService> plain = refer(PlainService.class, options);
       ReferenceConfig<ProtoService> proto = refer(ProtoService.class, options);
       ReferenceConfig<GenericService> generic = referGeneric(PlainService.class.getName(), options);
-      bootstrap.reference(plain).reference(proto).reference(generic).start();
-      ConsumerCommands consumer = new ConsumerCommands(
-          Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()),
-          Map.of(PlainService.class.getName(), generic.get()),
+      bootstrap.reference(plain).reference(proto).reference(generic);
+      ReferenceConfig<OverloadService> overloads = options.overloads() ? refer(OverloadService.class, options) : null;
+      ReferenceConfig<GenericService> genericOverloads =
+          options.overloads() ? referGeneric(OverloadService.class.getName(), options) : null;
+      if (overloads != null) {
+        bootstrap.reference(overloads).reference(genericOverloads);
+      }
+      bootstrap.start();
+      Map<Class<?>, Object> proxies = new java.util.HashMap<>(
+          Map.of(PlainService.class, plain.get(), ProtoService.class, proto.get()));
+      if (overloads != null) {
+        proxies.put(OverloadService.class, overloads.get());
+      }
+      Map<String, GenericService> generics = new java.util.HashMap<>(Map.of(PlainService.class.getName(), generic.get()));
+      if (genericOverloads != null) {
+        generics.put(OverloadService.class.getName(), genericOverloads.get());
+      }
+      ConsumerCommands consumer = new ConsumerCommands(proxies, generics,
           options.registry() == null ? null : configCenter(options.registry()));
       protocol.println("READY");
       for (String line = commands.readLine(); line != null; line = commands.readLine()) {

@@ -33,6 +33,8 @@ import java.util.List;
  *   <li>{@code --rest}: provider, also exports the REST services of the api module's {@code rest} packages
  *       (two copied from Dubbo's samples, two in their style for what those lack), which Dubbo's Triple
  *       REST serves on the same port over HTTP/1.1 and HTTP/2;
+ *   <li>{@code --overloads}: provider, also exports {@code OverloadService} (as {@code --rest} does); consumer,
+ *       also refers to it, and a command may name the overload it calls by its parameter types;
  *   <li>{@code --loadbalance=name}: consumer, the references' load balancer ({@code consistenthash}, say,
  *       which hashes the first argument);
  *   <li>{@code --http3}: provider, also serves Triple over HTTP/3 (QUIC) on the UDP port of its TCP port's
@@ -59,6 +61,7 @@ record PeerOptions(
     boolean tracing,
     String relay,
     boolean rest,
+    boolean overloads,
     String loadbalance,
     String host,
     boolean http3,
@@ -83,6 +86,7 @@ record PeerOptions(
     boolean tracing = false;
     String relay = null;
     boolean rest = false;
+    boolean overloads = false;
     String loadbalance = null;
     String host = null;
     boolean http3 = false;
@@ -110,6 +114,7 @@ record PeerOptions(
         case "--tracing" -> tracing = true;
         case "--relay" -> relay = value;
         case "--rest" -> rest = true;
+        case "--overloads" -> overloads = true;
         case "--loadbalance" -> loadbalance = value;
         case "--host" -> host = value;
         case "--http3" -> http3 = true;
@@ -137,6 +142,6 @@ record PeerOptions(
       throw new IllegalArgumentException("a provider with --http3 needs --cert=pem and --key=pem (QUIC is TLS only)");
     }
     return new PeerOptions(args[0], port, address, timeout, version, group, serialization, prefer, also, registry,
-        application, metadataType, providedBy, tracing, relay, rest, loadbalance, host, http3, cert, key);
+        application, metadataType, providedBy, tracing, relay, rest, overloads, loadbalance, host, http3, cert, key);
   }
 }
