@@ -1,8 +1,10 @@
 package io.triplerpc.benchmark.grpc;
 
 import io.grpc.Server;
+import io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
+import io.triplerpc.benchmark.harness.BenchCertificates;
 import io.triplerpc.benchmark.workload.UserFixtures;
 import io.triplerpc.benchmark.workload.proto.CreateUserResponse;
 import io.triplerpc.benchmark.workload.proto.ExistUserRequest;
@@ -15,6 +17,7 @@ import io.triplerpc.benchmark.workload.proto.StreamUsersRequest;
 import io.triplerpc.benchmark.workload.proto.User;
 import io.triplerpc.benchmark.workload.proto.UserServiceGrpc;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 
 /**
  * grpc-java's server of the benchmark, as a grpc-java user would write it: the generated base class,
@@ -81,8 +84,20 @@ public final class GrpcUserServer extends UserServiceGrpc.UserServiceImplBase {
 
   public static void main(String[] args) throws Exception {
     int port = portOf(args);
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
+    // -Dtriple.bench.host, -Dtriple.bench.tls.dir, -Dtriple.bench.maxMessage: as Triple's UserServer takes them
+    // (GrpcLossBenchmark, behind a lossy link).
+    String host = System.getProperty("triple.bench.host", "127.0.0.1");
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .addService(new GrpcUserServer());
+    String tls = System.getProperty("triple.bench.tls.dir");
+    if (tls != null) {
+      builder.sslContext(GrpcSslContexts.forServer(Path.of(tls, BenchCertificates.CERTIFICATE).toFile(),
+          Path.of(tls, BenchCertificates.KEY).toFile()).build());
+    }
+    Integer maxMessage = Integer.getInteger("triple.bench.maxMessage");
+    if (maxMessage != null) {
+      builder.maxInboundMessageSize(maxMessage);
+    }
     GrpcObservability.ofServer().configure(builder);
     Server server = builder.build().start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow));

@@ -73,6 +73,13 @@ public final class UserServer implements UserService {
     return UserFixtures.echo(request);
   }
 
+  /** The largest message the server takes. */
+  static final String MAX_MESSAGE_PROPERTY = "triple.bench.maxMessage";
+  /** Serve HTTP/3 too. */
+  static final String HTTP3_PROPERTY = "triple.bench.http3";
+  /** The address to serve on; 127.0.0.1 by default. */
+  static final String HOST_PROPERTY = "triple.bench.host";
+
   public static void main(String[] args) throws Exception {
     int port = 0;
     for (String arg : args) {
@@ -91,13 +98,23 @@ public final class UserServer implements UserService {
     if (maxWindow != null) {
       builder.maxWindowSize(maxWindow);
     }
+    // -Dtriple.bench.maxMessage: a larger message than the default 4 MiB (LossBenchmark's 8 MiB echo).
+    Integer maxMessage = Integer.getInteger(MAX_MESSAGE_PROPERTY);
+    if (maxMessage != null) {
+      builder.maxInboundMessageSize(maxMessage);
+    }
     // -Dtriple.bench.tls.dir=<PEM directory>, -Dtriple.bench.tls.provider=JDK|OPENSSL: TLS (FeatureCostBenchmark).
     String tlsDirectory = System.getProperty(BenchTls.PROPERTY);
     if (tlsDirectory != null) {
       builder.tls(BenchTls.server(Path.of(tlsDirectory), BenchTls.provider()));
     }
+    // -Dtriple.bench.http3=true: HTTP/3 beside TCP, on the UDP port of the TCP port's number (needs TLS; LossBenchmark).
+    if (Boolean.getBoolean(HTTP3_PROPERTY)) {
+      builder.http3();
+    }
     TripleServer server = builder
-        .host("127.0.0.1")
+        // -Dtriple.bench.host: the address to serve on, another than loopback behind a lossy link (LossBenchmark).
+        .host(System.getProperty(HOST_PROPERTY, "127.0.0.1"))
         .port(port)
         .addService(UserService.class, new UserServer())
         .build()

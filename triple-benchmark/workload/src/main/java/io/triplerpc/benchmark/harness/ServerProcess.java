@@ -29,6 +29,17 @@ public final class ServerProcess implements AutoCloseable {
   /** Triple's system property that picks the I/O of every client and server of a JVM (io_uring, epoll, nio). */
   static final String TRANSPORT_PROPERTY = "io.triplerpc.transport";
 
+  /** The network namespace to start the server in (scripts/bench-loss.sh); this JVM's own when not set. */
+  public static final String NETNS_PROPERTY = "bench.server.netns";
+
+  /** The address the client reaches the server at (scripts/bench-loss.sh); 127.0.0.1 when not set. */
+  public static final String ADDRESS_PROPERTY = "bench.server.address";
+
+  /** {@link #ADDRESS_PROPERTY}'s value, or 127.0.0.1. */
+  public static String serverAddress() {
+    return System.getProperty(ADDRESS_PROPERTY, "127.0.0.1");
+  }
+
   /**
    * Starts {@code mainClass} with this JVM's class path and waits for its {@code LISTENING <port>} line.
    * {@code jvmArgs} go before the class name (system properties for an ablation, say), followed by this
@@ -38,7 +49,13 @@ public final class ServerProcess implements AutoCloseable {
   public static ServerProcess start(String mainClass, String... jvmArgs) throws Exception {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx512m"));
+    List<String> command = new ArrayList<>();
+    String namespace = System.getProperty(NETNS_PROPERTY, "").trim();
+    if (!namespace.isEmpty()) {
+      // Set by scripts/bench-loss.sh: the server in the network namespace on the far side of its lossy link.
+      command.addAll(List.of("ip", "netns", "exec", namespace));
+    }
+    command.addAll(List.of(java, "-Xms512m", "-Xmx512m"));
     command.addAll(List.of(jvmArgs));
     String transport = System.getProperty(TRANSPORT_PROPERTY);
     String setTransport = "-D" + TRANSPORT_PROPERTY + "=";

@@ -1,0 +1,3 @@
+module triplerpc.io/benchmark/netem
+
+go 1.21
