@@ -57,6 +57,11 @@ teardown() {
     wait "$relay_pid" 2>/dev/null || true
     relay_pid=""
   fi
+  # A run that failed may leave its server (or JMH's fork) behind: nothing of a run outlives its link.
+  for ns in "$client_ns" "$server_ns"; do
+    pids="$(ip netns pids "$ns" 2>/dev/null || true)"
+    if [ -n "$pids" ]; then kill $pids 2>/dev/null || true; fi
+  done
   ip netns del "$client_ns" 2>/dev/null || true
   ip netns del "$server_ns" 2>/dev/null || true
   ip tuntap del dev netemA mode tun 2>/dev/null || true
