@@ -4,19 +4,7 @@ import io.triplerpc.registry.RuleKeys;
 import io.triplerpc.registry.RuleSource;
 import io.triplerpc.registry.internal.rules.CompiledConditionRule;
 import io.triplerpc.registry.internal.rules.ConditionCompiler;
-import io.triplerpc.registry.internal.rules.LiveRule;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The condition rules a consumer obeys, watched live in a {@link RuleSource} and compiled when they change
@@ -27,32 +15,18 @@ import org.slf4j.LoggerFactory;
  */
 final class ConditionRouter {
 
-  private static final Logger logger = LoggerFactory.getLogger(ConditionRouter.class);
-
-  private final RuleSource source;
   /** The consumer's application, or null if it has none: then no application rule of its own applies. */
   final String consumerApplication;
   /** The consumer's own address, which a rule's {@code host} and {@code $host} compare. */
   final String consumerHost;
-  private final ScheduledExecutorService scheduler;
-  private final long waitNanos;
-  private final Map<String, LiveRule<CompiledConditionRule>> rules = new ConcurrentHashMap<>();
-  private final List<RuleSource.Watch> watches = new CopyOnWriteArrayList<>();
-  /** Counts the changes of any rule in force here. */
-  private final AtomicLong generation = new AtomicLong();
-  /** How many watched rules (or their absence) the source has not told yet. */
-  private final AtomicInteger unknown = new AtomicInteger();
-  /** Tasks waiting for every watched rule to be known; guarded by itself. */
-  private final List<Runnable> waiters = new ArrayList<>();
+  private final RuleWatches<CompiledConditionRule> rules;
 
   /** A router for the consumer {@code consumerApplication} (null for none) at {@code consumerHost}. */
   ConditionRouter(RuleSource source, String consumerApplication, String consumerHost,
       ScheduledExecutorService scheduler, long waitNanos) {
-    this.source = source;
     this.consumerApplication = consumerApplication;
     this.consumerHost = consumerHost;
-    this.scheduler = scheduler;
-    this.waitNanos = waitNanos;
+    this.rules = new RuleWatches<>(source, ConditionCompiler::parse, "Condition rule", scheduler, waitNanos);
     if (consumerApplication != null) {
       watch(RuleKeys.applicationConditionRouter(consumerApplication));
     }
@@ -81,72 +55,32 @@ final class ConditionRouter {
    * a source that does not answer within the initial wait is given up on (logged) until it does.
    */
   private void watch(String key) {
-    rules.computeIfAbsent(key, k -> {
-      LiveRule<CompiledConditionRule> rule = new LiveRule<>(k, ConditionCompiler::parse, generation::incrementAndGet);
-      unknown.incrementAndGet();
-      AtomicBoolean told = new AtomicBoolean();
-      Runnable known = () -> {
-        if (told.compareAndSet(false, true) && unknown.decrementAndGet() == 0) {
-          runWaiters();
-        }
-      };
-      watches.add(source.watch(k, text -> {
-        rule.accept(text);
-        known.run();
-      }));
-      if (!told.get()) {
-        scheduler.schedule(() -> {
-          if (!told.get()) {
-            logger.warn("Condition rule {} not read in {} ms: calls go without it until it arrives", k,
-                TimeUnit.NANOSECONDS.toMillis(waitNanos));
-            known.run();
-          }
-        }, waitNanos, TimeUnit.NANOSECONDS);
-      }
-      return rule;
-    });
+    rules.watch(key);
   }
 
   /** Whether the source has told every watched rule (or that there is none). One volatile read. */
   boolean rulesKnown() {
-    return unknown.get() == 0;
+    return rules.rulesKnown();
   }
 
   /** Runs {@code task} once {@link #rulesKnown}: now, on this thread, if they are. */
   void whenRulesKnown(Runnable task) {
-    synchronized (waiters) {
-      if (unknown.get() != 0) {
-        waiters.add(task);
-        return;
-      }
-    }
-    task.run();
-  }
-
-  private void runWaiters() {
-    List<Runnable> ready;
-    synchronized (waiters) {
-      ready = List.copyOf(waiters);
-      waiters.clear();
-    }
-    ready.forEach(Runnable::run);
+    rules.whenRulesKnown(task);
   }
 
   /** How many times a rule in force here has changed. */
   long generation() {
-    return generation.get();
+    return rules.generation();
   }
 
   /** The rule under {@code key} in force and enabled, or null. */
   CompiledConditionRule rule(String key) {
-    LiveRule<CompiledConditionRule> live = rules.get(key);
-    CompiledConditionRule rule = live == null ? null : live.rule();
+    CompiledConditionRule rule = rules.rule(key);
     return rule != null && rule.header().enabled() ? rule : null;
   }
 
   /** Stops watching the rules. */
   void close() {
-    watches.forEach(RuleSource.Watch::close);
-    watches.clear();
+    rules.close();
   }
 }

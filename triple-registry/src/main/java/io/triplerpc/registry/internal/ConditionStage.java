@@ -142,9 +142,7 @@ final class ConditionStage {
   /** The chain worked out from one rule generation and one state of the instances. */
   private final class Table {
     final long generation;
-    final RevisionGroup[] groups;
-    /** Each group's change count, read before its instances: a change made meanwhile leaves this stale. */
-    final int[] changes;
+    final GroupsSeen seen;
     final List<Step> steps;
     /** The dynamic configuration's overrides the table was worked out with (identity), or null. */
     final Overrides overrides;
@@ -156,12 +154,8 @@ final class ConditionStage {
 
     Table(long generation, RevisionGroup[] groups, Overrides overrides) {
       this.generation = generation;
-      this.groups = groups;
+      this.seen = new GroupsSeen(groups);
       this.overrides = overrides;
-      this.changes = new int[groups.length];
-      for (int i = 0; i < groups.length; i++) {
-        changes[i] = groups[i].changes();
-      }
       List<Endpoint> endpoints = new ArrayList<>();
       for (RevisionGroup group : groups) {
         for (int i = 0, n = group.size(); i < n; i++) {
@@ -220,15 +214,7 @@ final class ConditionStage {
     }
 
     boolean isCurrent(long currentGeneration, RevisionGroup[] current, Overrides currentOverrides) {
-      if (currentGeneration != generation || current != groups || currentOverrides != overrides) {
-        return false;
-      }
-      for (int i = 0; i < groups.length; i++) {
-        if (groups[i].changes() != changes[i]) {
-          return false;
-        }
-      }
-      return true;
+      return currentGeneration == generation && currentOverrides == overrides && seen.isCurrent(current);
     }
 
     Routes byInput(Endpoint[] input) {

@@ -123,10 +123,7 @@ final class Configurators {
       }
     }
     // The groups' change counts before their instances: a change made meanwhile leaves the result stale.
-    int[] changes = new int[groups.length];
-    for (int i = 0; i < groups.length; i++) {
-      changes[i] = groups[i].changes();
-    }
+    GroupsSeen seen = new GroupsSeen(groups);
     Map<Endpoint, Overrides.Change> byEndpoint = new IdentityHashMap<>();
     List<Endpoint> endpoints = new java.util.ArrayList<>();
     long now = wallClock.getAsLong();
@@ -150,7 +147,7 @@ final class Configurators {
     }
     // An overridden weight warms up as the registry's would: the overrides are worked out again a tick later.
     long expiresAt = warmUntil > now ? now + Warmup.tickMillis(warmupMillis) : Long.MAX_VALUE;
-    return new Overrides(generation, groups, changes, endpoints.toArray(new Endpoint[0]), retries, byEndpoint,
+    return new Overrides(generation, seen, endpoints.toArray(new Endpoint[0]), retries, byEndpoint,
         warmupMillis, now, expiresAt);
   }
 

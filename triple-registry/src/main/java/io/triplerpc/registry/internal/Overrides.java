@@ -24,10 +24,9 @@ final class Overrides {
   static final int DISABLED = -2;
 
   final long generation;
-  final RevisionGroup[] groups;
-  /** Each group's change count, read before its instances: a change made meanwhile leaves this stale. */
-  private final int[] changes;
-  /** The instances of {@link #groups} when these were worked out. */
+  /** The instances' groups these were worked out from. */
+  private final GroupsSeen seen;
+  /** The instances of those groups when these were worked out. */
   final Endpoint[] endpoints;
   /** The failover retries the rules set, or -1 for the consumer's own. */
   final int retries;
@@ -41,11 +40,10 @@ final class Overrides {
   /** When the overridden weights must be warmed again (epoch ms); {@link Long#MAX_VALUE} if none warms. */
   final long expiresAtMillis;
 
-  Overrides(long generation, RevisionGroup[] groups, int[] changes, Endpoint[] endpoints, int retries,
+  Overrides(long generation, GroupsSeen seen, Endpoint[] endpoints, int retries,
       Map<Endpoint, Change> byEndpoint, long warmupMillis, long computedAtMillis, long expiresAtMillis) {
     this.generation = generation;
-    this.groups = groups;
-    this.changes = changes;
+    this.seen = seen;
     this.endpoints = endpoints;
     this.retries = retries;
     this.byEndpoint = byEndpoint;
@@ -66,15 +64,7 @@ final class Overrides {
 
   /** Whether these overrides were worked out from the rules of {@code generation} and the instances in {@code current}. */
   boolean isCurrent(long currentGeneration, RevisionGroup[] current) {
-    if (currentGeneration != generation || current != groups) {
-      return false;
-    }
-    for (int i = 0; i < groups.length; i++) {
-      if (groups[i].changes() != changes[i]) {
-        return false;
-      }
-    }
-    return true;
+    return currentGeneration == generation && seen.isCurrent(current);
   }
 
   /**

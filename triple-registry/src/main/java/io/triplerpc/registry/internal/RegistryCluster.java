@@ -65,45 +65,16 @@ public final class RegistryCluster implements Cluster {
       DirectorySettings settings,
       Snapshots snapshots,
       Map<String, String> pinnedApplications) {
-    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, null, System::nanoTime);
+    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, null, System::nanoTime, null,
+        null);
   }
 
   /**
    * A cluster whose outlier detection (if {@code settings} turn it on) runs on {@code outlierScheduler}
-   * (the cluster's own scheduler if null) and reads the time from {@code outlierClock}: for tests on a
-   * controllable clock.
-   */
-  public RegistryCluster(
-      Registry registry,
-      boolean ownsRegistry,
-      Connector connector,
-      DirectorySettings settings,
-      Snapshots snapshots,
-      Map<String, String> pinnedApplications,
-      ScheduledExecutorService outlierScheduler,
-      LongSupplier outlierClock) {
-    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
-        null);
-  }
-
-  /** As above, obeying the governance rules of {@code rules} (none if null). */
-  public RegistryCluster(
-      Registry registry,
-      boolean ownsRegistry,
-      Connector connector,
-      DirectorySettings settings,
-      Snapshots snapshots,
-      Map<String, String> pinnedApplications,
-      ScheduledExecutorService outlierScheduler,
-      LongSupplier outlierClock,
-      RuleSource rules) {
-    this(registry, ownsRegistry, connector, settings, snapshots, pinnedApplications, outlierScheduler, outlierClock,
-        rules, null);
-  }
-
-  /**
-   * As above; the condition rules and dynamic configuration of {@code rules} are read for the consumer
-   * {@code consumer} (a consumer of no application on the machine's address if null).
+   * (the cluster's own scheduler if null) and reads the time from {@code outlierClock} (a controllable clock in
+   * tests), obeying the governance rules of {@code rules} (none if null): its condition rules and dynamic
+   * configuration are read for the consumer {@code consumer} (a consumer of no application on the machine's
+   * address if null).
    */
   public RegistryCluster(
       Registry registry,

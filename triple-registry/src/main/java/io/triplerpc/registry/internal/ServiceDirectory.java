@@ -415,7 +415,7 @@ public final class ServiceDirectory {
     Endpoint[] allowed = r.byKey.get(key);
     if (allowed == null) {
       Routes current = r;
-      allowed = r.byKey.computeIfAbsent(key, k -> router.route(current.groups, k));
+      allowed = r.byKey.computeIfAbsent(key, k -> router.route(current.seen.groups, k));
     }
     return allowed;
   }
@@ -512,9 +512,7 @@ public final class ServiceDirectory {
   /** Where each request tag may go, worked out from one rule generation and one state of the instances. */
   private static final class Routes {
     final long generation;
-    final RevisionGroup[] groups;
-    /** Each group's change count, read before its instances: a change made meanwhile leaves this stale. */
-    final int[] changes;
+    final GroupsSeen seen;
     /** The tags the rules name; empty if no rule applies (then nothing is routed). */
     final java.util.Set<String> tagNames;
     /** By tag, {@link TagRouter#NO_TAG} or {@link TagRouter#UNKNOWN_TAG}: bounded by the rules' tags. */
@@ -523,24 +521,12 @@ public final class ServiceDirectory {
 
     Routes(long generation, RevisionGroup[] groups, TagRouter router) {
       this.generation = generation;
-      this.groups = groups;
-      this.changes = new int[groups.length];
-      for (int i = 0; i < groups.length; i++) {
-        changes[i] = groups[i].changes();
-      }
+      this.seen = new GroupsSeen(groups);
       this.tagNames = router.tagNames(groups);
     }
 
     boolean isCurrent(long currentGeneration, RevisionGroup[] current) {
-      if (currentGeneration != generation || current != groups) {
-        return false;
-      }
-      for (int i = 0; i < groups.length; i++) {
-        if (groups[i].changes() != changes[i]) {
-          return false;
-        }
-      }
-      return true;
+      return currentGeneration == generation && seen.isCurrent(current);
     }
   }
 

@@ -2,17 +2,12 @@ package io.triplerpc.registry.internal;
 
 import io.triplerpc.registry.RuleKeys;
 import io.triplerpc.registry.RuleSource;
-import io.triplerpc.registry.internal.rules.LiveRule;
 import io.triplerpc.registry.internal.rules.RuleParser;
 import io.triplerpc.registry.internal.rules.TagRule;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Apache Dubbo's tag routing, as its {@code TagStateRouter} does it, for the provider applications a
@@ -32,32 +27,15 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class TagRouter {
 
-  private static final org.slf4j.Logger logger = org.slf4j.LoggerFactory.getLogger(TagRouter.class);
-
   /** The key a request's tag is cached under when no rule names it: all such tags route alike. */
   static final String UNKNOWN_TAG = "\0unknown";
   /** The key of requests without a tag. */
   static final String NO_TAG = "";
 
-  private final RuleSource source;
-  private final Map<String, LiveRule<TagRule>> rules = new ConcurrentHashMap<>();
-  private final List<RuleSource.Watch> watches = new CopyOnWriteArrayList<>();
-  /** Counts the changes of any rule in force here. */
-  private final AtomicLong generation = new AtomicLong();
-  /** How many watched applications' rules (or their absence) the source has not told yet. */
-  private final java.util.concurrent.atomic.AtomicInteger unknown = new java.util.concurrent.atomic.AtomicInteger();
-  /** Tasks waiting for every watched rule to be known; guarded by itself. */
-  private final List<Runnable> waiters = new ArrayList<>();
-
-  /** Runs the give-up of a rule the source does not tell in time. */
-  private final java.util.concurrent.ScheduledExecutorService scheduler;
-  /** How long calls wait for an application's rule to be told before they go without it. */
-  private final long waitNanos;
+  private final RuleWatches<TagRule> rules;
 
   TagRouter(RuleSource source, java.util.concurrent.ScheduledExecutorService scheduler, long waitNanos) {
-    this.source = source;
-    this.scheduler = scheduler;
-    this.waitNanos = waitNanos;
+    this.rules = new RuleWatches<>(source, RuleParser::parseTagRule, "Tag rule", scheduler, waitNanos);
   }
 
   /**
@@ -66,68 +44,27 @@ final class TagRouter {
    * routes, so that a consumer's first calls cannot reach a canary the rule keeps them from.
    */
   void watch(String application) {
-    rules.computeIfAbsent(application, app -> {
-      String key = RuleKeys.tagRouter(app);
-      LiveRule<TagRule> rule = new LiveRule<>(key, RuleParser::parseTagRule, generation::incrementAndGet);
-      unknown.incrementAndGet();
-      java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
-      Runnable known = () -> {
-        if (told.compareAndSet(false, true) && unknown.decrementAndGet() == 0) {
-          runWaiters();
-        }
-      };
-      watches.add(source.watch(key, text -> {
-        rule.accept(text);
-        known.run();
-      }));
-      if (!told.get()) {
-        // A config center that does not answer must not hold every call: after the wait, calls go without it.
-        scheduler.schedule(() -> {
-          if (!told.get()) {
-            logger.warn("Tag rule {} not read in {} ms: calls go without it until it arrives", key,
-                java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(waitNanos));
-            known.run();
-          }
-        }, waitNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
-      }
-      return rule;
-    });
+    rules.watch(RuleKeys.tagRouter(application));
   }
 
   /** Whether the source has told every watched application's rule (or that it has none). One volatile read. */
   boolean rulesKnown() {
-    return unknown.get() == 0;
+    return rules.rulesKnown();
   }
 
   /** Runs {@code task} once {@link #rulesKnown}: now, on this thread, if they are. */
   void whenRulesKnown(Runnable task) {
-    synchronized (waiters) {
-      if (unknown.get() != 0) {
-        waiters.add(task);
-        return;
-      }
-    }
-    task.run();
-  }
-
-  private void runWaiters() {
-    List<Runnable> ready;
-    synchronized (waiters) {
-      ready = List.copyOf(waiters);
-      waiters.clear();
-    }
-    ready.forEach(Runnable::run);
+    rules.whenRulesKnown(task);
   }
 
   /** How many times a rule in force here has changed. */
   long generation() {
-    return generation.get();
+    return rules.generation();
   }
 
   /** {@code application}'s tag rule in force and enabled, or null. */
   TagRule rule(String application) {
-    LiveRule<TagRule> live = rules.get(application);
-    TagRule rule = live == null ? null : live.rule();
+    TagRule rule = rules.rule(RuleKeys.tagRouter(application));
     return rule != null && rule.header().enabled() ? rule : null;
   }
 
@@ -196,7 +133,6 @@ final class TagRouter {
 
   /** Stops watching the rules. */
   void close() {
-    watches.forEach(RuleSource.Watch::close);
-    watches.clear();
+    rules.close();
   }
 }

@@ -87,20 +87,7 @@ public final class AddressPattern {
 
   /** Whether the instance at {@code host:port} is one this pattern names. */
   public boolean matches(String host, int port) {
-    if (this.port != ANY_PORT && this.port != port) {
-      return false;
-    }
-    switch (kind) {
-      case ANY:
-        return true;
-      case NAME:
-        return name.equalsIgnoreCase(host);
-      case IPV4:
-      case CIDR:
-        return matchesIpv4(host);
-      default:
-        throw new AssertionError(kind);
-    }
+    return (this.port == ANY_PORT || this.port == port) && matchesHost(host);
   }
 
   /**
