@@ -220,10 +220,14 @@ class DubboConfiguratorsTest {
    */
   private static void assertWeighed(DubboProcess dubbo, PlainService triple) {
     Map<String, Integer> tripleCounts = counts(triple::whoami);
-    Map<String, Integer> dubboCounts = counts(() -> whoamiFromDubbo(dubbo));
     assertNull(tripleCounts.get("t2"), "Triple's calls: " + tripleCounts);
-    assertNull(dubboCounts.get("t2"), "Dubbo's calls: " + dubboCounts);
     assertTrue(tripleCounts.getOrDefault("t1", 0) >= 45, "Triple's calls: " + tripleCounts);
-    assertTrue(dubboCounts.getOrDefault("t1", 0) >= 45, "Dubbo's calls: " + dubboCounts);
+    // Dubbo's consumer, another process, rebuilds its invokers when a rule arrives and weighs the new ones only
+    // once they are in place (a CI run counted t1 42 of 60 just after): its counts are awaited, t2 never called.
+    AwaitPeers.until(() -> {
+      Map<String, Integer> dubboCounts = counts(() -> whoamiFromDubbo(dubbo));
+      assertNull(dubboCounts.get("t2"), "Dubbo's calls: " + dubboCounts);
+      return dubboCounts.getOrDefault("t1", 0) >= 45;
+    }, PEERS, "the Dubbo consumer gives t1 at least 45 of 60 calls");
   }
 }
